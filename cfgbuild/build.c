@@ -1,0 +1,1035 @@
+/*
+ * build.c: the CFG of a C function, built from the libclang AST while
+ * walking its statements (C11 6.8), with the insertion site of every edge.
+ *
+ * Invariants of the walk:
+ *  - `cur` is the block control falls into at the current point, CFG_NONE
+ *    right after a jump statement (code there is unreachable until a label).
+ *  - Every edge gets a site that control passes exactly when the edge is
+ *    taken, except a switch's dispatch into a case label (and its no-match
+ *    edge): those are site-less; the rewriter compensates a dispatch through
+ *    the site just after the case label, which runs on every entry into the
+ *    case's block (build.h, rewrite/place.c).
+ *  - Out-edge order keys put first the edge whose site is least convenient
+ *    (loop exits, a switch's default or no-match edge, an if's else), so the
+ *    Ball-Larus numbering gives it val 0 and it usually carries no code.
+ *  - A construct we cannot place code around faithfully (control flow from a
+ *    macro expansion, statement expressions, computed goto, setjmp) makes the
+ *    whole function be skipped: we never record a wrong path.
+ *
+ * Source positions come from the file's raw tokens (clang_tokenize), never
+ * from expression extents, which are unreliable inside macro expansions: a
+ * statement's keyword must be the token at its expansion location, otherwise
+ * it came from a macro.
+ */
+#include "build.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tok {
+	uint32_t off, len;
+	CXTokenKind kind;
+	char sp[16]; /* spelling, truncated; enough for keywords and punctuation */
+};
+
+struct loop_ctx {
+	uint32_t brk, cont; /* break and continue targets, CFG_NONE if not applicable */
+};
+
+struct label {
+	char *name;
+	uint32_t block;
+	bool defined;
+	unsigned line;
+};
+
+struct switch_ctx {
+	uint32_t head;     /* block evaluating the controlling expression */
+	uint32_t ncase;    /* case labels seen, for order keys */
+	bool has_default;
+};
+
+struct builder {
+	const struct src_file *src;
+	struct fn_plan *plan;
+	struct tok *toks;
+	uint32_t ntoks;
+	uint32_t cur;
+	struct loop_ctx loop;
+	struct switch_ctx *sw;
+	struct label *labels;
+	uint32_t nlabels, cap_labels;
+	uint32_t seq;
+	jmp_buf fail;
+};
+
+/* --- failure ------------------------------------------------------------ */
+
+static void fail_at(struct builder *b, uint32_t off, const char *fmt, ...)
+{
+	va_list ap;
+	unsigned line = 1;
+	for (uint32_t i = 0; i < off && i < b->src->len; i++)
+		line += b->src->text[i] == '\n';
+	va_start(ap, fmt);
+	vsnprintf(b->plan->reason, sizeof b->plan->reason, fmt, ap);
+	va_end(ap);
+	b->plan->reason_line = line;
+	longjmp(b->fail, 1);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	return q;
+}
+
+/* --- positions and tokens ------------------------------------------------- */
+
+static uint32_t loc_offset(struct builder *b, CXSourceLocation loc, bool *in_file)
+{
+	CXFile f;
+	unsigned line, col, off;
+	clang_getExpansionLocation(loc, &f, &line, &col, &off);
+	*in_file = f && clang_File_isEqual(f, b->src->file);
+	return off;
+}
+
+static unsigned offset_line(struct builder *b, uint32_t off)
+{
+	unsigned line = 1;
+	for (uint32_t i = 0; i < off && i < b->src->len; i++)
+		line += b->src->text[i] == '\n';
+	return line;
+}
+
+/* Index of the token starting at off, or CFG_NONE. */
+static uint32_t tok_at(struct builder *b, uint32_t off)
+{
+	uint32_t lo = 0, hi = b->ntoks;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (b->toks[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < b->ntoks && b->toks[lo].off == off ? lo : CFG_NONE;
+}
+
+static bool tok_is(struct builder *b, uint32_t i, const char *sp)
+{
+	return i < b->ntoks && strcmp(b->toks[i].sp, sp) == 0 &&
+	       b->toks[i].len == strlen(sp);
+}
+
+static uint32_t cursor_start(struct builder *b, CXCursor c)
+{
+	bool in_file;
+	uint32_t off = loc_offset(b, clang_getRangeStart(clang_getCursorExtent(c)), &in_file);
+	if (!in_file)
+		fail_at(b, 0, "statement outside the main file");
+	return off;
+}
+
+/* Token index of the statement's first token; the token must spell `kw`
+ * (NULL: any), otherwise the statement comes from a macro expansion. */
+static uint32_t stmt_tok(struct builder *b, CXCursor c, const char *kw)
+{
+	uint32_t off = cursor_start(b, c);
+	uint32_t i = tok_at(b, off);
+	if (i == CFG_NONE || (kw && !tok_is(b, i, kw)))
+		fail_at(b, off, "control flow inside a macro expansion");
+	return i;
+}
+
+/* Index of the token closing the bracket opened at token i. */
+static uint32_t match_close(struct builder *b, uint32_t i)
+{
+	int depth = 0;
+	for (; i < b->ntoks; i++) {
+		const char *s = b->toks[i].sp;
+		if (b->toks[i].kind != CXToken_Punctuation)
+			continue;
+		if (!strcmp(s, "(") || !strcmp(s, "[") || !strcmp(s, "{"))
+			depth++;
+		else if (!strcmp(s, ")") || !strcmp(s, "]") || !strcmp(s, "}"))
+			if (--depth == 0)
+				return i;
+	}
+	return CFG_NONE;
+}
+
+/* Index of the first ";" at bracket depth 0 from token i. */
+static uint32_t find_semi(struct builder *b, uint32_t i)
+{
+	int depth = 0;
+	for (; i < b->ntoks; i++) {
+		const char *s = b->toks[i].sp;
+		if (b->toks[i].kind != CXToken_Punctuation)
+			continue;
+		if (!strcmp(s, "(") || !strcmp(s, "[") || !strcmp(s, "{"))
+			depth++;
+		else if (!strcmp(s, ")") || !strcmp(s, "]") || !strcmp(s, "}"))
+			depth--;
+		else if (depth == 0 && !strcmp(s, ";"))
+			return i;
+		if (depth < 0)
+			break;
+	}
+	return CFG_NONE;
+}
+
+static uint32_t tok_end(struct builder *b, uint32_t i)
+{
+	return b->toks[i].off + b->toks[i].len;
+}
+
+/* --- children ------------------------------------------------------------- */
+
+struct kids {
+	CXCursor *v;
+	unsigned n, cap;
+};
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct kids *k = d;
+	(void)parent;
+	if (k->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 8;
+		k->v = xrealloc(k->v, k->cap * sizeof *k->v);
+	}
+	k->v[k->n++] = c;
+	return CXChildVisit_Continue;
+}
+
+static struct kids children(CXCursor c)
+{
+	struct kids k = {0};
+	clang_visitChildren(c, collect, &k);
+	return k;
+}
+
+/* Index of the token just past the statement c (exclusive end). */
+static uint32_t stmt_last_tok(struct builder *b, CXCursor c);
+
+static uint32_t stmt_end_tok_of_kids(struct builder *b, CXCursor c)
+{
+	struct kids k = children(c);
+	if (k.n == 0)
+		fail_at(b, cursor_start(b, c), "statement without body");
+	uint32_t r = stmt_last_tok(b, k.v[k.n - 1]);
+	free(k.v);
+	return r;
+}
+
+/* Token index of the last token of statement c (C11 6.8 grammar). */
+static uint32_t stmt_last_tok(struct builder *b, CXCursor c)
+{
+	enum CXCursorKind kind = clang_getCursorKind(c);
+	uint32_t i = stmt_tok(b, c, NULL), r;
+	switch (kind) {
+	case CXCursor_CompoundStmt:
+		if (!tok_is(b, i, "{"))
+			fail_at(b, b->toks[i].off, "compound statement inside a macro expansion");
+		r = match_close(b, i);
+		break;
+	case CXCursor_IfStmt:
+	case CXCursor_WhileStmt:
+	case CXCursor_ForStmt:
+	case CXCursor_SwitchStmt:
+	case CXCursor_CaseStmt:
+	case CXCursor_DefaultStmt:
+	case CXCursor_LabelStmt:
+		r = stmt_end_tok_of_kids(b, c);
+		break;
+	case CXCursor_DoStmt: {
+		struct kids k = children(c);
+		uint32_t body_end = stmt_last_tok(b, k.v[0]);
+		free(k.v);
+		uint32_t w = body_end + 1;
+		if (!tok_is(b, w, "while") || !tok_is(b, w + 1, "("))
+			fail_at(b, b->toks[i].off, "do-while condition inside a macro expansion");
+		r = match_close(b, w + 1);
+		if (r == CFG_NONE || !tok_is(b, r + 1, ";"))
+			fail_at(b, b->toks[i].off, "cannot find the end of a do-while statement");
+		r++;
+		break;
+	}
+	default:
+		r = find_semi(b, i);
+		break;
+	}
+	if (r == CFG_NONE)
+		fail_at(b, b->toks[i].off, "cannot find the end of a statement (macro?)");
+	return r;
+}
+
+/* --- sites, blocks, edges ------------------------------------------------- */
+
+static uint32_t add_site(struct builder *b, enum site_kind kind, uint32_t off, int phase)
+{
+	struct fn_plan *p = b->plan;
+	if (p->nsites == p->cap_sites) {
+		p->cap_sites = p->cap_sites ? 2 * p->cap_sites : 64;
+		p->sites = xrealloc(p->sites, p->cap_sites * sizeof *p->sites);
+	}
+	struct site *s = &p->sites[p->nsites];
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	s->off = off;
+	s->phase = (uint8_t)phase;
+	s->seq = b->seq++;
+	s->partner = CFG_NONE;
+	s->edge_true = s->edge_false = CFG_NONE;
+	return p->nsites++;
+}
+
+static void add_text(struct builder *b, uint32_t off, int phase, const char *text)
+{
+	uint32_t s = add_site(b, SITE_TEXT, off, phase);
+	b->plan->sites[s].text = text;
+}
+
+static uint32_t new_block(struct builder *b, unsigned line)
+{
+	struct fn_plan *p = b->plan;
+	uint32_t id = cfg_add_block(p->g, line);
+	if (id >= p->cap_block_start) {
+		uint32_t old = p->cap_block_start;
+		p->cap_block_start = p->cap_block_start ? 2 * p->cap_block_start : 64;
+		while (p->cap_block_start <= id)
+			p->cap_block_start *= 2;
+		p->block_start = xrealloc(p->block_start, p->cap_block_start * sizeof *p->block_start);
+		for (uint32_t i = old; i < p->cap_block_start; i++)
+			p->block_start[i] = CFG_NONE;
+	}
+	return id;
+}
+
+static uint32_t edge(struct builder *b, uint32_t src, uint32_t dst, uint32_t order, uint32_t site)
+{
+	return cfg_add_edge(b->plan->g, src, dst, order, site, site != CFG_NONE);
+}
+
+/* An edge whose site is a statement-context insertion at off. */
+static uint32_t edge_stmt(struct builder *b, uint32_t src, uint32_t dst, uint32_t order, uint32_t off, int phase)
+{
+	return edge(b, src, dst, order, add_site(b, SITE_STMT, off, phase));
+}
+
+/* Gives the current block a first line if it has none yet. */
+static void touch(struct builder *b, uint32_t off)
+{
+	if (b->cur == CFG_NONE) {
+		/* unreachable code after a jump: a block of its own, no predecessors */
+		b->cur = new_block(b, offset_line(b, off));
+		return;
+	}
+	if (b->plan->g->blocks[b->cur].line == 0)
+		b->plan->g->blocks[b->cur].line = offset_line(b, off);
+}
+
+/* --- statements (C11 6.8) ------------------------------------------------- */
+
+static void stmt(struct builder *b, CXCursor c);
+
+/* Scans an expression or declaration for constructs that transfer control
+ * in ways the statement-level CFG does not see. */
+static enum CXChildVisitResult scan_expr(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct builder *b = d;
+	(void)parent;
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_StmtExpr:
+		fail_at(b, cursor_start(b, c), "GNU statement expression");
+		break;
+	case CXCursor_AddrLabelExpr:
+		fail_at(b, cursor_start(b, c), "address of a label (computed goto)");
+		break;
+	case CXCursor_CallExpr: {
+		CXString s = clang_getCursorSpelling(c);
+		const char *n = clang_getCString(s);
+		static const char *const twice[] = {"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp",
+		                                    "savectx", "vfork", "getcontext", "__builtin_setjmp"};
+		for (size_t i = 0; i < sizeof twice / sizeof *twice; i++)
+			if (n && !strcmp(n, twice[i])) {
+				bool in;
+				uint32_t off = loc_offset(b, clang_getCursorLocation(c), &in);
+				clang_disposeString(s);
+				fail_at(b, off, "call to %s, which may return twice", twice[i]);
+			}
+		clang_disposeString(s);
+		break;
+	}
+	default:
+		break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static void check_expr(struct builder *b, CXCursor c)
+{
+	scan_expr(c, c, b);
+	clang_visitChildren(c, scan_expr, b);
+}
+
+/* A sub-statement that must become a compound: braces are added around it
+ * when it is not one already.  Returns the offset where code running at the
+ * start of the body goes (phase 1); *end_off receives where code running
+ * when control falls off the body's end goes (phase 0, before the "}"). */
+struct body {
+	uint32_t start_off, end_off;
+	bool braced; /* we add the braces */
+	uint32_t last_tok;
+};
+
+static struct body body_open(struct builder *b, CXCursor c)
+{
+	struct body bd;
+	uint32_t i = stmt_tok(b, c, NULL);
+	bd.last_tok = stmt_last_tok(b, c);
+	if (clang_getCursorKind(c) == CXCursor_CompoundStmt && tok_is(b, i, "{")) {
+		bd.braced = false;
+		bd.start_off = tok_end(b, i);
+		bd.end_off = b->toks[bd.last_tok].off;
+	} else {
+		bd.braced = true;
+		bd.start_off = b->toks[i].off;
+		bd.end_off = tok_end(b, bd.last_tok);
+		add_text(b, bd.start_off, 1, "{ ");
+	}
+	return bd;
+}
+
+static void body_close(struct builder *b, const struct body *bd)
+{
+	if (bd->braced)
+		add_text(b, bd->end_off, 0, " }");
+}
+
+/* Paren-enclosed condition after token i (a keyword): fills the offsets of
+ * the expression between the parentheses. */
+static void cond_range(struct builder *b, uint32_t kw, uint32_t *open, uint32_t *close)
+{
+	if (!tok_is(b, kw + 1, "("))
+		fail_at(b, b->toks[kw].off, "condition inside a macro expansion");
+	uint32_t r = match_close(b, kw + 1);
+	if (r == CFG_NONE)
+		fail_at(b, b->toks[kw].off, "unbalanced parentheses");
+	*open = kw + 1;
+	*close = r;
+}
+
+/* The condition's close site, carrying the loop's true/false edges. */
+static uint32_t cond_sites(struct builder *b, uint32_t lparen, uint32_t rparen)
+{
+	uint32_t o = add_site(b, SITE_COND_OPEN, tok_end(b, lparen), 1);
+	uint32_t cl = add_site(b, SITE_COND_CLOSE, b->toks[rparen].off, 0);
+	b->plan->sites[o].partner = cl;
+	return cl;
+}
+
+static void compound(struct builder *b, CXCursor c)
+{
+	struct kids k = children(c);
+	for (unsigned i = 0; i < k.n; i++)
+		stmt(b, k.v[i]);
+	free(k.v);
+}
+
+static void if_stmt(struct builder *b, CXCursor c)
+{
+	struct kids k = children(c);
+	uint32_t kw = stmt_tok(b, c, "if");
+	if (k.n < 2 || k.n > 3)
+		fail_at(b, b->toks[kw].off, "unexpected if statement shape");
+	touch(b, b->toks[kw].off);
+	check_expr(b, k.v[0]);
+	uint32_t head = b->cur, join = CFG_NONE;
+	struct body tb = body_open(b, k.v[1]);
+	uint32_t t = new_block(b, offset_line(b, cursor_start(b, k.v[1])));
+	edge_stmt(b, head, t, 1, tb.start_off, 1);
+	b->cur = t;
+	stmt(b, k.v[1]);
+	uint32_t t_end = b->cur;
+	uint32_t t_end_site = add_site(b, SITE_STMT, tb.end_off, 0);
+	body_close(b, &tb);
+	if (k.n == 3) {
+		struct body eb = body_open(b, k.v[2]);
+		uint32_t e = new_block(b, offset_line(b, cursor_start(b, k.v[2])));
+		edge_stmt(b, head, e, 0, eb.start_off, 1);
+		b->cur = e;
+		stmt(b, k.v[2]);
+		uint32_t e_end = b->cur;
+		uint32_t e_end_site = add_site(b, SITE_STMT, eb.end_off, 0);
+		body_close(b, &eb);
+		if (t_end != CFG_NONE || e_end != CFG_NONE)
+			join = new_block(b, 0);
+		if (e_end != CFG_NONE)
+			edge(b, e_end, join, 0, e_end_site);
+	} else {
+		/* The false edge, numbered first (val 0), needs a site only if it is
+		 * ever cut: a synthesized "else { }" right after the then-body. */
+		uint32_t off = tok_end(b, tb.last_tok);
+		join = new_block(b, 0);
+		edge(b, head, join, 0, add_site(b, SITE_ELSE, off, 0));
+	}
+	if (t_end != CFG_NONE)
+		edge(b, t_end, join, 0, t_end_site);
+	b->cur = join;
+	free(k.v);
+}
+
+/* while (C11 6.8.5.1): head evaluates the condition; exit edge first. */
+static void while_stmt(struct builder *b, CXCursor c)
+{
+	struct kids k = children(c);
+	uint32_t kw = stmt_tok(b, c, "while"), lp, rp;
+	if (k.n != 2)
+		fail_at(b, b->toks[kw].off, "unexpected while statement shape");
+	cond_range(b, kw, &lp, &rp);
+	check_expr(b, k.v[0]);
+	uint32_t head = new_block(b, offset_line(b, b->toks[kw].off));
+	if (b->cur != CFG_NONE)
+		edge_stmt(b, b->cur, head, 0, b->toks[kw].off, 1);
+	uint32_t cl = cond_sites(b, lp, rp);
+	uint32_t after = new_block(b, 0);
+	b->plan->sites[cl].edge_false = edge(b, head, after, 0, cl);
+	struct body bd = body_open(b, k.v[1]);
+	uint32_t body = new_block(b, offset_line(b, cursor_start(b, k.v[1])));
+	edge_stmt(b, head, body, 1, bd.start_off, 1);
+	struct loop_ctx saved = b->loop;
+	b->loop.brk = after;
+	b->loop.cont = head;
+	b->cur = body;
+	stmt(b, k.v[1]);
+	if (b->cur != CFG_NONE)
+		edge_stmt(b, b->cur, head, 0, bd.end_off, 0);
+	body_close(b, &bd);
+	b->loop = saved;
+	b->cur = after;
+	free(k.v);
+}
+
+/* do (C11 6.8.5.2): the body runs first; the condition's true edge leads back. */
+static void do_stmt(struct builder *b, CXCursor c)
+{
+	struct kids k = children(c);
+	uint32_t kw = stmt_tok(b, c, "do");
+	if (k.n != 2)
+		fail_at(b, b->toks[kw].off, "unexpected do statement shape");
+	check_expr(b, k.v[1]);
+	uint32_t body = new_block(b, offset_line(b, cursor_start(b, k.v[0])));
+	if (b->cur != CFG_NONE)
+		edge_stmt(b, b->cur, body, 0, b->toks[kw].off, 1);
+	struct body bd = body_open(b, k.v[0]);
+	uint32_t cond = new_block(b, 0), after = new_block(b, 0);
+	struct loop_ctx saved = b->loop;
+	b->loop.brk = after;
+	b->loop.cont = cond;
+	b->cur = body;
+	stmt(b, k.v[0]);
+	if (b->cur != CFG_NONE)
+		edge_stmt(b, b->cur, cond, 0, bd.end_off, 0);
+	body_close(b, &bd);
+	b->loop = saved;
+	uint32_t w = bd.last_tok + 1, lp, rp;
+	if (!tok_is(b, w, "while"))
+		fail_at(b, b->toks[kw].off, "do-while condition inside a macro expansion");
+	cond_range(b, w, &lp, &rp);
+	b->plan->g->blocks[cond].line = offset_line(b, b->toks[w].off);
+	uint32_t cl = cond_sites(b, lp, rp);
+	b->plan->sites[cl].edge_false = edge(b, cond, after, 0, cl);
+	b->plan->sites[cl].edge_true = edge(b, cond, body, 1, cl);
+	b->cur = after;
+	free(k.v);
+}
+
+/* for (C11 6.8.5.3): the header's parts are told apart by the positions of
+ * its two ";" tokens, since libclang omits empty parts from the children. */
+static void for_stmt(struct builder *b, CXCursor c)
+{
+	struct kids k = children(c);
+	uint32_t kw = stmt_tok(b, c, "for");
+	if (!tok_is(b, kw + 1, "("))
+		fail_at(b, b->toks[kw].off, "for header inside a macro expansion");
+	uint32_t rp = match_close(b, kw + 1), s1 = CFG_NONE, s2 = CFG_NONE;
+	if (rp == CFG_NONE)
+		fail_at(b, b->toks[kw].off, "unbalanced for header");
+	int depth = 0;
+	for (uint32_t i = kw + 2; i < rp; i++) {
+		const char *s = b->toks[i].sp;
+		if (b->toks[i].kind != CXToken_Punctuation)
+			continue;
+		if (!strcmp(s, "(") || !strcmp(s, "[") || !strcmp(s, "{"))
+			depth++;
+		else if (!strcmp(s, ")") || !strcmp(s, "]") || !strcmp(s, "}"))
+			depth--;
+		else if (depth == 0 && !strcmp(s, ";")) {
+			if (s1 == CFG_NONE)
+				s1 = i;
+			else if (s2 == CFG_NONE)
+				s2 = i;
+		}
+	}
+	if (s2 == CFG_NONE)
+		fail_at(b, b->toks[kw].off, "for header inside a macro expansion");
+	/* A declaration in the init part ends with its own ";" (s1). */
+	CXCursor init = clang_getNullCursor(), cnd = clang_getNullCursor(), inc = clang_getNullCursor();
+	CXCursor body = k.v[k.n - 1];
+	for (unsigned i = 0; i + 1 < k.n; i++) {
+		uint32_t off = cursor_start(b, k.v[i]);
+		if (off < b->toks[s1].off || clang_getCursorKind(k.v[i]) == CXCursor_DeclStmt)
+			init = k.v[i];
+		else if (off < b->toks[s2].off)
+			cnd = k.v[i];
+		else
+			inc = k.v[i];
+	}
+	if (!clang_Cursor_isNull(init)) {
+		touch(b, b->toks[kw].off);
+		check_expr(b, init);
+	}
+	if (b->cur != CFG_NONE)
+		touch(b, b->toks[kw].off);
+	uint32_t head = new_block(b, offset_line(b, b->toks[kw].off));
+	if (b->cur != CFG_NONE)
+		edge_stmt(b, b->cur, head, 0, b->toks[kw].off, 1);
+	uint32_t after = new_block(b, 0);
+	uint32_t bodyb = new_block(b, offset_line(b, cursor_start(b, body)));
+	struct body bd = body_open(b, body);
+	if (!clang_Cursor_isNull(cnd)) {
+		check_expr(b, cnd);
+		uint32_t cl = cond_sites(b, s1, s2);
+		b->plan->sites[cl].edge_false = edge(b, head, after, 0, cl);
+	}
+	edge_stmt(b, head, bodyb, 1, bd.start_off, 1);
+	uint32_t incb = new_block(b, 0);
+	struct loop_ctx saved = b->loop;
+	b->loop.brk = after;
+	b->loop.cont = incb;
+	b->cur = bodyb;
+	stmt(b, body);
+	if (b->cur != CFG_NONE)
+		edge_stmt(b, b->cur, incb, 0, bd.end_off, 0);
+	body_close(b, &bd);
+	b->loop = saved;
+	uint32_t is;
+	if (!clang_Cursor_isNull(inc)) {
+		check_expr(b, inc);
+		b->plan->g->blocks[incb].line = offset_line(b, cursor_start(b, inc));
+		is = add_site(b, SITE_EXPR, b->toks[rp].off, 0);
+	} else {
+		is = add_site(b, SITE_EXPR, b->toks[rp].off, 0);
+		b->plan->sites[is].empty_expr = true;
+	}
+	edge(b, incb, head, 0, is);
+	b->cur = after;
+	free(k.v);
+}
+
+/* switch (C11 6.8.4.2): dispatch edges into case labels are site-less. */
+static void switch_stmt(struct builder *b, CXCursor c)
+{
+	struct kids k = children(c);
+	uint32_t kw = stmt_tok(b, c, "switch");
+	if (k.n != 2)
+		fail_at(b, b->toks[kw].off, "unexpected switch statement shape");
+	touch(b, b->toks[kw].off);
+	check_expr(b, k.v[0]);
+	struct switch_ctx sw = {b->cur, 0, false}, *saved_sw = b->sw;
+	uint32_t after = new_block(b, 0);
+	struct loop_ctx saved = b->loop;
+	b->loop.brk = after;
+	b->sw = &sw;
+	struct body bd = body_open(b, k.v[1]);
+	b->cur = CFG_NONE;
+	stmt(b, k.v[1]);
+	if (b->cur != CFG_NONE)
+		edge_stmt(b, b->cur, after, 0, bd.end_off, 0);
+	body_close(b, &bd);
+	if (!sw.has_default)
+		edge(b, sw.head, after, 0, CFG_NONE);
+	b->sw = saved_sw;
+	b->loop = saved;
+	b->cur = after;
+	free(k.v);
+}
+
+/* A case or default label (C11 6.8.1): a block entered by dispatch and,
+ * possibly, by falling through; the site after the ":" runs on both. */
+static void case_stmt(struct builder *b, CXCursor c, bool is_default)
+{
+	struct kids k = children(c);
+	uint32_t kw = stmt_tok(b, c, is_default ? "default" : "case");
+	if (!b->sw)
+		fail_at(b, b->toks[kw].off, "case label outside a switch");
+	if (k.n == 0)
+		fail_at(b, b->toks[kw].off, "case label without statement");
+	CXCursor sub = k.v[k.n - 1];
+	uint32_t sub_tok = stmt_tok(b, sub, NULL);
+	if (sub_tok == 0 || !tok_is(b, sub_tok - 1, ":"))
+		fail_at(b, b->toks[kw].off, "case label inside a macro expansion");
+	for (unsigned i = 0; i + 1 < k.n; i++)
+		check_expr(b, k.v[i]);
+	uint32_t blk = new_block(b, offset_line(b, b->toks[kw].off));
+	if (b->cur != CFG_NONE)
+		edge_stmt(b, b->cur, blk, 0, b->toks[kw].off, 1);
+	uint32_t order = is_default ? 0 : ++b->sw->ncase;
+	b->sw->has_default |= is_default;
+	edge(b, b->sw->head, blk, order, CFG_NONE);
+	b->plan->block_start[blk] = add_site(b, SITE_STMT, tok_end(b, sub_tok - 1), 1);
+	b->cur = blk;
+	stmt(b, sub);
+	free(k.v);
+}
+
+static struct label *label_get(struct builder *b, const char *name)
+{
+	for (uint32_t i = 0; i < b->nlabels; i++)
+		if (!strcmp(b->labels[i].name, name))
+			return &b->labels[i];
+	if (b->nlabels == b->cap_labels) {
+		b->cap_labels = b->cap_labels ? 2 * b->cap_labels : 8;
+		b->labels = xrealloc(b->labels, b->cap_labels * sizeof *b->labels);
+	}
+	struct label *l = &b->labels[b->nlabels++];
+	l->name = strdup(name);
+	l->block = new_block(b, 0);
+	l->defined = false;
+	l->line = 0;
+	return l;
+}
+
+static void label_stmt(struct builder *b, CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	struct kids k = children(c);
+	uint32_t i = stmt_tok(b, c, clang_getCString(s));
+	struct label *l = label_get(b, clang_getCString(s));
+	clang_disposeString(s);
+	if (k.n != 1 || !tok_is(b, i + 1, ":"))
+		fail_at(b, b->toks[i].off, "unexpected label shape");
+	l->defined = true;
+	b->plan->g->blocks[l->block].line = offset_line(b, b->toks[i].off);
+	if (b->cur != CFG_NONE)
+		edge_stmt(b, b->cur, l->block, 0, b->toks[i].off, 1);
+	b->cur = l->block;
+	stmt(b, k.v[0]);
+	free(k.v);
+}
+
+static void goto_stmt(struct builder *b, CXCursor c)
+{
+	struct kids k = children(c);
+	uint32_t i = stmt_tok(b, c, "goto");
+	if (k.n != 1)
+		fail_at(b, b->toks[i].off, "unexpected goto shape");
+	CXString s = clang_getCursorSpelling(k.v[0]);
+	struct label *l = label_get(b, clang_getCString(s));
+	clang_disposeString(s);
+	touch(b, b->toks[i].off);
+	edge_stmt(b, b->cur, l->block, 0, b->toks[i].off, 1);
+	b->cur = CFG_NONE;
+	free(k.v);
+}
+
+static void jump_stmt(struct builder *b, CXCursor c, bool is_break)
+{
+	uint32_t i = stmt_tok(b, c, is_break ? "break" : "continue");
+	uint32_t target = is_break ? b->loop.brk : b->loop.cont;
+	if (target == CFG_NONE)
+		fail_at(b, b->toks[i].off, "%s outside a loop", is_break ? "break" : "continue");
+	touch(b, b->toks[i].off);
+	edge_stmt(b, b->cur, target, 0, b->toks[i].off, 1);
+	b->cur = CFG_NONE;
+}
+
+/* return (C11 6.8.6.4): the value goes through kp_ret so that it is
+ * evaluated exactly once and before the exit event. */
+static void return_stmt(struct builder *b, CXCursor c)
+{
+	struct kids k = children(c);
+	uint32_t i = stmt_tok(b, c, "return");
+	touch(b, b->toks[i].off);
+	if (k.n == 0 || !b->plan->ret_decl) {
+		/* "return;" or a void expression in a void function (GNU):
+		 * "return f(), leave;" keeps the expression first. */
+		if (k.n) {
+			check_expr(b, k.v[0]);
+			uint32_t semi = find_semi(b, i);
+			if (semi == CFG_NONE)
+				fail_at(b, b->toks[i].off, "cannot find the end of a return statement");
+			uint32_t s = add_site(b, SITE_EXPR, b->toks[semi].off, 0);
+			edge(b, b->cur, CFG_EXIT, 0, s);
+		} else {
+			edge_stmt(b, b->cur, CFG_EXIT, 0, b->toks[i].off, 1);
+		}
+	} else {
+		check_expr(b, k.v[0]);
+		uint32_t semi = find_semi(b, i);
+		if (semi == CFG_NONE || semi == i + 1)
+			fail_at(b, b->toks[i].off, "cannot find the end of a return statement");
+		uint32_t o = add_site(b, SITE_RET_OPEN, b->toks[i + 1].off, 1);
+		uint32_t cl = add_site(b, SITE_RET_CLOSE, b->toks[semi].off, 0);
+		b->plan->sites[o].partner = cl;
+		edge(b, b->cur, CFG_EXIT, 0, cl);
+		b->plan->has_value_return = true;
+	}
+	b->cur = CFG_NONE;
+	free(k.v);
+}
+
+static void stmt(struct builder *b, CXCursor c)
+{
+	enum CXCursorKind kind = clang_getCursorKind(c);
+	switch (kind) {
+	case CXCursor_CompoundStmt:
+		stmt_tok(b, c, "{");
+		compound(b, c);
+		break;
+	case CXCursor_IfStmt:
+		if_stmt(b, c);
+		break;
+	case CXCursor_WhileStmt:
+		while_stmt(b, c);
+		break;
+	case CXCursor_DoStmt:
+		do_stmt(b, c);
+		break;
+	case CXCursor_ForStmt:
+		for_stmt(b, c);
+		break;
+	case CXCursor_SwitchStmt:
+		switch_stmt(b, c);
+		break;
+	case CXCursor_CaseStmt:
+		case_stmt(b, c, false);
+		break;
+	case CXCursor_DefaultStmt:
+		case_stmt(b, c, true);
+		break;
+	case CXCursor_LabelStmt:
+		label_stmt(b, c);
+		break;
+	case CXCursor_GotoStmt:
+		goto_stmt(b, c);
+		break;
+	case CXCursor_BreakStmt:
+		jump_stmt(b, c, true);
+		break;
+	case CXCursor_ContinueStmt:
+		jump_stmt(b, c, false);
+		break;
+	case CXCursor_ReturnStmt:
+		return_stmt(b, c);
+		break;
+	case CXCursor_IndirectGotoStmt:
+		fail_at(b, cursor_start(b, c), "computed goto");
+		break;
+	case CXCursor_NullStmt:
+		break;
+	case CXCursor_DeclStmt:
+	default:
+		/* Expression statements, declarations, asm: straight-line code. */
+		if (clang_isStatement(kind) && kind != CXCursor_DeclStmt &&
+		    kind != CXCursor_GCCAsmStmt && kind != CXCursor_AsmStmt && kind != CXCursor_MSAsmStmt)
+			fail_at(b, cursor_start(b, c), "unsupported statement kind %d", (int)kind);
+		touch(b, cursor_start(b, c));
+		check_expr(b, c);
+		break;
+	}
+}
+
+/* --- the declaration of kp_ret -------------------------------------------- */
+
+/* Appends to *out a declaration of `name` with type t (C11 6.7.6
+ * declarators, built inside out).  Returns false when t cannot be spelled. */
+static bool declarator(CXType t, const char *name, char **out)
+{
+	char buf[1024];
+	switch (t.kind) {
+	case CXType_Pointer: {
+		CXType p = clang_getPointeeType(t);
+		const char *q = clang_isConstQualifiedType(t) ? " const " : "";
+		bool paren = p.kind == CXType_FunctionProto || p.kind == CXType_FunctionNoProto ||
+		             p.kind == CXType_ConstantArray || p.kind == CXType_IncompleteArray;
+		snprintf(buf, sizeof buf, paren ? "(*%s%s)" : "*%s%s", q, name);
+		return declarator(p, buf, out);
+	}
+	case CXType_FunctionNoProto:
+		snprintf(buf, sizeof buf, "%s()", name);
+		return declarator(clang_getResultType(t), buf, out);
+	case CXType_FunctionProto: {
+		int n = clang_getNumArgTypes(t);
+		size_t len = (size_t)snprintf(buf, sizeof buf, "%s(", name);
+		for (int i = 0; i < n && len < sizeof buf; i++) {
+			CXString s = clang_getTypeSpelling(clang_getArgType(t, (unsigned)i));
+			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i ? ", " : "", clang_getCString(s));
+			clang_disposeString(s);
+		}
+		if (len < sizeof buf)
+			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s)",
+			                        clang_isFunctionTypeVariadic(t) ? (n ? ", ..." : "...") : (n ? "" : "void"));
+		if (len >= sizeof buf)
+			return false;
+		return declarator(clang_getResultType(t), buf, out);
+	}
+	case CXType_ConstantArray:
+		snprintf(buf, sizeof buf, "%s[%lld]", name, clang_getArraySize(t));
+		return declarator(clang_getArrayElementType(t), buf, out);
+	default: {
+		CXString s = clang_getTypeSpelling(t);
+		const char *sp = clang_getCString(s);
+		bool ok = sp && *sp && !strstr(sp, "(unnamed") && !strstr(sp, "(anonymous") &&
+		          !strchr(sp, '<') && !strchr(sp, '(');
+		if (ok) {
+			size_t n = strlen(sp) + strlen(name) + 2;
+			*out = xrealloc(NULL, n);
+			snprintf(*out, n, "%s %s", sp, name);
+		}
+		clang_disposeString(s);
+		return ok;
+	}
+	}
+}
+
+/* kp_ret is assigned, so it takes the return type without its top-level
+ * qualifiers (the value a return yields is unqualified, C11 6.8.6.4). */
+static void plan_return_type(struct builder *b, CXCursor fn)
+{
+	CXType r = clang_getResultType(clang_getCursorType(fn));
+	if (r.kind == CXType_Void) {
+		b->plan->ret_decl = NULL;
+		return;
+	}
+	CXString s = clang_getTypeSpelling(r);
+	const char *sp = clang_getCString(s);
+	char *decl = NULL;
+	bool ok;
+	if (r.kind == CXType_Pointer || r.kind == CXType_FunctionProto) {
+		ok = declarator(r, "%s", &decl);
+		if (ok && clang_isConstQualifiedType(r)) {
+			char *p = strstr(decl, " const ");
+			if (p)
+				memmove(p, p + 6, strlen(p + 6) + 1);
+		}
+	} else {
+		while (!strncmp(sp, "const ", 6) || !strncmp(sp, "volatile ", 9))
+			sp += sp[0] == 'c' ? 6 : 9;
+		ok = *sp && !strstr(sp, "(unnamed") && !strstr(sp, "(anonymous") && !strchr(sp, '(') &&
+		     !strstr(sp, " const") && !strstr(sp, " volatile");
+		if (ok) {
+			size_t n = strlen(sp) + 4;
+			decl = xrealloc(NULL, n);
+			snprintf(decl, n, "%s %%s", sp);
+		}
+	}
+	clang_disposeString(s);
+	if (!ok) {
+		free(decl);
+		fail_at(b, cursor_start(b, fn), "return type cannot be spelled for a temporary");
+	}
+	b->plan->ret_decl = decl;
+}
+
+/* --- entry point ---------------------------------------------------------- */
+
+static void load_tokens(struct builder *b, CXCursor fn)
+{
+	CXToken *t;
+	unsigned n;
+	clang_tokenize(b->src->tu, clang_getCursorExtent(fn), &t, &n);
+	b->toks = xrealloc(NULL, (n + 1) * sizeof *b->toks);
+	b->ntoks = 0;
+	for (unsigned i = 0; i < n; i++) {
+		CXSourceRange r = clang_getTokenExtent(b->src->tu, t[i]);
+		bool in1, in2;
+		uint32_t s = loc_offset(b, clang_getRangeStart(r), &in1);
+		uint32_t e = loc_offset(b, clang_getRangeEnd(r), &in2);
+		if (!in1 || !in2 || e < s)
+			continue;
+		struct tok *k = &b->toks[b->ntoks++];
+		k->off = s;
+		k->len = e - s;
+		k->kind = clang_getTokenKind(t[i]);
+		CXString sp = clang_getTokenSpelling(b->src->tu, t[i]);
+		snprintf(k->sp, sizeof k->sp, "%s", clang_getCString(sp));
+		clang_disposeString(sp);
+	}
+	clang_disposeTokens(b->src->tu, t, n);
+}
+
+struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct fn_plan *plan)
+{
+	struct builder b;
+	memset(&b, 0, sizeof b);
+	b.src = src;
+	b.plan = plan;
+	b.loop.brk = b.loop.cont = CFG_NONE;
+	CXString name = clang_getCursorSpelling(fn);
+	plan->name = strdup(clang_getCString(name));
+	clang_disposeString(name);
+	bool in;
+	uint32_t name_off = loc_offset(&b, clang_getCursorLocation(fn), &in);
+	plan->line = offset_line(&b, name_off);
+	plan->g = cfg_new();
+	plan->entry_edge = CFG_NONE;
+	load_tokens(&b, fn);
+	if (setjmp(b.fail)) {
+		for (uint32_t i = 0; i < b.nlabels; i++)
+			free(b.labels[i].name);
+		free(b.labels);
+		free(b.toks);
+		return NULL;
+	}
+	CXCursor body = clang_getNullCursor();
+	struct kids k = children(fn);
+	for (unsigned i = 0; i < k.n; i++)
+		if (clang_getCursorKind(k.v[i]) == CXCursor_CompoundStmt)
+			body = k.v[i];
+	free(k.v);
+	if (clang_Cursor_isNull(body))
+		fail_at(&b, name_off, "no function body");
+	uint32_t open = stmt_tok(&b, body, "{");
+	uint32_t close = match_close(&b, open);
+	if (close == CFG_NONE)
+		fail_at(&b, name_off, "function body inside a macro expansion");
+	plan_return_type(&b, fn);
+	add_site(&b, SITE_ENTRY, tok_end(&b, open), 1);
+	uint32_t first = new_block(&b, plan->line);
+	plan->entry_edge = cfg_add_edge(plan->g, CFG_ENTRY, first, 0, CFG_NONE, false);
+	b.cur = first;
+	compound(&b, body);
+	if (b.cur != CFG_NONE) /* falling off the end (C11 6.9.1p12) */
+		edge_stmt(&b, b.cur, CFG_EXIT, 0, b.toks[close].off, 0);
+	for (uint32_t i = 0; i < b.nlabels; i++)
+		if (!b.labels[i].defined)
+			fail_at(&b, name_off, "goto to undefined label %s", b.labels[i].name);
+	for (uint32_t i = 0; i < b.nlabels; i++)
+		free(b.labels[i].name);
+	free(b.labels);
+	free(b.toks);
+	return plan;
+}
+
+void build_plan_free(struct fn_plan *plan)
+{
+	free(plan->name);
+	if (plan->g)
+		cfg_free(plan->g);
+	free(plan->sites);
+	free(plan->block_start);
+	free(plan->ret_decl);
+	memset(plan, 0, sizeof *plan);
+}

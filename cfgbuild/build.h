@@ -1,0 +1,81 @@
+/*
+ * build.h: from a libclang function definition to its CFG and the source
+ * sites where code for each CFG edge can be inserted.
+ *
+ * A site is a byte offset in the original file plus an ordering key.  Code
+ * placed at a site runs exactly when control passes that point, so an edge's
+ * site is a point that control passes if and only if the edge is taken
+ * (DESIGN.md, "Edges at the source level").  Several sites may share an
+ * offset; they are emitted in (phase, seq) order: phase 0 holds text that
+ * closes a construct ending at the offset (created after its children, so
+ * inner constructs close first), phase 1 text that opens a construct
+ * starting there (created before its children, so outer constructs open
+ * first).  A construct ending at an offset always precedes in the text one
+ * starting there, which makes this order the textual one.
+ *
+ * Structural text (braces around single-statement bodies) is recorded as
+ * SITE_TEXT so that the output is the original with insertions only.
+ */
+#ifndef KPATH_BUILD_H
+#define KPATH_BUILD_H
+
+#include <clang-c/Index.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cfg.h"
+
+enum site_kind {
+	SITE_TEXT,       /* fixed text: braces */
+	SITE_STMT,       /* statement context: "code;" */
+	SITE_ELSE,       /* after an if without else: " else { code; }" when there is code */
+	SITE_EXPR,       /* comma-expression context after a for increment: ", code" or "code" when empty */
+	SITE_COND_OPEN,  /* before a loop condition: "(" when the matching close has code */
+	SITE_COND_CLOSE, /* after it: ") && (T, 1)", ") || (F, 0)" or ") ? (T, 1) : (F, 0)" */
+	SITE_RET_OPEN,   /* after "return": "kp_ret = (" */
+	SITE_RET_CLOSE,  /* before its ";": "), leave, kp_ret" */
+	SITE_ENTRY,      /* after the body's "{": declarations and the routine-entry event */
+};
+
+struct site {
+	enum site_kind kind;
+	uint32_t off;
+	uint8_t phase;
+	uint32_t seq;
+	const char *text;   /* SITE_TEXT only (static string) */
+	bool empty_expr;    /* SITE_EXPR: the for increment is empty */
+	uint32_t partner;   /* COND_OPEN/RET_OPEN: index of the CLOSE site */
+	uint32_t edge_true, edge_false; /* COND_CLOSE: the edges it carries, CFG_NONE if none */
+};
+
+struct fn_plan {
+	char *name;
+	unsigned line, col;        /* of the definition's name */
+	struct cfg *g;
+	struct site *sites;
+	uint32_t nsites, cap_sites;
+	uint32_t *block_start;     /* per block: site running on every entry, CFG_NONE if none */
+	uint32_t cap_block_start;
+	uint32_t entry_edge;       /* the CFG edge ENTRY -> first block */
+	char *ret_decl;            /* declaration "T kp_ret" pattern with %s for the name, NULL if void */
+	bool has_value_return;     /* a return with a value exists: kp_ret is needed */
+	char reason[256];          /* why the function cannot be instrumented */
+	unsigned reason_line;
+};
+
+struct src_file {
+	const char *path;  /* as given on the command line */
+	const char *text;  /* contents as libclang sees them */
+	size_t len;
+	CXFile file;
+	CXTranslationUnit tu;
+};
+
+/* Builds the plan of one function definition in the main file.  Returns
+ * NULL with the reason in plan->reason when the function cannot be
+ * instrumented faithfully (the caller then leaves it untouched); on success
+ * returns plan.  plan must be zeroed by the caller. */
+struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct fn_plan *plan);
+void build_plan_free(struct fn_plan *plan);
+
+#endif

@@ -1,0 +1,526 @@
+/*
+ * dag.c: back edges, the Ball-Larus DAG, its numbering and cutting.
+ *
+ * Read "Efficient Path Profiling" by Ball & Larus (1996) and the k-BLPP
+ * paper's "Ball-Larus Path Tracing Algorithm" (bl_path_numbering).
+ *
+ * 1. An iterative DFS from ENTRY, out-edges in (order, id) order, classifies
+ *    CFG edges: retreating edges (target on the DFS stack) are ROLE_BACK,
+ *    edges whose source the DFS never reached are ROLE_DEAD, the rest
+ *    ROLE_FORWARD.  The DFS postorder, EXIT first, is a reverse topological
+ *    order of the DAG: every non-retreating edge u->v has post(u) > post(v),
+ *    dummy ENTRY->w leave the DFS root, dummy v->EXIT enter the block we
+ *    number first.
+ * 2. A block's DAG out-edges, in numbering order: for v != ENTRY its forward
+ *    CFG out-edges in (order, id) order, with the dummy v->EXIT in place of
+ *    the first back or cut edge out of v; for ENTRY the dummy ENTRY->w first,
+ *    by DFS discovery order of w, then its CFG out-edges.
+ * 3. bl_path_numbering: val(e) = numPaths(v) before numPaths(v) +=
+ *    numPaths(w).  An edge into a block with numPaths 0 (EXIT unreachable)
+ *    takes part in no path: it gets no val and is not listed.
+ * 4. Overflow: additions are checked against a limit (UINT64_MAX).  When a
+ *    count exceeds it we renumber with a per-block threshold T: at a block
+ *    whose count exceeds T we cut its cuttable out-edge with the most paths
+ *    (ROLE_CUT: dummy ENTRY->w and v->EXIT, like a back edge) until the
+ *    count fits.  Cutting v->w changes only numPaths(v) and ENTRY's dummy
+ *    edges, so one pass in reverse topological order decides every cut.
+ *    T starts at the limit and halves while ENTRY overflows; at
+ *    T = limit / (blocks + ENTRY's out-degree) every block but ENTRY holds
+ *    at most T paths and ENTRY has fewer out-edges than that divisor, so
+ *    ENTRY fits too whenever every over-full block could be cut.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfg.h"
+#include "dag_test.h"
+
+uint64_t bl_test_path_limit = UINT64_MAX;
+
+enum { WHITE, GRAY, BLACK };
+
+struct work {
+	const struct cfg *g;
+	uint32_t nb, ne;
+	uint32_t *out_start, *out_list; /* CFG out-edges per block, (order, id) order */
+	uint32_t *disc;                 /* DFS discovery index per block, CFG_NONE if unreached */
+	uint32_t *by_disc, nreach;      /* reached blocks in discovery order */
+	uint32_t *post;                 /* reached blocks in DFS postorder */
+	enum cfg_edge_role *role;
+	uint64_t *num;                  /* numPaths per block */
+	bool *has_entry;                /* block is the target of a back or cut edge */
+	struct bl_edge *scratch;        /* one block's DAG out-edges */
+	struct bl_edge *tmp;            /* numbered DAG edges in numbering order */
+	uint32_t ntmp;
+	uint32_t *tstart, *tcount;      /* per block: its edges in tmp */
+	uint32_t ncut;
+	uint64_t limit;
+	char *err;
+	size_t errlen;
+};
+
+static bool add_checked(uint64_t a, uint64_t b, uint64_t limit, uint64_t *r)
+{
+	if (a > limit || b > limit - a)
+		return false; /* overflow: the caller cuts or gives up */
+	*r = a + b;
+	return true;
+}
+
+struct out_key {
+	uint32_t src, order, id;
+};
+
+static int cmp_out(const void *pa, const void *pb)
+{
+	const struct out_key *a = pa, *b = pb;
+
+	if (a->src != b->src)
+		return a->src < b->src ? -1 : 1;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* Checks edge ends and builds out_start/out_list.  Rejects edges into ENTRY
+ * or out of EXIT: the DAG's dummy edges assume neither exists. */
+static bool build_out(struct work *w)
+{
+	const struct cfg *g = w->g;
+	struct out_key *k = malloc(((size_t)w->ne + 1) * sizeof *k);
+	uint32_t i;
+
+	if (!k) {
+		snprintf(w->err, w->errlen, "out of memory");
+		return false;
+	}
+	for (i = 0; i < w->ne; i++) {
+		const struct cfg_edge *e = &g->edges[i];
+
+		if (e->src >= w->nb || e->dst >= w->nb || e->dst == CFG_ENTRY || e->src == CFG_EXIT) {
+			snprintf(w->err, w->errlen, "edge %u from block %u to block %u is malformed", i, e->src, e->dst);
+			free(k);
+			return false;
+		}
+		k[i].src = e->src;
+		k[i].order = e->order;
+		k[i].id = i;
+		w->out_start[e->src + 1]++;
+	}
+	for (i = 0; i < w->nb; i++)
+		w->out_start[i + 1] += w->out_start[i];
+	qsort(k, w->ne, sizeof *k, cmp_out);
+	for (i = 0; i < w->ne; i++)
+		w->out_list[i] = k[i].id;
+	free(k);
+	return true;
+}
+
+/* Iterative DFS from ENTRY (no recursion: functions can have tens of
+ * thousands of blocks).  Sets disc, by_disc, post and every edge's role. */
+static void dfs(struct work *w, uint32_t *stk, uint32_t *pos, unsigned char *state)
+{
+	uint32_t sp = 0, npost = 0, i;
+
+	for (i = 0; i < w->ne; i++)
+		w->role[i] = ROLE_DEAD;
+	state[CFG_ENTRY] = GRAY;
+	w->disc[CFG_ENTRY] = w->nreach;
+	w->by_disc[w->nreach++] = CFG_ENTRY;
+	stk[sp] = CFG_ENTRY;
+	pos[sp++] = w->out_start[CFG_ENTRY];
+	while (sp) {
+		uint32_t v = stk[sp - 1], e, d;
+
+		if (pos[sp - 1] == w->out_start[v + 1]) {
+			state[v] = BLACK;
+			w->post[npost++] = v;
+			sp--;
+			continue;
+		}
+		e = w->out_list[pos[sp - 1]++];
+		d = w->g->edges[e].dst;
+		w->role[e] = state[d] == GRAY ? ROLE_BACK : ROLE_FORWARD;
+		if (state[d] == WHITE) {
+			state[d] = GRAY;
+			w->disc[d] = w->nreach;
+			w->by_disc[w->nreach++] = d;
+			stk[sp] = d;
+			pos[sp++] = w->out_start[d];
+		}
+	}
+}
+
+static bool first_uncuttable_back(struct work *w)
+{
+	uint32_t i;
+
+	for (i = 0; i < w->ne; i++) {
+		const struct cfg_edge *e = &w->g->edges[i];
+
+		if (w->role[i] == ROLE_BACK && !e->can_cut) {
+			snprintf(w->err, w->errlen,
+				 "back edge from block %u (line %u) to block %u (line %u) has no insertion site",
+				 e->src, w->g->blocks[e->src].line, e->dst, w->g->blocks[e->dst].line);
+			return true;
+		}
+	}
+	return false;
+}
+
+static struct bl_edge mk(uint32_t src, uint32_t dst, enum bl_edge_kind kind, uint32_t cfg_edge)
+{
+	struct bl_edge b;
+
+	b.src = src;
+	b.dst = dst;
+	b.kind = kind;
+	b.cfg_edge = cfg_edge;
+	b.val = 0;
+	return b;
+}
+
+/* Marks the targets of back and cut edges: each gets one dummy ENTRY->w. */
+static void mark_entries(struct work *w)
+{
+	uint32_t i;
+
+	memset(w->has_entry, 0, w->nb * sizeof *w->has_entry);
+	for (i = 0; i < w->ne; i++)
+		if (w->role[i] == ROLE_BACK || w->role[i] == ROLE_CUT)
+			w->has_entry[w->g->edges[i].dst] = true;
+}
+
+/* Fills scratch with v's DAG out-edges in numbering order (see 2. above);
+ * returns how many. */
+static uint32_t block_out(struct work *w, uint32_t v)
+{
+	uint32_t n = 0, i;
+	bool exit_done = false;
+
+	if (v == CFG_ENTRY) {
+		mark_entries(w);
+		for (i = 0; i < w->nreach; i++)
+			if (w->has_entry[w->by_disc[i]])
+				w->scratch[n++] = mk(CFG_ENTRY, w->by_disc[i], BL_EDGE_DUMMY_ENTRY, CFG_NONE);
+	}
+	for (i = w->out_start[v]; i < w->out_start[v + 1]; i++) {
+		uint32_t e = w->out_list[i];
+
+		if (w->role[e] == ROLE_FORWARD) {
+			w->scratch[n++] = mk(v, w->g->edges[e].dst, BL_EDGE_CFG, e);
+		} else if (!exit_done) {
+			exit_done = true;
+			w->scratch[n++] = mk(v, CFG_EXIT, BL_EDGE_DUMMY_EXIT, CFG_NONE);
+		}
+	}
+	return n;
+}
+
+/* bl_path_numbering for one block: sets scratch vals, returns false when
+ * numPaths(v) would exceed the limit.  Edges into blocks with no path get
+ * val UINT64_MAX and are dropped by keep(). */
+static bool number_block(struct work *w, uint32_t n, uint64_t *sum)
+{
+	uint32_t i;
+
+	*sum = 0;
+	for (i = 0; i < n; i++) {
+		uint64_t nw = w->num[w->scratch[i].dst];
+
+		if (nw == 0) {
+			w->scratch[i].val = UINT64_MAX;
+			continue;
+		}
+		w->scratch[i].val = *sum;
+		if (!add_checked(*sum, nw, w->limit, sum))
+			return false;
+	}
+	return true;
+}
+
+/* The out-edge of the current scratch list whose cut removes the most paths
+ * from v: cuttable, forward, not into EXIT (no gain), at least 2 paths.
+ * Returns its index in scratch or CFG_NONE. */
+static uint32_t pick_cut(struct work *w, uint32_t n)
+{
+	uint32_t i, best = CFG_NONE;
+	uint64_t bestn = 1;
+
+	for (i = 0; i < n; i++) {
+		const struct bl_edge *b = &w->scratch[i];
+
+		if (b->kind != BL_EDGE_CFG || b->dst == CFG_EXIT || !w->g->edges[b->cfg_edge].can_cut)
+			continue;
+		if (w->num[b->dst] > bestn) {
+			bestn = w->num[b->dst];
+			best = i;
+		}
+	}
+	return best;
+}
+
+static void keep(struct work *w, uint32_t v, uint32_t n)
+{
+	uint32_t i;
+
+	w->tstart[v] = w->ntmp;
+	for (i = 0; i < n; i++)
+		if (w->scratch[i].val != UINT64_MAX)
+			w->tmp[w->ntmp++] = w->scratch[i];
+	w->tcount[v] = w->ntmp - w->tstart[v];
+}
+
+enum { NUM_OK, NUM_OVERFLOW, NUM_FAIL };
+
+/* Numbers block v, cutting its out-edges while numPaths(v) > thresh when
+ * cutting is on. */
+static int number_cut(struct work *w, uint32_t v, uint64_t thresh, bool cut)
+{
+	for (;;) {
+		uint32_t n = block_out(w, v), c;
+		uint64_t sum;
+		bool fits = number_block(w, n, &sum);
+
+		if (fits && (sum <= thresh || v == CFG_ENTRY || !cut)) {
+			w->num[v] = sum;
+			keep(w, v, n);
+			return NUM_OK;
+		}
+		if (!cut || v == CFG_ENTRY)
+			return NUM_OVERFLOW;
+		c = pick_cut(w, n);
+		if (c == CFG_NONE) {
+			if (fits) { /* over the threshold only: let ENTRY decide */
+				w->num[v] = sum;
+				keep(w, v, n);
+				return NUM_OK;
+			}
+			snprintf(w->err, w->errlen,
+				 "path count overflows at block %u (line %u) and none of its out-edges can be cut",
+				 v, w->g->blocks[v].line);
+			return NUM_FAIL;
+		}
+		w->role[w->scratch[c].cfg_edge] = ROLE_CUT;
+		w->ncut++;
+	}
+}
+
+/* One numbering pass in reverse topological order (EXIT, then postorder). */
+static int number_all(struct work *w, uint64_t thresh, bool cut)
+{
+	uint32_t i;
+	int r;
+
+	memset(w->num, 0, w->nb * sizeof *w->num);
+	memset(w->tcount, 0, w->nb * sizeof *w->tcount);
+	memset(w->tstart, 0, w->nb * sizeof *w->tstart);
+	w->ntmp = 0;
+	w->num[CFG_EXIT] = 1;
+	for (i = 0; i < w->nreach; i++) {
+		uint32_t v = w->post[i];
+
+		if (v == CFG_EXIT)
+			continue;
+		r = number_cut(w, v, thresh, cut);
+		if (r != NUM_OK)
+			return r;
+	}
+	return NUM_OK;
+}
+
+static void uncut(struct work *w)
+{
+	uint32_t i;
+
+	for (i = 0; i < w->ne; i++)
+		if (w->role[i] == ROLE_CUT)
+			w->role[i] = ROLE_FORWARD;
+	w->ncut = 0;
+}
+
+/* Numbers without cuts; on overflow retries with cuts, halving the
+ * threshold down to the floor that guarantees ENTRY fits (see 4. above). */
+static bool number(struct work *w)
+{
+	uint64_t floor_t, t;
+	int r = number_all(w, w->limit, false);
+
+	if (r == NUM_OK)
+		return true;
+	floor_t = w->limit / ((uint64_t)w->nreach + (w->out_start[1] - w->out_start[0]) + 1);
+	if (floor_t == 0)
+		floor_t = 1;
+	for (t = w->limit;; t = t / 2 > floor_t ? t / 2 : floor_t) {
+		uncut(w);
+		r = number_all(w, t, true);
+		if (r == NUM_OK)
+			return true;
+		if (r == NUM_FAIL)
+			return false;
+		if (t == floor_t)
+			break;
+	}
+	snprintf(w->err, w->errlen, "path count overflows at ENTRY even after cutting %u edges", w->ncut);
+	return false;
+}
+
+/* Lays the numbered edges out grouped by src, then val (numbering order is
+ * val order within a block). */
+static bool lay_out(struct work *w, struct bl_dag *d)
+{
+	uint32_t v, i, k = 0;
+
+	d->edges = malloc(((size_t)w->ntmp + 1) * sizeof *d->edges);
+	if (!d->edges)
+		return false;
+	for (v = 0; v < w->nb; v++) {
+		d->dummy_entry[v] = d->dummy_exit[v] = CFG_NONE;
+		d->num_paths[v] = w->num[v];
+	}
+	for (v = 0; v < w->nb; v++)
+		for (i = 0; i < w->tcount[v]; i++) {
+			struct bl_edge *b = &d->edges[k];
+
+			*b = w->tmp[w->tstart[v] + i];
+			if (b->kind == BL_EDGE_DUMMY_ENTRY)
+				d->dummy_entry[b->dst] = k;
+			else if (b->kind == BL_EDGE_DUMMY_EXIT)
+				d->dummy_exit[b->src] = k;
+			k++;
+		}
+	d->nedges = k;
+	memcpy(d->role, w->role, w->ne * sizeof *d->role);
+	d->ncut = w->ncut;
+	return true;
+}
+
+static void work_free(struct work *w)
+{
+	free(w->out_start);
+	free(w->out_list);
+	free(w->disc);
+	free(w->by_disc);
+	free(w->post);
+	free(w->role);
+	free(w->num);
+	free(w->has_entry);
+	free(w->scratch);
+	free(w->tmp);
+	free(w->tstart);
+	free(w->tcount);
+}
+
+/* DAG edges: at most one per CFG edge plus two dummies per block. */
+static bool work_alloc(struct work *w)
+{
+	size_t nb = w->nb, ne = w->ne;
+
+	w->out_start = calloc(nb + 1, sizeof *w->out_start);
+	w->out_list = malloc((ne + 1) * sizeof *w->out_list);
+	w->disc = malloc(nb * sizeof *w->disc);
+	w->by_disc = malloc(nb * sizeof *w->by_disc);
+	w->post = malloc(nb * sizeof *w->post);
+	w->role = malloc((ne + 1) * sizeof *w->role);
+	w->num = malloc(nb * sizeof *w->num);
+	w->has_entry = malloc(nb * sizeof *w->has_entry);
+	w->scratch = malloc((ne + nb + 1) * sizeof *w->scratch);
+	w->tmp = malloc((ne + 2 * nb + 1) * sizeof *w->tmp);
+	w->tstart = malloc(nb * sizeof *w->tstart);
+	w->tcount = malloc(nb * sizeof *w->tcount);
+	return w->out_start && w->out_list && w->disc && w->by_disc && w->post && w->role && w->num &&
+	       w->has_entry && w->scratch && w->tmp && w->tstart && w->tcount;
+}
+
+static struct bl_dag *dag_alloc(uint32_t nb, uint32_t ne)
+{
+	struct bl_dag *d = calloc(1, sizeof *d);
+
+	if (!d)
+		return NULL;
+	d->nblocks = nb;
+	d->num_paths = malloc((size_t)nb * sizeof *d->num_paths);
+	d->role = malloc(((size_t)ne + 1) * sizeof *d->role);
+	d->dummy_entry = malloc((size_t)nb * sizeof *d->dummy_entry);
+	d->dummy_exit = malloc((size_t)nb * sizeof *d->dummy_exit);
+	if (!d->num_paths || !d->role || !d->dummy_entry || !d->dummy_exit) {
+		bl_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* Runs steps 1-4 on w; false with w->err set on failure. */
+static bool analyse(struct work *w)
+{
+	uint32_t *stk, *pos;
+	unsigned char *state;
+	uint32_t i;
+	bool ok;
+
+	if (!build_out(w))
+		return false;
+	stk = malloc(w->nb * sizeof *stk);
+	pos = malloc(w->nb * sizeof *pos);
+	state = calloc(w->nb, 1);
+	ok = stk && pos && state;
+	if (ok) {
+		for (i = 0; i < w->nb; i++)
+			w->disc[i] = CFG_NONE;
+		dfs(w, stk, pos, state);
+	} else {
+		snprintf(w->err, w->errlen, "out of memory");
+	}
+	free(stk);
+	free(pos);
+	free(state);
+	return ok && !first_uncuttable_back(w) && number(w);
+}
+
+struct bl_dag *bl_build(const struct cfg *g, char *err, size_t errlen)
+{
+	struct work w;
+	struct bl_dag *d = NULL;
+	char dummy[1];
+
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof dummy;
+	}
+	err[0] = '\0';
+	memset(&w, 0, sizeof w);
+	w.g = g;
+	w.nb = g->nblocks;
+	w.ne = g->nedges;
+	w.limit = bl_test_path_limit;
+	w.err = err;
+	w.errlen = errlen;
+	if (w.nb < 2) {
+		snprintf(err, errlen, "CFG lacks ENTRY or EXIT");
+		return NULL;
+	}
+	if (!work_alloc(&w)) {
+		snprintf(err, errlen, "out of memory");
+	} else if (analyse(&w)) {
+		d = dag_alloc(w.nb, w.ne);
+		if (!d || !lay_out(&w, d)) {
+			bl_free(d);
+			d = NULL;
+			snprintf(err, errlen, "out of memory");
+		}
+	}
+	work_free(&w);
+	return d;
+}
+
+void bl_free(struct bl_dag *d)
+{
+	if (!d)
+		return;
+	free(d->edges);
+	free(d->num_paths);
+	free(d->role);
+	free(d->dummy_entry);
+	free(d->dummy_exit);
+	free(d);
+}

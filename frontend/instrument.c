@@ -1,0 +1,341 @@
+/*
+ * instrument.c: `kpath instrument IN [-o OUT] [-- compile flags]`.
+ *
+ * The pipeline, one call per stage:
+ *   parse (libclang, the user's flags)  -> diagnostics or a translation unit
+ *   for each function definition in the main file:
+ *     build_function   AST -> CFG + insertion sites
+ *     bl_build         back edges, DAG, Ball-Larus numbering (+ cuts)
+ *     rw_function      path-register arithmetic, emits, descriptor
+ *   rw_render           preamble + edited text + descriptors
+ *   write               temporary file + rename: never a half-written output
+ * A function that cannot be instrumented faithfully is left untouched and
+ * reported with its reason.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <clang-c/Index.h>
+
+#include "build.h"
+#include "cfg.h"
+#include "frontend.h"
+#include "rewrite.h"
+
+struct counts {
+	unsigned instrumented, skipped, cut;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: kpath instrument INPUT.c [-o OUTPUT.c] [--quiet] [--check] [-- COMPILE-FLAGS...]\n"
+	             "  Writes INPUT.c with Ball-Larus path tracing for kpath's runtime\n"
+	             "  (default output: INPUT.kpath.c).  Flags after -- are passed to the parser\n"
+	             "  (-I, -D, -std, ...).  Link the result with $(kpath config --libs).\n"
+	             "  --check  testing aid: also report every CFG edge taken, for kpath's\n"
+	             "           checking runtime (tests/check), which verifies every path ID.\n");
+}
+
+/* Prints clang's errors as file:line:col: error: ...; returns their number. */
+static unsigned report_diagnostics(CXTranslationUnit tu)
+{
+	unsigned n = clang_getNumDiagnostics(tu), errors = 0;
+	for (unsigned i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+		if (sev >= CXDiagnostic_Error) {
+			CXString s = clang_formatDiagnostic(d, clang_defaultDiagnosticDisplayOptions());
+			fprintf(stderr, "%s\n", clang_getCString(s));
+			clang_disposeString(s);
+			errors++;
+		}
+		clang_disposeDiagnostic(d);
+	}
+	return errors;
+}
+
+/* --- generated-identifier prefix ------------------------------------------ */
+
+struct prefix_scan {
+	const char *prefix;
+	bool clash;
+	bool reserved; /* the program declares kpath_rt_* itself */
+	char reserved_name[128];
+};
+
+static void check_name(struct prefix_scan *ps, const char *n)
+{
+	if (!n)
+		return;
+	if (!strncmp(n, ps->prefix, strlen(ps->prefix)))
+		ps->clash = true;
+}
+
+static enum CXChildVisitResult scan_decl(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct prefix_scan *ps = d;
+	(void)parent;
+	CXString s = clang_getCursorSpelling(c);
+	const char *n = clang_getCString(s);
+	check_name(ps, n);
+	if (n && !strncmp(n, "kpath_rt_", 9) && !ps->reserved) {
+		CXFile f;
+		clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+		CXString fn = clang_getFileName(f);
+		/* our own header is never included by user code, so any
+		 * declaration of these names is the program's */
+		ps->reserved = true;
+		snprintf(ps->reserved_name, sizeof ps->reserved_name, "%s", n);
+		clang_disposeString(fn);
+	}
+	clang_disposeString(s);
+	return CXChildVisit_Continue;
+}
+
+/* A prefix no identifier of the program starts with: kp_, kp1_, kp2_... */
+static const char *choose_prefix(CXTranslationUnit tu, CXFile file, size_t len, char *buf, size_t cap,
+                                 const char **reserved)
+{
+	CXToken *toks;
+	unsigned n;
+	CXSourceRange all = clang_getRange(clang_getLocationForOffset(tu, file, 0),
+	                                   clang_getLocationForOffset(tu, file, (unsigned)len));
+	clang_tokenize(tu, all, &toks, &n);
+	static char reserved_name[128];
+	*reserved = NULL;
+	for (int attempt = 0; attempt < 100; attempt++) {
+		if (attempt == 0)
+			snprintf(buf, cap, "kp_");
+		else
+			snprintf(buf, cap, "kp%d_", attempt);
+		struct prefix_scan ps = {buf, false, false, {0}};
+		for (unsigned i = 0; i < n && !ps.clash; i++) {
+			if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+				continue;
+			CXString s = clang_getTokenSpelling(tu, toks[i]);
+			check_name(&ps, clang_getCString(s));
+			clang_disposeString(s);
+		}
+		clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_decl, &ps);
+		if (ps.reserved) {
+			snprintf(reserved_name, sizeof reserved_name, "%s", ps.reserved_name);
+			*reserved = reserved_name;
+		}
+		if (!ps.clash) {
+			clang_disposeTokens(tu, toks, n);
+			return buf;
+		}
+	}
+	clang_disposeTokens(tu, toks, n);
+	return NULL;
+}
+
+/* --- per function ---------------------------------------------------------- */
+
+struct walk {
+	struct src_file *src;
+	struct rw_file *rw;
+	struct counts counts;
+	bool quiet;
+};
+
+static void instrument_function(struct walk *w, CXCursor fn)
+{
+	struct fn_plan plan;
+	char err[256];
+	memset(&plan, 0, sizeof plan);
+	const char *why = NULL;
+	unsigned line = 0;
+	struct bl_dag *dag = NULL;
+	if (!build_function(w->src, fn, &plan)) {
+		why = plan.reason;
+		line = plan.reason_line;
+	} else if (!(dag = bl_build(plan.g, err, sizeof err))) {
+		why = err;
+	} else if (!rw_function(w->rw, &plan, dag, err, sizeof err)) {
+		why = err;
+	}
+	if (!line)
+		line = plan.line;
+	if (why) {
+		fprintf(stderr, "%s:%u: warning: function '%s' not instrumented: %s\n", w->src->path, line,
+		        plan.name, why);
+		w->counts.skipped++;
+	} else {
+		w->counts.instrumented++;
+		if (dag->ncut) {
+			w->counts.cut++;
+			if (!w->quiet)
+				fprintf(stderr, "%s:%u: note: function '%s': %u edges cut to keep path IDs within 64 bits\n",
+				        w->src->path, plan.line, plan.name, dag->ncut);
+		}
+	}
+	if (dag)
+		bl_free(dag);
+	build_plan_free(&plan);
+}
+
+static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct walk *w = d;
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	CXFile f;
+	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+	if (!f || !clang_File_isEqual(f, w->src->file))
+		return CXChildVisit_Continue;
+	instrument_function(w, c);
+	return CXChildVisit_Continue;
+}
+
+/* --- output ---------------------------------------------------------------- */
+
+/* Writes data to path through a temporary file in the same directory and a
+ * rename, so that readers never see a partial file. */
+static int write_atomic(const char *path, const char *data, size_t len)
+{
+	size_t n = strlen(path) + 32;
+	char *tmp = malloc(n);
+	if (!tmp)
+		return -1;
+	snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		int e = errno;
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	bool ok = fwrite(data, 1, len, f) == len;
+	ok &= fflush(f) == 0;
+	int e = errno;
+	ok &= fclose(f) == 0;
+	if (ok && rename(tmp, path) == 0) {
+		free(tmp);
+		return 0;
+	}
+	e = errno ? errno : e;
+	remove(tmp);
+	free(tmp);
+	errno = e;
+	return -1;
+}
+
+static char *default_output(const char *in)
+{
+	size_t n = strlen(in);
+	char *out = malloc(n + 8);
+	if (!out)
+		exit(1);
+	memcpy(out, in, n + 1);
+	if (n > 2 && !strcmp(in + n - 2, ".c"))
+		out[n - 2] = 0;
+	strcat(out, ".kpath.c");
+	return out;
+}
+
+int kp_instrument_main(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL;
+	bool quiet = false, check = false;
+	int i, nflags = 0;
+	const char **flags = NULL;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			flags = (const char **)argv + i + 1;
+			nflags = argc - i - 1;
+			break;
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (!strcmp(argv[i], "--quiet")) {
+			quiet = true;
+		} else if (!strcmp(argv[i], "--check")) {
+			check = true;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "kpath instrument: unknown option '%s'\n", argv[i]);
+			usage(stderr);
+			return 2;
+		} else if (!in) {
+			in = argv[i];
+		} else {
+			fprintf(stderr, "kpath instrument: more than one input file ('%s', '%s')\n", in, argv[i]);
+			return 2;
+		}
+	}
+	if (!in) {
+		usage(stderr);
+		return 2;
+	}
+	FILE *probe = fopen(in, "r");
+	if (!probe) {
+		fprintf(stderr, "kpath: error: cannot read '%s': %s\n", in, strerror(errno));
+		return 1;
+	}
+	fclose(probe);
+	char *out_owned = out ? NULL : default_output(in);
+	if (!out)
+		out = out_owned;
+
+	CXIndex index = clang_createIndex(0, 0);
+	CXTranslationUnit tu = NULL;
+	enum CXErrorCode rc = clang_parseTranslationUnit2(index, in, flags, nflags, NULL, 0,
+	                                                  CXTranslationUnit_DetailedPreprocessingRecord, &tu);
+	int status = 0;
+	if (rc != CXError_Success || !tu) {
+		fprintf(stderr, "kpath: error: %s: libclang could not parse the file (error %d)\n", in, (int)rc);
+		status = 1;
+		goto done;
+	}
+	if (report_diagnostics(tu)) {
+		fprintf(stderr, "kpath: error: %s does not compile; nothing written\n", in);
+		status = 1;
+		goto done;
+	}
+	struct src_file src = {in, NULL, 0, clang_getFile(tu, in), tu};
+	src.text = clang_getFileContents(tu, src.file, &src.len);
+	if (!src.text) {
+		fprintf(stderr, "kpath: error: cannot read '%s'\n", in);
+		status = 1;
+		goto done;
+	}
+	char prefix[16];
+	const char *reserved;
+	if (!choose_prefix(tu, src.file, src.len, prefix, sizeof prefix, &reserved)) {
+		fprintf(stderr, "kpath: error: %s: no free prefix for generated identifiers\n", in);
+		status = 1;
+		goto done;
+	}
+	if (reserved) {
+		fprintf(stderr, "kpath: error: %s: declares '%s'; names starting with kpath_rt_ are reserved for kpath\n",
+		        in, reserved);
+		status = 1;
+		goto done;
+	}
+	struct rw_file rw;
+	rw_file_init(&rw, prefix, in, check);
+	struct walk w = {&src, &rw, {0, 0, 0}, quiet};
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
+	char *text = rw_render(&rw, src.text, src.len, out);
+	if (write_atomic(out, text, strlen(text)) != 0) {
+		fprintf(stderr, "kpath: error: cannot write '%s': %s\n", out, strerror(errno));
+		status = 1;
+	} else {
+		fprintf(stderr, "kpath: %s: %u functions instrumented, %u skipped, %u cut\n", in,
+		        w.counts.instrumented, w.counts.skipped, w.counts.cut);
+	}
+	free(text);
+	rw_file_free(&rw);
+done:
+	if (tu)
+		clang_disposeTranslationUnit(tu);
+	clang_disposeIndex(index);
+	free(out_owned);
+	return status;
+}

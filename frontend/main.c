@@ -1,0 +1,48 @@
+/*
+ * main.c: the kpath command.  Each subcommand lives in its component:
+ *   instrument  frontend/instrument.c   parse, build CFG, number, rewrite
+ *   config      frontend/config.c       linker arguments for the runtime
+ *   kipf        runtime/kipf_tool.c     rebuild a profile from a trace
+ *   report      report/report.c         hottest paths of a profile
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "frontend.h"
+#include "kipf_tool.h"
+#include "report.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: kpath COMMAND [ARGS]\n"
+	             "commands:\n"
+	             "  instrument INPUT.c [-o OUT.c] [-- FLAGS]  add Ball-Larus path tracing\n"
+	             "  config --libs                            linker arguments for the runtime\n"
+	             "  report PROFILE [--top N] [--function F]  hottest paths of a profile\n"
+	             "  kipf --k K [-o OUT.json] TRACE           rebuild a profile from a trace\n"
+	             "Run 'kpath COMMAND --help' for a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "instrument"))
+		return kp_instrument_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "config"))
+		return kp_config_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "report"))
+		return kp_report_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "kipf"))
+		return kp_kipf_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "kpath: unknown command '%s'\n", cmd);
+	usage(stderr);
+	return 2;
+}

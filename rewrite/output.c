@@ -1,0 +1,232 @@
+/*
+ * output.c: the instrumented file as a whole.
+ *
+ *   preamble   the runtime ABI header (kpath_rt.h, verbatim) and a tentative
+ *              definition of each descriptor, so functions can refer to it;
+ *   #line 1    the original text with the edits applied; no edit contains a
+ *              newline, so every original line keeps its number and compiler
+ *              messages and debuggers point at the original file;
+ *   tail       under a #line naming the output file: each descriptor's
+ *              tables and definition, and a constructor (where the compiler
+ *              has them) that registers all descriptors at start-up.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rewrite.h"
+
+extern const char kp_rt_header_text[];
+
+/* Check mode (kpath instrument --check, for kpath's own tests): the ABI of
+ * tests/check/checkrt.c, which replays every CFG edge taken and verifies the
+ * path IDs the instrumented code computes. */
+static const char check_decls[] =
+	"struct kpath_chk_edge { unsigned src, dst; unsigned char role, siteless;"
+	" kpath_rt_u64 val, dexit, dentry; };\n"
+	"void kpath_chk_enter(struct kpath_rt_cursor *c, const struct kpath_chk_edge *t, unsigned n, unsigned entry);\n"
+	"void kpath_chk_edge(struct kpath_rt_cursor *c, unsigned e);\n"
+	"void kpath_chk_block(struct kpath_rt_cursor *c, unsigned b);\n";
+
+struct buf {
+	char *s;
+	size_t n, cap;
+};
+
+static void put(struct buf *b, const char *s, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		while (b->n + n + 1 > b->cap)
+			b->cap = b->cap ? 2 * b->cap : 4096;
+		b->s = realloc(b->s, b->cap);
+		if (!b->s) {
+			fprintf(stderr, "kpath: out of memory\n");
+			exit(1);
+		}
+	}
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = 0;
+}
+
+static void putf(struct buf *b, const char *f, ...)
+{
+	va_list ap, aq;
+	va_start(ap, f);
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, f, ap);
+	va_end(ap);
+	char *t = malloc((size_t)n + 1);
+	if (!t) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	vsnprintf(t, (size_t)n + 1, f, aq);
+	va_end(aq);
+	put(b, t, (size_t)n);
+	free(t);
+}
+
+/* A C string literal for s. */
+static void put_cstr(struct buf *b, const char *s)
+{
+	put(b, "\"", 1);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			putf(b, "\\%c", c);
+		else if (c < 32 || c >= 127)
+			putf(b, "\\%03o", c);
+		else
+			put(b, (const char *)&c, 1);
+	}
+	put(b, "\"", 1);
+}
+
+void rw_file_init(struct rw_file *f, const char *prefix, const char *src_name, bool check)
+{
+	memset(f, 0, sizeof *f);
+	f->prefix = prefix;
+	f->src_name = src_name;
+	f->check = check;
+}
+
+void rw_file_free(struct rw_file *f)
+{
+	for (uint32_t i = 0; i < f->nedits; i++)
+		free(f->edits[i].text);
+	for (uint32_t i = 0; i < f->ndescs; i++) {
+		if (f->check)
+			free(f->check_tables[i]);
+		free(f->descs[i]);
+		free(f->desc_names[i]);
+	}
+	free(f->edits);
+	free(f->descs);
+	free(f->desc_names);
+	free(f->check_tables);
+	memset(f, 0, sizeof *f);
+}
+
+/* The tables a profile needs to decode this function's path IDs (see
+ * struct kpath_rt_func in kpath_rt.h). */
+char *rw_descriptor(const struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *d);
+char *rw_descriptor(const struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *d)
+{
+	struct buf b = {0};
+	const char *p = f->prefix, *n = plan->name;
+	putf(&b, "static const unsigned %slines_%s[] = {", p, n);
+	for (uint32_t i = 0; i < plan->g->nblocks; i++)
+		putf(&b, "%s%u", i ? ", " : "", plan->g->blocks[i].line);
+	putf(&b, "};\nstatic const struct kpath_rt_edge %sedges_%s[] = {", p, n);
+	for (uint32_t i = 0; i < d->nedges; i++)
+		putf(&b, "%s{%u, %u, %lluULL}", i ? ", " : "", d->edges[i].src, d->edges[i].dst,
+		     (unsigned long long)d->edges[i].val);
+	if (d->nedges == 0)
+		put(&b, "{0, 0, 0}", 9);
+	putf(&b, "};\nstatic struct kpath_rt_func %sfn_%s = {KPATH_RT_ABI, ", p, n);
+	put_cstr(&b, n);
+	put(&b, ", ", 2);
+	put_cstr(&b, f->src_name);
+	putf(&b, ", %u, \"%016" PRIx64 "\", %lluULL, %u, %slines_%s, %u, %sedges_%s, 0, 0};\n", plan->line,
+	     bl_checksum(plan->g, d), (unsigned long long)d->num_paths[CFG_ENTRY], plan->g->nblocks, p, n,
+	     d->nedges, p, n);
+	return b.s;
+}
+
+/* Check mode: per CFG edge its ends, role, whether it has no site, and the
+ * Ball-Larus values a replay needs (val; for back and cut edges the vals of
+ * the dummy edges v->EXIT and ENTRY->w). */
+char *rw_check_table(const struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *d,
+                     const uint64_t *edge_val);
+char *rw_check_table(const struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *d,
+                     const uint64_t *edge_val)
+{
+	struct buf b = {0};
+	const struct cfg *g = plan->g;
+	putf(&b, "static const struct kpath_chk_edge %schk_%s[] = {", f->prefix, plan->name);
+	for (uint32_t e = 0; e < g->nedges; e++) {
+		const struct cfg_edge *ce = &g->edges[e];
+		uint64_t dx = 0, dn = 0;
+		if (d->role[e] == ROLE_BACK || d->role[e] == ROLE_CUT) {
+			dx = d->edges[d->dummy_exit[ce->src]].val;
+			dn = d->edges[d->dummy_entry[ce->dst]].val;
+		}
+		putf(&b, "%s{%u, %u, %d, %d, %lluULL, %lluULL, %lluULL}", e ? ", " : "", ce->src, ce->dst,
+		     (int)d->role[e], ce->site == CFG_NONE, (unsigned long long)edge_val[e], (unsigned long long)dx,
+		     (unsigned long long)dn);
+	}
+	put(&b, "};\n", 3);
+	return b.s;
+}
+
+static int edit_cmp(const void *a, const void *b)
+{
+	const struct rw_edit *x = a, *y = b;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	if (x->phase != y->phase)
+		return x->phase < y->phase ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static unsigned count_lines(const struct buf *b)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < b->n; i++)
+		n += b->s[i] == '\n';
+	return n;
+}
+
+char *rw_render(const struct rw_file *f, const char *text, size_t len, const char *out_name)
+{
+	struct buf b = {0};
+	putf(&b, "/* Instrumented by kpath from %s: Ball-Larus path register %sr, cursor %sc. */\n", f->src_name,
+	     f->prefix, f->prefix);
+	put(&b, kp_rt_header_text, strlen(kp_rt_header_text));
+	for (uint32_t i = 0; i < f->ndescs; i++)
+		putf(&b, "static struct kpath_rt_func %s;\n", f->desc_names[i]);
+	if (f->check) {
+		put(&b, check_decls, strlen(check_decls));
+		for (uint32_t i = 0; i < f->ndescs; i++)
+			put(&b, f->check_tables[i], strlen(f->check_tables[i]));
+	}
+	put(&b, "#line 1 ", 8);
+	put_cstr(&b, f->src_name);
+	put(&b, "\n", 1);
+
+	struct rw_edit *e = malloc((f->nedits + 1) * sizeof *e);
+	if (!e) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	memcpy(e, f->edits, f->nedits * sizeof *e);
+	qsort(e, f->nedits, sizeof *e, edit_cmp);
+	size_t pos = 0;
+	for (uint32_t i = 0; i < f->nedits; i++) {
+		put(&b, text + pos, e[i].off - pos);
+		pos = e[i].off;
+		put(&b, e[i].text, strlen(e[i].text));
+	}
+	put(&b, text + pos, len - pos);
+	free(e);
+	if (len && text[len - 1] != '\n')
+		put(&b, "\n", 1);
+
+	putf(&b, "#line %u ", count_lines(&b) + 2);
+	put_cstr(&b, out_name);
+	put(&b, "\n", 1);
+	for (uint32_t i = 0; i < f->ndescs; i++)
+		put(&b, f->descs[i], strlen(f->descs[i]));
+	if (f->ndescs) {
+		putf(&b, "#if defined(__GNUC__) || defined(__clang__)\n"
+		         "__attribute__((constructor)) static void %sregister_all(void)\n{\n",
+		     f->prefix);
+		for (uint32_t i = 0; i < f->ndescs; i++)
+			putf(&b, "\tkpath_rt_register(&%s);\n", f->desc_names[i]);
+		put(&b, "}\n#endif\n", 9);
+	}
+	return b.s;
+}

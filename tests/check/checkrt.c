@@ -1,0 +1,183 @@
+/*
+ * checkrt.c: a checking runtime for `kpath instrument --check` output.
+ *
+ * It implements the runtime ABI (kpath_rt.h) without profiling anything:
+ * instead, the instrumented code reports every CFG edge it takes
+ * (kpath_chk_edge) and every entry into a case block (kpath_chk_block), and
+ * this runtime replays the Ball-Larus arithmetic on those edges, from the
+ * numbering alone:
+ *   entry edge / forward edge e   r += val(e)
+ *   back or cut edge v->w         expect emit(r + val(v->EXIT)); r = val(ENTRY->w)
+ *   edge into EXIT                expect leave(r + val(e))
+ * and checks that (1) the edges form a walk of the CFG (each edge leaves the
+ * block control is in, bridging only through site-less edges such as a
+ * switch dispatch), and (2) every ID the instrumented code emits equals the
+ * replayed one.  This verifies the placement (sites, compensation, resets)
+ * independently of how the code was placed.
+ *
+ * Summary: "kpath-check: E edges, P paths, M mismatches" on stderr, or into
+ * the file named by KPATH_CHECK_OUT.  Mismatch details go to stderr.
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kpath_rt.h"
+
+struct kpath_chk_edge {
+	unsigned src, dst;
+	unsigned char role, siteless;
+	kpath_rt_u64 val, dexit, dentry;
+};
+
+enum { ROLE_FORWARD, ROLE_BACK, ROLE_CUT, ROLE_DEAD }; /* cfgbuild/cfg.h */
+
+struct act {
+	const struct kpath_rt_func *f;
+	const struct kpath_chk_edge *t;
+	unsigned n;
+	unsigned cur;          /* block control is in */
+	kpath_rt_u64 r;        /* replayed path register */
+	int pending;           /* an emit or leave is expected */
+	kpath_rt_u64 expect;
+};
+
+static atomic_ullong n_edges, n_paths, n_bad;
+
+static void bad(struct act *a, const char *fmt, unsigned x, unsigned y)
+{
+	atomic_fetch_add(&n_bad, 1);
+	if (atomic_load(&n_bad) <= 20) {
+		fprintf(stderr, "kpath-check: %s: ", a && a->f ? a->f->name : "?");
+		fprintf(stderr, fmt, x, y);
+		fputc('\n', stderr);
+	}
+}
+
+void kpath_rt_register(struct kpath_rt_func *f)
+{
+	(void)f;
+}
+
+void kpath_dump(void)
+{
+}
+
+void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
+{
+	struct act *a = calloc(1, sizeof *a);
+	if (!a)
+		abort();
+	a->f = f;
+	c->state = a;
+	c->n = 0;
+}
+
+static void take(struct act *a, unsigned e)
+{
+	const struct kpath_chk_edge *x = &a->t[e];
+	atomic_fetch_add(&n_edges, 1);
+	if (a->pending)
+		bad(a, "edge %u taken while a path ID is still expected (block %u)", e, a->cur);
+	switch (x->role) {
+	case ROLE_FORWARD:
+		a->r += x->val;
+		if (x->dst == 1) {
+			a->pending = 1;
+			a->expect = a->r;
+		}
+		break;
+	case ROLE_BACK:
+	case ROLE_CUT:
+		a->pending = 1;
+		a->expect = a->r + x->dexit;
+		a->r = x->dentry;
+		break;
+	default:
+		bad(a, "dead edge %u taken (block %u)", e, a->cur);
+	}
+	a->cur = x->dst;
+}
+
+/* Takes the site-less edge from the current block to b, if there is one. */
+static int bridge(struct act *a, unsigned b)
+{
+	for (unsigned e = 0; e < a->n; e++)
+		if (a->t[e].siteless && a->t[e].src == a->cur && a->t[e].dst == b) {
+			take(a, e);
+			return 1;
+		}
+	return 0;
+}
+
+void kpath_chk_enter(struct kpath_rt_cursor *c, const struct kpath_chk_edge *t, unsigned n, unsigned entry)
+{
+	struct act *a = c->state;
+	a->t = t;
+	a->n = n;
+	a->cur = 0;
+	a->r = 0;
+	take(a, entry);
+}
+
+void kpath_chk_edge(struct kpath_rt_cursor *c, unsigned e)
+{
+	struct act *a = c->state;
+	if (e >= a->n) {
+		bad(a, "edge %u out of range (%u)", e, a->n);
+		return;
+	}
+	if (a->t[e].src != a->cur && !bridge(a, a->t[e].src))
+		bad(a, "edge %u leaves a block control is not in (block %u)", e, a->cur);
+	take(a, e);
+}
+
+void kpath_chk_block(struct kpath_rt_cursor *c, unsigned b)
+{
+	struct act *a = c->state;
+	if (a->cur != b && !bridge(a, b))
+		bad(a, "block %u entered from block %u without an edge", b, a->cur);
+}
+
+static void got(struct kpath_rt_cursor *c, kpath_rt_u64 id, int leave)
+{
+	struct act *a = c->state;
+	atomic_fetch_add(&n_paths, 1);
+	if (!a->pending)
+		bad(a, "path ID emitted without a back, cut or exit edge (block %u)%.0u", a->cur, 0);
+	else if (id != a->expect)
+		bad(a, "emitted path ID differs from the replayed one (block %u, leave %u)", a->cur,
+		    (unsigned)leave);
+	if (id >= a->f->num_paths)
+		bad(a, "path ID out of range (block %u)%.0u", a->cur, 0);
+	a->pending = 0;
+	if (leave) {
+		if (a->cur != 1)
+			bad(a, "leave outside EXIT (block %u)%.0u", a->cur, 0);
+		free(a);
+		c->state = NULL;
+	}
+}
+
+void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
+{
+	got(c, id, 0);
+}
+
+void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
+{
+	got(c, id, 1);
+}
+
+__attribute__((destructor)) static void summary(void)
+{
+	const char *out = getenv("KPATH_CHECK_OUT");
+	FILE *f = out ? fopen(out, "a") : stderr;
+	if (!f)
+		f = stderr;
+	fprintf(f, "kpath-check: %llu edges, %llu paths, %llu mismatches\n", (unsigned long long)n_edges,
+	        (unsigned long long)n_paths, (unsigned long long)n_bad);
+	if (f != stderr)
+		fclose(f);
+}
