@@ -274,6 +274,38 @@ static uint32_t stmt_last_tok(struct builder *b, CXCursor c)
 	return r;
 }
 
+/* Where code for the fall-through edge into the label at token i goes.
+ * Normally just before the label; but gcc's -Wimplicit-fallthrough only
+ * honours a fall-through comment or __attribute__((fallthrough)) right
+ * before the label, so the code goes before those when the previous
+ * statement ends there (only whitespace, comments and null statements lie
+ * in between, so the control point is the same). */
+static uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
+{
+	uint32_t off = b->toks[i].off;
+	*intended = i > 0 && tok_is(b, i - 1, ":"); /* an empty case: "case 1: case 2:" */
+	if (*intended) /* with the code of the label before, all at one offset */
+		return tok_end(b, i - 1);
+	if (i < 7)
+		return off;
+	uint32_t p = i - 1;
+	if (tok_is(b, p, ";") && tok_is(b, p - 1, ")") && tok_is(b, p - 2, ")") &&
+	    (tok_is(b, p - 3, "fallthrough") || tok_is(b, p - 3, "__fallthrough__")) && tok_is(b, p - 4, "(") &&
+	    tok_is(b, p - 5, "(") && tok_is(b, p - 6, "__attribute__")) {
+		off = b->toks[p - 6].off;
+		p -= 7;
+		*intended = true;
+	}
+	if (!tok_is(b, p, ";") && !tok_is(b, p, "}") && !tok_is(b, p, ":"))
+		return off;
+	for (uint32_t k = tok_end(b, p); k + 1 < off; k++)
+		if (b->src->text[k] == '/' && (b->src->text[k + 1] == '*' || b->src->text[k + 1] == '/')) {
+			*intended = true;
+			return tok_end(b, p);
+		}
+	return off;
+}
+
 /* --- sites, blocks, edges ------------------------------------------------- */
 
 static uint32_t add_site(struct builder *b, enum site_kind kind, uint32_t off, int phase)
@@ -683,8 +715,13 @@ static void case_stmt(struct builder *b, CXCursor c, bool is_default)
 	for (unsigned i = 0; i + 1 < k.n; i++)
 		check_expr(b, k.v[i]);
 	uint32_t blk = new_block(b, offset_line(b, b->toks[kw].off));
-	if (b->cur != CFG_NONE)
-		edge_stmt(b, b->cur, blk, 0, b->toks[kw].off, 1);
+	if (b->cur != CFG_NONE) {
+		bool intended;
+		uint32_t off = fall_off(b, kw, &intended);
+		edge_stmt(b, b->cur, blk, 0, off, 1);
+		if (intended)
+			add_site(b, SITE_FALLTHROUGH, off, 1);
+	}
 	uint32_t order = is_default ? 0 : ++b->sw->ncase;
 	b->sw->has_default |= is_default;
 	edge(b, b->sw->head, blk, order, CFG_NONE);
@@ -722,8 +759,10 @@ static void label_stmt(struct builder *b, CXCursor c)
 		fail_at(b, b->toks[i].off, "unexpected label shape");
 	l->defined = true;
 	b->plan->g->blocks[l->block].line = offset_line(b, b->toks[i].off);
-	if (b->cur != CFG_NONE)
-		edge_stmt(b, b->cur, l->block, 0, b->toks[i].off, 1);
+	if (b->cur != CFG_NONE) {
+		bool intended;
+		edge_stmt(b, b->cur, l->block, 0, fall_off(b, i, &intended), 1);
+	}
 	b->cur = l->block;
 	stmt(b, k.v[0]);
 	free(k.v);
@@ -839,6 +878,17 @@ static void stmt(struct builder *b, CXCursor c)
 		break;
 	case CXCursor_NullStmt:
 		break;
+	case CXCursor_UnexposedStmt: {
+		/* An attributed statement, e.g. __attribute__((fallthrough)); :
+		 * attributes do not change control flow. */
+		uint32_t i = stmt_tok(b, c, "__attribute__");
+		struct kids k = children(c);
+		if (k.n != 1 || !clang_isStatement(clang_getCursorKind(k.v[0])))
+			fail_at(b, b->toks[i].off, "unsupported attributed statement");
+		stmt(b, k.v[0]);
+		free(k.v);
+		break;
+	}
 	case CXCursor_DeclStmt:
 	default:
 		/* Expression statements, declarations, asm: straight-line code. */
@@ -957,7 +1007,7 @@ static void load_tokens(struct builder *b, CXCursor fn)
 		bool in1, in2;
 		uint32_t s = loc_offset(b, clang_getRangeStart(r), &in1);
 		uint32_t e = loc_offset(b, clang_getRangeEnd(r), &in2);
-		if (!in1 || !in2 || e < s)
+		if (!in1 || !in2 || e < s || clang_getTokenKind(t[i]) == CXToken_Comment)
 			continue;
 		struct tok *k = &b->toks[b->ntoks++];
 		k->off = s;

@@ -35,6 +35,8 @@ enum site_kind {
 	SITE_RET_OPEN,   /* after "return": "kp_ret = (" */
 	SITE_RET_CLOSE,  /* before its ";": "), leave, kp_ret" */
 	SITE_ENTRY,      /* after the body's "{": declarations and the routine-entry event */
+	SITE_FALLTHROUGH, /* before a case label reached by an intended fall-through: marks it
+	                     ("kp_fallthrough;") when other sites put code at this offset */
 };
 
 struct site {

@@ -186,6 +186,10 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 	putf(&b, "/* Instrumented by kpath from %s: Ball-Larus path register %sr, cursor %sc. */\n", f->src_name,
 	     f->prefix, f->prefix);
 	put(&b, kp_rt_header_text, strlen(kp_rt_header_text));
+	putf(&b, "#if defined(__has_attribute)\n#if __has_attribute(fallthrough)\n"
+	         "#define %sfallthrough __attribute__((fallthrough))\n#endif\n#endif\n"
+	         "#ifndef %sfallthrough\n#define %sfallthrough do { } while (0)\n#endif\n",
+	     f->prefix, f->prefix, f->prefix);
 	for (uint32_t i = 0; i < f->ndescs; i++)
 		putf(&b, "static struct kpath_rt_func %s;\n", f->desc_names[i]);
 	if (f->check) {

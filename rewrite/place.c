@@ -218,7 +218,8 @@ static char *site_text(struct placer *pl, uint32_t s)
 		return r;
 	}
 	case SITE_ENTRY:
-		return NULL; /* written by entry_text */
+	case SITE_FALLTHROUGH:
+		return NULL; /* written by entry_text, mark_fallthroughs */
 	}
 	return NULL;
 }
@@ -243,6 +244,23 @@ static char *entry_text(struct placer *pl)
 	free(ret);
 	free(chk);
 	return s;
+}
+
+/* Code inserted between an intended fall-through and its case label would
+ * hide the intent from -Wimplicit-fallthrough: such code is followed by the
+ * preamble's fall-through marker, which must directly precede the label. */
+static void mark_fallthroughs(struct placer *pl, char **texts)
+{
+	const struct fn_plan *plan = pl->plan;
+	for (uint32_t s = 0; s < plan->nsites; s++) {
+		if (plan->sites[s].kind != SITE_FALLTHROUGH)
+			continue;
+		for (uint32_t o = 0; o < plan->nsites; o++)
+			if (o != s && texts[o] && plan->sites[o].off == plan->sites[s].off) {
+				texts[s] = fmt(" %sfallthrough;", pl->p);
+				break;
+			}
+	}
 }
 
 static void add_edit(struct rw_file *f, uint32_t off, uint8_t phase, uint32_t seq, char *text)
@@ -301,6 +319,7 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 			else if (st->kind != SITE_COND_CLOSE && st->kind != SITE_RET_CLOSE)
 				texts[s] = site_text(&pl, s);
 		}
+		mark_fallthroughs(&pl, texts);
 		for (uint32_t s = 0; s < plan->nsites; s++)
 			if (texts[s])
 				add_edit(f, plan->sites[s].off, plan->sites[s].phase, plan->sites[s].seq, texts[s]);

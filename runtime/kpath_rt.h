@@ -65,7 +65,7 @@ struct kpath_rt_func {
  * kpath_rt_enter initialises every field. */
 struct kpath_rt_cursor {
 	void *state;          /* this thread's per-function state */
-	kpath_rt_u64 n;       /* items since the routine-entry marker */
+	kpath_rt_u64 n;       /* items since the marker, mod k-1 (chunk position) */
 	unsigned tau, beta;   /* k-SF node indices in the thread's arena, 0 = null */
 	kpath_rt_u64 act;     /* activation number (trace mode) */
 };

@@ -1,0 +1,131 @@
+/*
+ * rep.h: internals of `kpath report`, shared by its files and nothing else.
+ *
+ * The pipeline (report.c) is: parse the command line (rep_args.c), read the
+ * profile through runtime/profile.h and flatten each function's k-IPF into
+ * sequences (rep_load.c, rep_model.c), rank them (rep_rank.c), render them
+ * as text (rep_text.c) or JSON (rep_json.c).
+ *
+ * The model is the report's own: renderers never see profile.h, so a change
+ * in the runtime's in-memory representation touches rep_load.c only.
+ *
+ * Invariants of a built, ranked report (checked by rep_check in debug
+ * builds):
+ *  - every rep_seq in f->single has depth 1, every one in f->multi depth >= 2;
+ *  - f->flow is the sum of the counts in f->single, saturated at UINT64_MAX
+ *    (f->flow_saturated is then set);
+ *  - f->single is sorted by count desc, then id asc; f->multi by count desc,
+ *    then depth desc, then ids lexicographically asc;
+ *  - r->funcs is sorted by flow desc, then name, file, line asc; functions
+ *    with flow 0 therefore come last;
+ *  - f->decode is sorted by id with no duplicates.
+ */
+#ifndef KPATH_REP_H
+#define KPATH_REP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum {
+	REP_EXIT_OK = 0,
+	REP_EXIT_FAIL = 1,  /* unreadable profile, unknown function */
+	REP_EXIT_USAGE = 2, /* bad command line */
+};
+
+/* rep_args.c */
+struct rep_opts {
+	const char *profile;  /* the one positional argument */
+	const char *function; /* --function NAME, or NULL for all */
+	size_t top;           /* --top N, rows per table; 0 = unlimited */
+	int json;             /* --json */
+	int help;             /* --help / -h: print usage, exit 0 */
+};
+#define REP_TOP_DEFAULT 10
+
+/* Fills o from argv[1..argc).  On error prints a one-line reason and the
+ * usage to err and returns REP_EXIT_USAGE; otherwise REP_EXIT_OK. */
+int rep_args_parse(int argc, char **argv, struct rep_opts *o, FILE *err);
+void rep_usage(FILE *out);
+
+/* rep_model.c */
+
+/* A sequence of depth consecutive Ball-Larus paths (loop iterations) that
+ * ran count times: one k-IPF node and the labels on its root path. */
+struct rep_seq {
+	uint64_t count;
+	uint32_t depth;      /* >= 1 */
+	const uint64_t *ids; /* depth IDs in execution order; owned by the func */
+};
+
+/* The first source lines of the blocks on one Ball-Larus path. */
+struct rep_decode {
+	uint64_t id;
+	uint32_t *lines;
+	size_t nlines;
+};
+
+struct rep_func {
+	char *name, *file;
+	unsigned line;
+	uint64_t num_paths, invalid_paths;
+	uint64_t flow;      /* sum of level-1 counts, saturated */
+	int flow_saturated; /* the true sum exceeded UINT64_MAX */
+	struct rep_seq *single, *multi;
+	size_t nsingle, nmulti, capsingle, capmulti;
+	struct rep_decode *decode;
+	size_t ndecode, capdecode;
+	/* ID storage for the sequences: a list of chunks freed at once. */
+	struct rep_chunk *chunks;
+};
+
+struct rep_report {
+	const char *schema; /* static: the schema the reader accepted */
+	unsigned k;
+	uint64_t runs;
+	uint64_t dropped; /* events the runtime lost for lack of memory */
+	struct rep_func *funcs;
+	size_t nfuncs;
+};
+
+/* All return 0, or -1 on allocation failure leaving f consistent. */
+int rep_func_init(struct rep_func *f, const char *name, const char *file,
+                  unsigned line, uint64_t num_paths, uint64_t invalid_paths);
+/* Records the k-IPF node whose root path is ids[0..depth), copying ids. */
+int rep_func_add_seq(struct rep_func *f, const uint64_t *ids, uint32_t depth,
+                     uint64_t count);
+/* Records that path id decodes to lines[0..n), copying lines. */
+int rep_func_add_decode(struct rep_func *f, uint64_t id,
+                        const uint32_t *lines, size_t n);
+/* The decoding of id, or NULL if the profile has none.  Requires ranking
+ * (rep_rank_report), which sorts decode. */
+const struct rep_decode *rep_func_lines(const struct rep_func *f, uint64_t id);
+void rep_func_free(struct rep_func *f);
+void rep_report_free(struct rep_report *r);
+
+/* rep_load.c: the only file that knows runtime/profile.h.  Reads path into
+ * r (unranked).  On failure writes a reason (no file name, no newline) into
+ * why and returns -1, leaving r empty. */
+int rep_load(const char *path, struct rep_report *r, char *why, size_t whylen);
+
+/* rep_rank.c: sorts everything as the invariants above say. */
+void rep_rank_report(struct rep_report *r);
+/* Percentage of flow that count represents; 0 when flow is 0. */
+double rep_share(uint64_t count, uint64_t flow);
+/* Rows to show of a table of n when the limit is top (0 = unlimited). */
+size_t rep_shown(size_t n, size_t top);
+#ifndef NDEBUG
+int rep_check(const struct rep_report *r);
+#endif
+
+/* rep_text.c, rep_json.c.  funcs[0..n) are the functions to show, in
+ * ranked order; selected is set when they were chosen with --function (the
+ * text form then shows even a function that never ran in full).  Return 0,
+ * or -1 on allocation failure or a write error. */
+int rep_text_render(FILE *out, const struct rep_report *r, const char *path,
+                    const struct rep_func *const *funcs, size_t n, size_t top,
+                    int selected);
+int rep_json_render(FILE *out, const struct rep_report *r, const char *path,
+                    const struct rep_func *const *funcs, size_t n, size_t top);
+
+#endif

@@ -1,0 +1,115 @@
+/*
+ * rep_args.c: the command line of `kpath report`.
+ *
+ *   report PROFILE [--top N] [--function NAME] [--json] [--help]
+ *
+ * Options may come before or after PROFILE, and take their value either as
+ * the next argument or after '=' (--top=5).  "--" ends the options.  Exactly
+ * one PROFILE is required unless --help is given.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rep.h"
+
+void rep_usage(FILE *out)
+{
+	fputs("usage: kpath report PROFILE [--top N] [--function NAME] [--json]\n"
+	      "\n"
+	      "Shows, per function (hottest first), the hottest Ball-Larus paths\n"
+	      "and the hottest multi-iteration paths (2..k consecutive paths) of\n"
+	      "a kpath-profile/1 file.\n"
+	      "\n"
+	      "  --top N          rows per table (default 10; 0 = all)\n"
+	      "  --function NAME  report only the function NAME\n"
+	      "  --json           print the tables as JSON\n"
+	      "  --help           print this help\n",
+	      out);
+}
+
+static int usage_error(FILE *err, const char *fmt, const char *arg)
+{
+	fputs("kpath report: ", err);
+	fprintf(err, fmt, arg);
+	fputc('\n', err);
+	rep_usage(err);
+	return REP_EXIT_USAGE;
+}
+
+/* Parses a decimal N >= 0 with nothing after it. */
+static int parse_top(const char *s, size_t *top)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > SIZE_MAX)
+		return -1;
+	*top = (size_t)v;
+	return 0;
+}
+
+/* If argv[*i] is option name (as "NAME" or "NAME=VALUE"), stores its value
+ * in *val, advancing *i past a separate value, and returns 1; returns 0 if
+ * it is another argument, -1 if the value is missing. */
+static int take_value(int argc, char **argv, int *i, const char *name,
+                      const char **val)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+
+	if (strncmp(a, name, n) != 0)
+		return 0;
+	if (a[n] == '=') {
+		*val = a + n + 1;
+		return 1;
+	}
+	if (a[n] != '\0')
+		return 0;
+	if (*i + 1 >= argc)
+		return -1;
+	*val = argv[++*i];
+	return 1;
+}
+
+int rep_args_parse(int argc, char **argv, struct rep_opts *o, FILE *err)
+{
+	int i, r, only_files = 0;
+	const char *val;
+
+	memset(o, 0, sizeof *o);
+	o->top = REP_TOP_DEFAULT;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (only_files || a[0] != '-' || a[1] == '\0') {
+			if (o->profile)
+				return usage_error(err, "more than one profile: '%s'", a);
+			o->profile = a;
+		} else if (strcmp(a, "--") == 0) {
+			only_files = 1;
+		} else if (strcmp(a, "--json") == 0) {
+			o->json = 1;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			o->help = 1;
+		} else if ((r = take_value(argc, argv, &i, "--top", &val)) != 0) {
+			if (r < 0)
+				return usage_error(err, "%s needs a value", a);
+			if (parse_top(val, &o->top) < 0)
+				return usage_error(err, "--top: not a count: '%s'", val);
+		} else if ((r = take_value(argc, argv, &i, "--function", &val)) != 0) {
+			if (r < 0)
+				return usage_error(err, "%s needs a value", a);
+			o->function = val;
+		} else {
+			return usage_error(err, "unknown option '%s'", a);
+		}
+	}
+	if (!o->help && !o->profile)
+		return usage_error(err, "%s", "no profile given");
+	return REP_EXIT_OK;
+}

@@ -1,0 +1,116 @@
+/*
+ * rep_load.c: reads a profile with runtime/profile.h and flattens it into
+ * the report's model.  The only file of report/ that knows profile.h.
+ *
+ * A kp_ipf is a node array whose nodes[0] is the dummy root phi of the k-BLPP
+ * paper's make_k_ipf; its children are the forest's trees.  The walk below
+ * is a depth-first search with an explicit stack of at most KP_KMAX nodes
+ * (profile.h: depth never exceeds k <= KP_KMAX), so a malformed forest
+ * (links out of range, cycles, depth > k) is reported, never followed
+ * forever: every link is range-checked and the walk visits at most n - 1
+ * nodes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "rep.h"
+
+/* Flattens f's k-IPF into rf.  Returns 0, -1 on allocation failure, -2 on
+ * a malformed forest. */
+static int flatten_ipf(struct rep_func *rf, const struct kp_ipf *ipf,
+                       unsigned k)
+{
+	uint32_t stack[KP_KMAX + 1]; /* stack[d]: current node at depth d */
+	uint64_t ids[KP_KMAX];
+	uint32_t depth, visited = 0, c;
+
+	if (ipf->n == 0 || !ipf->nodes)
+		return 0;
+	if (k > KP_KMAX)
+		return -2;
+	stack[0] = 0;
+	depth = 0;
+	c = ipf->nodes[0].first_child;
+	/* Invariant: stack[0..depth] is the path from phi to the parent of c
+	 * (c == KP_NONE when that parent has no more children to visit). */
+	for (;;) {
+		if (c == KP_NONE) {
+			if (depth == 0)
+				return 0;
+			c = ipf->nodes[stack[depth--]].next_sibling;
+			continue;
+		}
+		if (c >= ipf->n || ++visited >= ipf->n || depth >= k)
+			return -2;
+		ids[depth] = ipf->nodes[c].id;
+		if (rep_func_add_seq(rf, ids, depth + 1, ipf->nodes[c].count) < 0)
+			return -1;
+		stack[++depth] = c;
+		c = ipf->nodes[c].first_child;
+	}
+}
+
+static int load_func(struct rep_func *rf, const struct kp_func *f,
+                     unsigned k)
+{
+	uint32_t i;
+	int r;
+
+	if (rep_func_init(rf, f->name, f->file, f->line, f->num_paths,
+	                  f->invalid_paths) < 0)
+		return -1;
+	if ((r = flatten_ipf(rf, &f->ipf, k)) < 0)
+		return r;
+	for (i = 0; i < f->npaths; i++)
+		if (rep_func_add_decode(rf, f->paths[i].id, f->paths[i].lines,
+		                        f->paths[i].nlines) < 0)
+			return -1;
+	return 0;
+}
+
+int rep_load(const char *path, struct rep_report *r, char *why, size_t whylen)
+{
+	struct kp_profile p;
+	char err[512];
+	size_t i, plen = strlen(path);
+	int rc = 0;
+
+	memset(r, 0, sizeof *r);
+	err[0] = '\0';
+	if (kp_profile_read(path, &p, err, sizeof err) < 0) {
+		/* profile.h's messages read "PATH: reason"; keep the reason. */
+		const char *reason = err;
+
+		if (strncmp(err, path, plen) == 0 && err[plen] == ':')
+			reason = err + plen + 1 + (err[plen + 1] == ' ');
+		snprintf(why, whylen, "%s", *reason ? reason : "cannot read");
+		kp_profile_free(&p);
+		return -1;
+	}
+	r->schema = KP_SCHEMA;
+	r->k = p.k;
+	r->runs = p.runs;
+	r->dropped = p.dropped;
+	if (p.nfuncs) {
+		r->funcs = calloc(p.nfuncs, sizeof *r->funcs);
+		if (!r->funcs)
+			rc = -1;
+	}
+	for (i = 0; rc == 0 && i < p.nfuncs; i++) {
+		rc = load_func(&r->funcs[i], &p.funcs[i], p.k);
+		r->nfuncs = i + 1; /* so that rep_report_free frees it */
+		if (rc == -2)
+			snprintf(why, whylen,
+			         "functions[%zu].kipf: malformed forest", i);
+	}
+	kp_profile_free(&p);
+	if (rc == -1)
+		snprintf(why, whylen, "out of memory");
+	if (rc) {
+		rep_report_free(r);
+		return -1;
+	}
+	return 0;
+}

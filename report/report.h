@@ -1,0 +1,23 @@
+/*
+ * report.h: `kpath report`, the human- and machine-readable view of a
+ * kpath-profile/1 file.  This is the component's whole public contract.
+ *
+ *   kpath report PROFILE [--top N] [--function NAME] [--json]
+ *
+ * Exit status: 0 on success, 1 when the profile cannot be read or the
+ * requested function is not in it, 2 on a command-line error.
+ */
+#ifndef KPATH_REPORT_H
+#define KPATH_REPORT_H
+
+#include <stdio.h>
+
+/* argv[0] is "report" (the driver strips "kpath").  Writes the report to
+ * stdout and diagnostics to stderr; returns the exit status. */
+int kp_report_main(int argc, char **argv);
+
+/* The same with explicit streams, for tests and embedders.  Never closes
+ * out or err. */
+int kp_report_run(int argc, char **argv, FILE *out, FILE *err);
+
+#endif

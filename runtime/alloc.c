@@ -1,0 +1,33 @@
+/*
+ * alloc.c: every allocation of the runtime's data structures goes through
+ * here (Lua's single allocation hook), so tests can inject failures:
+ * with kp_alloc_fail_every = N > 0, every N-th allocation fails.  The
+ * runtime must then drop data, count it, and go on (STYLE.md, Memory).
+ */
+#include <stdlib.h>
+
+#include "kp_internal.h"
+
+unsigned long kp_alloc_fail_every;
+static unsigned long kp_alloc_count;
+
+static int fail_now(void)
+{
+	unsigned long every = __atomic_load_n(&kp_alloc_fail_every, __ATOMIC_RELAXED);
+	return every && __atomic_add_fetch(&kp_alloc_count, 1, __ATOMIC_RELAXED) % every == 0;
+}
+
+void *kp_malloc(size_t n)
+{
+	return fail_now() ? NULL : malloc(n);
+}
+
+void *kp_calloc(size_t n, size_t m)
+{
+	return fail_now() ? NULL : calloc(n, m);
+}
+
+void *kp_realloc(void *p, size_t n)
+{
+	return fail_now() ? NULL : realloc(p, n);
+}

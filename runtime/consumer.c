@@ -1,0 +1,112 @@
+/*
+ * consumer.c: the stream consumers behind one small interface (DESIGN.md:
+ * "the stream consumer is one of the two places later modes plug in"), and
+ * the per-function state kp_tfunc that holds one.
+ *
+ *   ksf     k >= 2: process_bl_path_id into a k-SF; make_k_ipf at the end
+ *   counts  k == 1: Ball-Larus counters
+ * The trace writer is not a consumer: it sees the raw stream, invalid IDs
+ * included, and runs beside either (abi.c).
+ */
+#include <stdlib.h>
+
+#include "kp_internal.h"
+
+static int ksf_init(struct kp_tfunc *tf, unsigned k)
+{
+	return kp_ksf_init(&tf->u.ksf, k);
+}
+
+static void ksf_enter(struct kp_tfunc *tf, struct kpath_rt_cursor *c)
+{
+	(void)tf;
+	kp_ksf_marker(c);
+}
+
+static int ksf_item(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id)
+{
+	return kp_ksf_process(&tf->u.ksf, c, id);
+}
+
+static int ksf_to_ipf(const struct kp_tfunc *tf, struct kp_ipf *dst)
+{
+	return kp_ksf_to_ipf(&tf->u.ksf, dst);
+}
+
+static void ksf_zero(struct kp_tfunc *tf)
+{
+	kp_ksf_zero(&tf->u.ksf);
+}
+
+static void ksf_fini(struct kp_tfunc *tf)
+{
+	kp_ksf_free(&tf->u.ksf);
+}
+
+const struct kp_consumer kp_consumer_ksf = {
+	"ksf", ksf_init, ksf_enter, ksf_item, ksf_to_ipf, ksf_zero, ksf_fini,
+};
+
+static int counts_init(struct kp_tfunc *tf, unsigned k)
+{
+	(void)k;
+	return kp_counts_init(&tf->u.counts, tf->f->num_paths);
+}
+
+static void counts_enter(struct kp_tfunc *tf, struct kpath_rt_cursor *c)
+{
+	(void)tf;
+	kp_ksf_marker(c);
+}
+
+static int counts_item(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id)
+{
+	(void)c;
+	return kp_counts_add(&tf->u.counts, id);
+}
+
+static int counts_to_ipf(const struct kp_tfunc *tf, struct kp_ipf *dst)
+{
+	return kp_counts_to_ipf(&tf->u.counts, dst);
+}
+
+static void counts_zero(struct kp_tfunc *tf)
+{
+	kp_counts_zero(&tf->u.counts);
+}
+
+static void counts_fini(struct kp_tfunc *tf)
+{
+	kp_counts_free(&tf->u.counts);
+}
+
+const struct kp_consumer kp_consumer_counts = {
+	"counts", counts_init, counts_enter, counts_item, counts_to_ipf, counts_zero, counts_fini,
+};
+
+const struct kp_consumer *kp_consumer_for(unsigned k)
+{
+	return k == 1 ? &kp_consumer_counts : &kp_consumer_ksf;
+}
+
+struct kp_tfunc *kp_tfunc_new(const struct kpath_rt_func *f, unsigned k)
+{
+	struct kp_tfunc *tf = kp_calloc(1, sizeof *tf);
+	if (!tf)
+		return NULL;
+	tf->f = f;
+	tf->cons = kp_consumer_for(k);
+	if (tf->cons->init(tf, k) != 0) {
+		free(tf);
+		return NULL;
+	}
+	return tf;
+}
+
+void kp_tfunc_free(struct kp_tfunc *tf)
+{
+	if (!tf)
+		return;
+	tf->cons->fini(tf);
+	free(tf);
+}

@@ -1,0 +1,139 @@
+/*
+ * counts.c: k = 1, plain Ball-Larus path counting (a 1-IPF "yields exactly
+ * the same counters as a canonical Ball-Larus path profiler", k-BLPP
+ * paper, Properties).  An array of num_paths counters when num_paths <=
+ * KP_COUNTS_ARRAY_MAX, else an open-addressing table keyed by id + 1 whose
+ * old arrays are retired, not freed (see kp_ksf in kp_internal.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kp_internal.h"
+
+int kp_counts_init(struct kp_counts *t, uint64_t num_paths)
+{
+	memset(t, 0, sizeof *t);
+	if (num_paths <= KP_COUNTS_ARRAY_MAX) {
+		t->narr = num_paths;
+		if (num_paths == 0)
+			return 0;
+		t->arr = kp_calloc((size_t)num_paths, sizeof *t->arr);
+		return t->arr ? 0 : KP_ENOMEM;
+	}
+	t->cap = 64;
+	t->keys = kp_calloc(t->cap, sizeof *t->keys);
+	t->vals = kp_calloc(t->cap, sizeof *t->vals);
+	if (!t->keys || !t->vals) {
+		kp_counts_free(t);
+		return KP_ENOMEM;
+	}
+	return 0;
+}
+
+void kp_counts_free(struct kp_counts *t)
+{
+	free(t->arr);
+	free(t->keys);
+	free(t->vals);
+	for (uint32_t i = 0; i < t->nretired; i++)
+		free(t->retired[i]);
+	free(t->retired);
+	memset(t, 0, sizeof *t);
+}
+
+static uint32_t slot_of(uint64_t key, uint32_t cap)
+{
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+}
+
+static int grow(struct kp_counts *t)
+{
+	uint32_t cap = t->cap * 2;
+	if (cap == 0)
+		return KP_ENOMEM;
+	uint64_t *keys = kp_calloc(cap, sizeof *keys), *vals = kp_calloc(cap, sizeof *vals);
+	void **ret = kp_realloc(t->retired, (t->nretired + 2) * sizeof *ret);
+	if (ret)
+		t->retired = ret;
+	if (!keys || !vals || !ret) {
+		free(keys);
+		free(vals);
+		return KP_ENOMEM;
+	}
+	for (uint32_t i = 0; i < t->cap; i++) {
+		if (!t->keys[i])
+			continue;
+		uint32_t j = slot_of(t->keys[i], cap);
+		while (keys[j])
+			j = (j + 1) & (cap - 1);
+		keys[j] = t->keys[i];
+		vals[j] = t->vals[i];
+	}
+	t->retired[t->nretired++] = t->keys;
+	t->retired[t->nretired++] = t->vals;
+	t->keys = keys;
+	t->vals = vals;
+	t->cap = cap;
+	return 0;
+}
+
+int kp_counts_add(struct kp_counts *t, uint64_t id)
+{
+	if (t->arr) {
+		t->arr[id]++; /* id < num_paths was checked by the caller */
+		return 0;
+	}
+	if (!t->keys)
+		return KP_ENOMEM;
+	uint64_t key = id + 1; /* id < num_paths <= UINT64_MAX, so key != 0 */
+	uint32_t i = slot_of(key, t->cap);
+	while (t->keys[i] && t->keys[i] != key)
+		i = (i + 1) & (t->cap - 1);
+	if (!t->keys[i]) {
+		if (2 * (t->used + 1) > t->cap) {
+			if (grow(t) != 0)
+				return KP_ENOMEM;
+			i = slot_of(key, t->cap);
+			while (t->keys[i])
+				i = (i + 1) & (t->cap - 1);
+		}
+		t->vals[i] = 0;
+		t->keys[i] = key;
+		t->used++;
+	}
+	t->vals[i]++;
+	return 0;
+}
+
+static int add_root(struct kp_ipf *dst, uint64_t id, uint64_t n)
+{
+	uint32_t v;
+	if (n == 0)
+		return 0;
+	if (kp_ipf_child(dst, 0, id, &v) != 0)
+		return KP_ENOMEM;
+	dst->nodes[v].count += n;
+	return 0;
+}
+
+int kp_counts_to_ipf(const struct kp_counts *t, struct kp_ipf *dst)
+{
+	if (t->arr) {
+		for (uint64_t id = 0; id < t->narr; id++)
+			if (add_root(dst, id, t->arr[id]) != 0)
+				return KP_ENOMEM;
+		return 0;
+	}
+	for (uint32_t i = 0; i < t->cap; i++)
+		if (t->keys && t->keys[i] && add_root(dst, t->keys[i] - 1, t->vals[i]) != 0)
+			return KP_ENOMEM;
+	return 0;
+}
+
+void kp_counts_zero(struct kp_counts *t)
+{
+	if (t->arr)
+		memset(t->arr, 0, (size_t)t->narr * sizeof *t->arr);
+	if (t->vals)
+		memset(t->vals, 0, t->cap * sizeof *t->vals);
+}

@@ -1,0 +1,106 @@
+/*
+ * decode.c: Ball-Larus path ID -> source lines (kpath_rt.h, struct
+ * kpath_rt_func): from ENTRY with rest = id, at each block take the
+ * out-edge with the largest val <= rest, subtract its val, until EXIT.
+ * A DAG path visits each block at most once, so more than num_blocks steps
+ * means a malformed table; so does reaching EXIT with rest != 0 or a block
+ * without a usable out-edge.
+ */
+#include <stdlib.h>
+
+#include "kp_internal.h"
+
+/* Index of the first edge with src == b, or num_edges if none. */
+static unsigned first_edge(const struct kp_dag *d, unsigned b)
+{
+	unsigned lo = 0, hi = d->num_edges;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (d->edges[mid].src < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int kp_decode_path(const struct kp_dag *d, uint64_t id, uint32_t **lines, uint32_t *nlines)
+{
+	uint32_t *out = kp_malloc((d->num_blocks + 1) * sizeof *out);
+	uint32_t n = 0;
+	if (!out)
+		return KP_ENOMEM;
+	uint64_t rest = id;
+	unsigned b = 0;
+	for (unsigned steps = 0; b != 1; steps++) {
+		if (steps > d->num_blocks || b >= d->num_blocks)
+			goto bad;
+		if (d->block_line[b])
+			out[n++] = d->block_line[b];
+		unsigned e = first_edge(d, b), pick = d->num_edges;
+		for (; e < d->num_edges && d->edges[e].src == b; e++)
+			if (d->edges[e].val <= rest)
+				pick = e; /* vals increase within a group */
+		if (pick == d->num_edges)
+			goto bad;
+		rest -= d->edges[pick].val;
+		b = d->edges[pick].dst;
+	}
+	if (rest != 0 || b >= d->num_blocks)
+		goto bad;
+	if (d->block_line[1])
+		out[n++] = d->block_line[1];
+	*lines = out;
+	*nlines = n;
+	return 0;
+bad:
+	free(out);
+	return KP_ESCHEMA;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	const struct kp_path *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Collects the distinct ids of the forest, decodes those f lacks (an
+ * undecodable id keeps an empty line list), and keeps f->paths sorted. */
+int kp_func_decode_all(struct kp_func *f, const struct kp_dag *d)
+{
+	uint32_t n = f->ipf.n ? f->ipf.n - 1 : 0, m = 0;
+	if (n == 0)
+		return 0;
+	uint64_t *ids = kp_malloc(n * sizeof *ids);
+	if (!ids)
+		return KP_ENOMEM;
+	for (uint32_t v = 1; v < f->ipf.n; v++)
+		ids[v - 1] = f->ipf.nodes[v].id;
+	qsort(ids, n, sizeof *ids, cmp_u64);
+	for (uint32_t i = 0; i < n; i++)
+		if ((m == 0 || ids[m - 1] != ids[i]) && !kp_func_path(f, ids[i]))
+			ids[m++] = ids[i];
+	int rc = 0;
+	struct kp_path *a = m ? kp_realloc(f->paths, (f->npaths + m) * sizeof *a) : f->paths;
+	if (!a)
+		rc = KP_ENOMEM;
+	else
+		f->paths = a;
+	for (uint32_t i = 0; i < m && rc == 0; i++) {
+		struct kp_path q = { ids[i], 0, NULL };
+		if (kp_decode_path(d, ids[i], &q.lines, &q.nlines) == KP_ENOMEM)
+			rc = KP_ENOMEM;
+		else
+			f->paths[f->npaths++] = q;
+	}
+	if (f->npaths > 1)
+		qsort(f->paths, f->npaths, sizeof *f->paths, cmp_path);
+	free(ids);
+	return rc;
+}

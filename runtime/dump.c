@@ -1,0 +1,102 @@
+/*
+ * dump.c: writing the profile: kpath_dump() now, kp_atexit at exit.
+ *
+ * No double counting: what a write puts into the file is removed from
+ * memory (the global k-IPFs are cleared, the calling thread's counters
+ * zeroed), so the next write adds only what was recorded since.  A write
+ * that fails keeps the data for the next attempt.  Only the first write of
+ * a process adds 1 to "runs".
+ *
+ * What a write covers: the global k-IPFs (threads that exited) plus the
+ * calling thread.  At exit, also every thread still running (best effort:
+ * their forests are read while they may still be emitting; the segments
+ * never move, so this reads stale counters at worst).  kpath_dump() leaves
+ * other running threads alone; their paths are written when they exit.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kp_internal.h"
+
+struct kp_thread *kp_thread_peek(void);
+
+static int nothing_new(void)
+{
+	if (!kp_rt.run_counted || __atomic_load_n(&kp_rt.dropped, __ATOMIC_RELAXED))
+		return 0;
+	for (uint32_t i = 0; i < kp_rt.nfuncs; i++) {
+		const struct kp_gfunc *g = &kp_rt.funcs[i];
+		if (!g->written || g->ipf.n > 1 || g->emitted || g->invalid || g->dropped)
+			return 0;
+	}
+	return 1;
+}
+
+void kp_dump_locked(void)
+{
+	if (nothing_new())
+		return;
+	struct kp_profile p;
+	kp_profile_init(&p, kp_rt.k);
+	p.runs = kp_rt.run_counted ? 0 : 1;
+	uint64_t dropped = __atomic_load_n(&kp_rt.dropped, __ATOMIC_RELAXED);
+	p.dropped = dropped;
+	int rc = 0;
+	for (uint32_t i = 0; i < kp_rt.nfuncs && rc == 0; i++) {
+		const struct kp_gfunc *g = &kp_rt.funcs[i];
+		p.dropped += g->dropped;
+		rc = kp_snapshot_func(&p, g->f, &g->ipf, g->emitted, g->invalid);
+	}
+	if (rc == 0 && !kp_rt.out) {
+		fprintf(stderr, "kpath: out of memory; profile not written\n");
+		rc = KP_ENOMEM;
+	} else if (rc == 0) {
+		const char *target = kp_rt.redirect ? kp_rt.redirect : kp_rt.out;
+		rc = kp_accumulate(target, &p, kp_rt.redirect ? NULL : &kp_rt.redirect);
+	} else {
+		fprintf(stderr, "kpath: out of memory while preparing the profile; will retry at exit\n");
+	}
+	if (rc == 0) {
+		for (uint32_t i = 0; i < kp_rt.nfuncs; i++) {
+			struct kp_gfunc *g = &kp_rt.funcs[i];
+			kp_ipf_clear(&g->ipf);
+			g->emitted = g->invalid = g->dropped = 0;
+			g->written = 1;
+		}
+		__atomic_fetch_sub(&kp_rt.dropped, dropped, __ATOMIC_RELAXED);
+		kp_rt.run_counted = 1;
+	}
+	kp_profile_free(&p);
+}
+
+void kpath_dump(void)
+{
+	kp_rt_init();
+	struct kp_thread *self = kp_thread_peek();
+	pthread_mutex_lock(&kp_rt.mu);
+	if (!kp_rt.exited) {
+		if (self)
+			kp_thread_flush(self);
+		kp_dump_locked();
+	}
+	pthread_mutex_unlock(&kp_rt.mu);
+	if (self)
+		kp_trace_flush(self);
+}
+
+void kp_atexit(void)
+{
+	pthread_mutex_lock(&kp_rt.mu);
+	if (kp_rt.exited) {
+		pthread_mutex_unlock(&kp_rt.mu);
+		return;
+	}
+	for (struct kp_thread *th = kp_rt.threads; th; th = th->next)
+		kp_thread_flush(th);
+	kp_dump_locked();
+	kp_rt.exited = 1;
+	for (struct kp_thread *th = kp_rt.threads; th; th = th->next)
+		kp_trace_flush(th);
+	pthread_mutex_unlock(&kp_rt.mu);
+	kp_trace_close();
+}

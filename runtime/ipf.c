@@ -1,0 +1,264 @@
+/*
+ * ipf.c: building and merging k-Iteration Path Forests (k-BLPP paper,
+ * Definition "k-Iteration Path Forest").
+ *
+ * Invariants of struct kp_ipf (profile.h): nodes[0] is the dummy root phi
+ * of make_k_ipf; every other node is reachable from it through
+ * first_child/next_sibling; no two siblings share a label.  The index idx,
+ * when present, maps (parent, label) to the child and covers every node but
+ * the root: idx_used == n - 1.  Functions that relink nodes without going
+ * through kp_ipf_child drop the index; kp_ipf_child rebuilds it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kp_internal.h"
+
+static uint32_t hash_key(uint32_t parent, uint64_t id)
+{
+	uint64_t h = (id + 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
+	h ^= (uint64_t)parent * 0x94d049bb133111ebull;
+	h ^= h >> 31;
+	return (uint32_t)h;
+}
+
+int kp_ipf_init(struct kp_ipf *t)
+{
+	memset(t, 0, sizeof *t);
+	t->nodes = kp_calloc(16, sizeof *t->nodes);
+	if (!t->nodes)
+		return KP_ENOMEM;
+	t->cap = 16;
+	t->n = 1;
+	return 0;
+}
+
+void kp_ipf_free(struct kp_ipf *t)
+{
+	free(t->nodes);
+	free(t->idx);
+	memset(t, 0, sizeof *t);
+}
+
+static void drop_index(struct kp_ipf *t)
+{
+	free(t->idx);
+	t->idx = NULL;
+	t->idx_cap = t->idx_used = 0;
+}
+
+void kp_ipf_clear(struct kp_ipf *t)
+{
+	if (!t->nodes)
+		return;
+	t->n = 1;
+	memset(&t->nodes[0], 0, sizeof t->nodes[0]);
+	drop_index(t);
+}
+
+/* idx holds pairs (parent, child); child 0 marks an empty slot. */
+static void index_put(uint32_t *idx, uint32_t cap, uint32_t parent, uint64_t id, uint32_t child)
+{
+	uint32_t i = hash_key(parent, id) & (cap - 1);
+	while (idx[2 * i + 1] != KP_NONE)
+		i = (i + 1) & (cap - 1);
+	idx[2 * i] = parent;
+	idx[2 * i + 1] = child;
+}
+
+/* Makes room for one more entry (load <= 1/2), rebuilding from the links
+ * when the index is absent. */
+static int index_reserve(struct kp_ipf *t)
+{
+	uint32_t need = t->n; /* entries after one insertion: n - 1 + 1 */
+	if (t->idx && 2 * (uint64_t)need <= t->idx_cap)
+		return 0;
+	uint64_t cap = 64;
+	while (cap < 2 * (uint64_t)need)
+		cap *= 2;
+	if (cap > (1ull << 31))
+		return KP_ENOMEM;
+	uint32_t *idx = kp_calloc(2 * cap, sizeof *idx);
+	if (!idx)
+		return KP_ENOMEM;
+	for (uint32_t p = 0; p < t->n; p++)
+		for (uint32_t c = t->nodes[p].first_child; c != KP_NONE; c = t->nodes[c].next_sibling)
+			index_put(idx, (uint32_t)cap, p, t->nodes[c].id, c);
+	free(t->idx);
+	t->idx = idx;
+	t->idx_cap = (uint32_t)cap;
+	t->idx_used = t->n - 1;
+	return 0;
+}
+
+uint32_t kp_ipf_find(struct kp_ipf *t, uint32_t parent, uint64_t id)
+{
+	if (!t->idx) {
+		for (uint32_t c = t->nodes[parent].first_child; c != KP_NONE; c = t->nodes[c].next_sibling)
+			if (t->nodes[c].id == id)
+				return c;
+		return KP_NONE;
+	}
+	uint32_t i = hash_key(parent, id) & (t->idx_cap - 1);
+	for (;;) {
+		uint32_t c = t->idx[2 * i + 1];
+		if (c == KP_NONE)
+			return KP_NONE;
+		if (t->idx[2 * i] == parent && t->nodes[c].id == id)
+			return c;
+		i = (i + 1) & (t->idx_cap - 1);
+	}
+}
+
+int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child)
+{
+	if (index_reserve(t) != 0)
+		return KP_ENOMEM;
+	uint32_t c = kp_ipf_find(t, parent, id);
+	if (c != KP_NONE) {
+		*child = c;
+		return 0;
+	}
+	if (t->n == t->cap) {
+		if (t->cap >= (1u << 30))
+			return KP_ENOMEM;
+		struct kp_node *nodes = kp_realloc(t->nodes, 2 * (size_t)t->cap * sizeof *nodes);
+		if (!nodes)
+			return KP_ENOMEM;
+		t->nodes = nodes;
+		t->cap *= 2;
+	}
+	c = t->n++;
+	t->nodes[c] = (struct kp_node){ .id = id, .count = 0, .first_child = KP_NONE,
+					.next_sibling = t->nodes[parent].first_child };
+	t->nodes[parent].first_child = c;
+	index_put(t->idx, t->idx_cap, parent, id, c);
+	t->idx_used++;
+	*child = c;
+	return 0;
+}
+
+/* join_subtree(rho, gamma, d), k-BLPP paper:
+ *   delta <- child of gamma labelled l(rho), created with c(rho) or
+ *   incremented by c(rho); if d > 1, join every child of rho under delta
+ *   with d - 1. */
+int kp_ipf_join(struct kp_ipf *dst, uint32_t gamma, const struct kp_ipf *src, uint32_t rho, unsigned d)
+{
+	uint32_t delta;
+	if (kp_ipf_child(dst, gamma, src->nodes[rho].id, &delta) != 0)
+		return KP_ENOMEM;
+	dst->nodes[delta].count += src->nodes[rho].count;
+	if (d > 1)
+		for (uint32_t s = src->nodes[rho].first_child; s != KP_NONE; s = src->nodes[s].next_sibling)
+			if (kp_ipf_join(dst, delta, src, s, d - 1) != 0)
+				return KP_ENOMEM;
+	return 0;
+}
+
+int kp_ipf_add(struct kp_ipf *dst, const struct kp_ipf *src, unsigned k)
+{
+	if (!src->nodes)
+		return 0;
+	for (uint32_t r = src->nodes[0].first_child; r != KP_NONE; r = src->nodes[r].next_sibling)
+		if (kp_ipf_join(dst, 0, src, r, k) != 0)
+			return KP_ENOMEM;
+	return 0;
+}
+
+static uint64_t subtree_sum(const struct kp_ipf *t, uint32_t v, unsigned d)
+{
+	uint64_t s = t->nodes[v].count;
+	if (d > 1)
+		for (uint32_t c = t->nodes[v].first_child; c != KP_NONE && s == 0; c = t->nodes[c].next_sibling)
+			s = subtree_sum(t, c, d - 1);
+	return s; /* nonzero iff some counter in the subtree is nonzero */
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct kp_node *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Copies the children of src node v (depth d remaining) under dst node w in
+ * id order.  Children are staged in a small sorted buffer: preorder, so
+ * equal forests end up in equal arrays. */
+static int copy_sorted(struct kp_ipf *dst, uint32_t w, const struct kp_ipf *src, uint32_t v, unsigned d)
+{
+	uint32_t nc = 0;
+	for (uint32_t c = src->nodes[v].first_child; c != KP_NONE; c = src->nodes[c].next_sibling)
+		nc++;
+	if (nc == 0 || d == 0)
+		return 0;
+	struct kp_node *kids = kp_malloc(nc * sizeof *kids);
+	if (!kids)
+		return KP_ENOMEM;
+	nc = 0;
+	for (uint32_t c = src->nodes[v].first_child; c != KP_NONE; c = src->nodes[c].next_sibling) {
+		if (subtree_sum(src, c, d) == 0)
+			continue;
+		kids[nc] = src->nodes[c];
+		kids[nc].next_sibling = c; /* remember the source index */
+		nc++;
+	}
+	if (nc > 1)
+		qsort(kids, nc, sizeof *kids, cmp_id);
+	int rc = 0;
+	uint32_t prev = KP_NONE;
+	for (uint32_t i = 0; i < nc && rc == 0; i++) {
+		if (dst->n == dst->cap) {
+			struct kp_node *nodes = kp_realloc(dst->nodes, 2 * (size_t)dst->cap * sizeof *nodes);
+			if (!nodes) {
+				rc = KP_ENOMEM;
+				break;
+			}
+			dst->nodes = nodes;
+			dst->cap *= 2;
+		}
+		uint32_t x = dst->n++;
+		dst->nodes[x] = (struct kp_node){ .id = kids[i].id, .count = kids[i].count,
+						  .first_child = KP_NONE, .next_sibling = KP_NONE };
+		if (prev == KP_NONE)
+			dst->nodes[w].first_child = x;
+		else
+			dst->nodes[prev].next_sibling = x;
+		prev = x;
+		rc = copy_sorted(dst, x, src, kids[i].next_sibling, d - 1);
+	}
+	free(kids);
+	return rc;
+}
+
+int kp_ipf_compact(struct kp_ipf *t, unsigned k)
+{
+	struct kp_ipf out;
+	if (!t->nodes)
+		return kp_ipf_init(t);
+	if (kp_ipf_init(&out) != 0)
+		return KP_ENOMEM;
+	out.nodes[0].id = t->nodes[0].id;
+	out.nodes[0].count = t->nodes[0].count;
+	if (copy_sorted(&out, 0, t, 0, k) != 0) {
+		kp_ipf_free(&out);
+		return KP_ENOMEM;
+	}
+	kp_ipf_free(t);
+	*t = out;
+	return 0;
+}
+
+static unsigned depth_of(const struct kp_ipf *t, uint32_t v)
+{
+	unsigned d = 0;
+	for (uint32_t c = t->nodes[v].first_child; c != KP_NONE; c = t->nodes[c].next_sibling) {
+		unsigned e = depth_of(t, c);
+		if (e > d)
+			d = e;
+	}
+	return d + 1;
+}
+
+unsigned kp_ipf_depth(const struct kp_ipf *t)
+{
+	return t->nodes ? depth_of(t, 0) - 1 : 0;
+}

@@ -1,0 +1,359 @@
+/*
+ * kipf_tool.c: kpath kipf (kipf_tool.h), the offline reader of the trace
+ * format described in trace.c and docs/trace-format.md.
+ *
+ * Replay: one kp_tfunc (a k-SF, or counters for k = 1) per function, one
+ * kpath_rt_cursor per live activation, keyed by (thread, activation); the
+ * events go through kp_tfunc_item exactly as kpath_rt_emit sends them, so
+ * the result equals the online profile (except for events the online run
+ * dropped for lack of memory, which the trace still holds).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kipf_tool.h"
+#include "kp_internal.h"
+
+struct rfunc {
+	struct kpath_rt_func d; /* owned copies of the tables */
+	struct kp_tfunc *tf;
+};
+
+struct ract {
+	uint64_t act;
+	uint32_t func;
+	struct kpath_rt_cursor c;
+};
+
+struct rthread {
+	uint64_t tid;
+	struct ract *a; /* live activations, sorted by act */
+	size_t n, cap;
+};
+
+struct replay {
+	const char *path;
+	unsigned k;
+	struct rfunc **f; /* each its own allocation: tf->f points into it */
+	uint32_t nf;
+	struct rthread *t;
+	size_t nt;
+};
+
+static int fail(const struct replay *r, const char *what)
+{
+	fprintf(stderr, "kpath kipf: %s: %s\n", r->path, what);
+	return 1;
+}
+
+static int get_str(const unsigned char **p, const unsigned char *end, char **out)
+{
+	uint64_t n;
+	if (kp_varint_get(p, end, &n) || n > (uint64_t)(end - *p))
+		return -1;
+	*out = malloc(n + 1);
+	if (!*out)
+		return -1;
+	memcpy(*out, *p, n);
+	(*out)[n] = 0;
+	*p += n;
+	return 0;
+}
+
+static int get_u32(const unsigned char **p, const unsigned char *end, unsigned *out)
+{
+	uint64_t v;
+	if (kp_varint_get(p, end, &v) || v > UINT32_MAX)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int read_func(struct replay *r, const unsigned char *p, const unsigned char *end)
+{
+	unsigned index;
+	if (get_u32(&p, end, &index))
+		return fail(r, "corrupt function entry");
+	if (index != r->nf)
+		return fail(r, "function entries out of order");
+	struct rfunc **a = realloc(r->f, (r->nf + 1) * sizeof *a);
+	if (!a)
+		return fail(r, "out of memory");
+	r->f = a;
+	struct rfunc *f = calloc(1, sizeof *f);
+	if (!f)
+		return fail(r, "out of memory");
+	struct kpath_rt_func *d = &f->d;
+	char *name = NULL, *file = NULL, *sum = NULL;
+	unsigned *lines = NULL;
+	struct kpath_rt_edge *edges = NULL;
+	uint64_t np;
+	d->abi = KPATH_RT_ABI;
+	if (get_str(&p, end, &name) || get_str(&p, end, &file) || get_u32(&p, end, &d->line) ||
+	    get_str(&p, end, &sum) || kp_varint_get(&p, end, &np) || get_u32(&p, end, &d->num_blocks) ||
+	    d->num_blocks > (size_t)(end - p))
+		goto bad;
+	d->num_paths = np;
+	lines = calloc(d->num_blocks + 1, sizeof *lines);
+	if (!lines)
+		goto bad;
+	for (unsigned i = 0; i < d->num_blocks; i++)
+		if (get_u32(&p, end, &lines[i]))
+			goto bad;
+	if (get_u32(&p, end, &d->num_edges) || d->num_edges > (size_t)(end - p))
+		goto bad;
+	edges = calloc(d->num_edges + 1, sizeof *edges);
+	if (!edges)
+		goto bad;
+	for (unsigned i = 0; i < d->num_edges; i++) {
+		uint64_t val;
+		if (get_u32(&p, end, &edges[i].src) || get_u32(&p, end, &edges[i].dst) ||
+		    kp_varint_get(&p, end, &val))
+			goto bad;
+		edges[i].val = val;
+	}
+	d->name = name;
+	d->file = file;
+	d->checksum = sum;
+	d->block_line = lines;
+	d->edges = edges;
+	f->tf = kp_tfunc_new(d, r->k);
+	r->f[r->nf++] = f; /* owns the strings from here on */
+	if (!f->tf)
+		return fail(r, "out of memory");
+	return 0;
+bad:
+	free(f);
+	free(name);
+	free(file);
+	free(sum);
+	free(lines);
+	free(edges);
+	return fail(r, "corrupt function entry");
+}
+
+static struct rthread *thread_of(struct replay *r, uint64_t tid)
+{
+	for (size_t i = 0; i < r->nt; i++)
+		if (r->t[i].tid == tid)
+			return &r->t[i];
+	struct rthread *a = realloc(r->t, (r->nt + 1) * sizeof *a);
+	if (!a)
+		return NULL;
+	r->t = a;
+	memset(&a[r->nt], 0, sizeof a[r->nt]);
+	a[r->nt].tid = tid;
+	return &a[r->nt++];
+}
+
+/* The live activation act of t, or NULL. */
+static struct ract *find_act(struct rthread *t, uint64_t act, size_t *at)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->a[mid].act < act)
+			lo = mid + 1;
+		else if (t->a[mid].act > act)
+			hi = mid;
+		else {
+			*at = mid;
+			return &t->a[mid];
+		}
+	}
+	return NULL;
+}
+
+static int read_block(struct replay *r, const unsigned char *p, const unsigned char *end)
+{
+	uint64_t tid, cur, v, id;
+	if (kp_varint_get(&p, end, &tid) || kp_varint_get(&p, end, &cur))
+		return fail(r, "corrupt event block");
+	struct rthread *t = thread_of(r, tid);
+	if (!t)
+		return fail(r, "out of memory");
+	while (p < end) {
+		if (kp_varint_get(&p, end, &v))
+			return fail(r, "corrupt event block");
+		int kind = (int)(v & 3);
+		if (kind == KP_TR_ENTER) {
+			uint64_t index = v >> 2;
+			if (index >= r->nf)
+				return fail(r, "event of an unknown function");
+			if (t->n == t->cap) {
+				size_t cap = t->cap ? 2 * t->cap : 64;
+				struct ract *a = realloc(t->a, cap * sizeof *a);
+				if (!a)
+					return fail(r, "out of memory");
+				t->a = a;
+				t->cap = cap;
+			}
+			struct ract *x = &t->a[t->n++]; /* acts increase: stays sorted */
+			x->act = ++cur;
+			x->func = (uint32_t)index;
+			struct kp_tfunc *tf = r->f[index]->tf;
+			x->c = (struct kpath_rt_cursor){ tf, 0, 0, 0, x->act };
+			tf->cons->enter(tf, &x->c);
+			continue;
+		}
+		if (kind == 3 || kp_varint_get(&p, end, &id) || (v >> 2) > cur)
+			return fail(r, "corrupt event block");
+		size_t at;
+		struct ract *x = find_act(t, cur - (v >> 2), &at);
+		if (!x)
+			return fail(r, "event of an activation that is not live");
+		kp_tfunc_item(r->f[x->func]->tf, &x->c, id);
+		if (kind == KP_TR_LEAVE) {
+			memmove(&t->a[at], &t->a[at + 1], (t->n - at - 1) * sizeof *t->a);
+			t->n--;
+		}
+	}
+	return 0;
+}
+
+static int replay(struct replay *r, const unsigned char *p, const unsigned char *end)
+{
+	uint64_t version;
+	if (end - p < 8 || memcmp(p, KP_TRACE_MAGIC, 8) != 0)
+		return fail(r, "not a kpath trace (bad magic)");
+	p += 8;
+	if (kp_varint_get(&p, end, &version) || version != 1)
+		return fail(r, "unsupported trace version");
+	while (p < end) {
+		int type = *p++;
+		uint64_t len;
+		if (kp_varint_get(&p, end, &len) || len > (uint64_t)(end - p)) {
+			fprintf(stderr, "kpath kipf: %s: truncated trace; using the complete part\n", r->path);
+			return 0;
+		}
+		int rc = type == 'F' ? read_func(r, p, p + len)
+			 : type == 'B' ? read_block(r, p, p + len)
+				       : fail(r, "unknown chunk type");
+		if (rc)
+			return rc;
+		p += len;
+	}
+	return 0;
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	unsigned char *b = malloc(cap);
+	while (b) {
+		n += fread(b + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+		unsigned char *c = realloc(b, cap * 2);
+		if (!c) {
+			free(b);
+			b = NULL;
+			errno = ENOMEM;
+			break;
+		}
+		b = c;
+		cap *= 2;
+	}
+	if (b && ferror(f)) {
+		free(b);
+		b = NULL;
+	}
+	fclose(f);
+	*len = n;
+	return b;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: kpath kipf --k K [-o OUT.json] TRACE\n");
+	return 2;
+}
+
+static int build_profile(struct replay *r, struct kp_profile *p)
+{
+	for (uint32_t i = 0; i < r->nf; i++) {
+		struct kp_tfunc *tf = r->f[i]->tf;
+		struct kp_ipf t;
+		if (kp_ipf_init(&t) != 0)
+			return KP_ENOMEM;
+		int rc = tf->cons->to_ipf(tf, &t);
+		if (rc == 0)
+			rc = kp_snapshot_func(p, tf->f, &t, tf->emitted, tf->invalid);
+		kp_ipf_free(&t);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int kp_kipf_main(int argc, char **argv)
+{
+	const char *out = NULL, *trace = NULL, *ks = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if ((!strcmp(a, "--k") || !strcmp(a, "-k")) && i + 1 < argc)
+			ks = argv[++i];
+		else if (!strncmp(a, "--k=", 4))
+			ks = a + 4;
+		else if (!strcmp(a, "-o") && i + 1 < argc)
+			out = argv[++i];
+		else if (a[0] == '-' && a[1])
+			return usage();
+		else if (!trace)
+			trace = a;
+		else
+			return usage();
+	}
+	if (!ks || !trace)
+		return usage();
+	char *e;
+	unsigned long k = strtoul(ks, &e, 10);
+	if (*e || !*ks || k < 1 || k > KP_KMAX) {
+		fprintf(stderr, "kpath kipf: --k %s: expected an integer in 1..%d\n", ks, KP_KMAX);
+		return 2;
+	}
+	size_t len;
+	unsigned char *buf = slurp(trace, &len);
+	if (!buf) {
+		fprintf(stderr, "kpath kipf: %s: %s\n", trace, strerror(errno));
+		return 1;
+	}
+	struct replay r = { trace, (unsigned)k, NULL, 0, NULL, 0 };
+	int rc = replay(&r, buf, buf + len);
+	struct kp_profile p;
+	kp_profile_init(&p, (unsigned)k);
+	p.runs = 1;
+	if (rc == 0 && build_profile(&r, &p) != 0)
+		rc = fail(&r, "out of memory");
+	if (rc == 0) {
+		char err[1024];
+		int w = out ? kp_profile_write_atomic(out, &p, err, sizeof err)
+			    : kp_profile_write_file(stdout, &p, err, sizeof err);
+		if (w != 0) {
+			fprintf(stderr, "kpath kipf: %s\n", err);
+			rc = 1;
+		}
+	}
+	kp_profile_free(&p);
+	for (uint32_t i = 0; i < r.nf; i++) {
+		struct rfunc *f = r.f[i];
+		kp_tfunc_free(f->tf);
+		free((char *)f->d.name);
+		free((char *)f->d.file);
+		free((char *)f->d.checksum);
+		free((unsigned *)f->d.block_line);
+		free((struct kpath_rt_edge *)f->d.edges);
+		free(f);
+	}
+	free(r.f);
+	for (size_t i = 0; i < r.nt; i++)
+		free(r.t[i].a);
+	free(r.t);
+	free(buf);
+	return rc;
+}

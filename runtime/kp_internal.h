@@ -1,0 +1,292 @@
+/*
+ * kp_internal.h: the runtime's internal interfaces, shared by its files and
+ * by tests/runtime (which drive the forests directly).  Instrumented code
+ * sees only kpath_rt.h; report/ sees only profile.h.
+ *
+ * Data flow (DESIGN.md, Runtime):
+ *   kpath_rt_enter/emit/leave (abi.c)
+ *     -> per-thread, per-function state kp_tfunc (thread.c)
+ *        -> a consumer: k-SF (ksf.c, k >= 2) or counters (counts.c, k = 1)
+ *        -> and, with KPATH_TRACE, the trace writer (trace.c)
+ *   thread exit / kpath_dump / process exit (dump.c)
+ *     -> consumer's to_ipf: k-SF -> k-IPF (make_k_ipf), summed into the
+ *        global per-function k-IPF (ipf.c)
+ *     -> snapshot into a kp_profile (snapshot.c), accumulate into KPATH_OUT
+ *        under flock (accumulate.c, profile*.c).
+ */
+#ifndef KPATH_KP_INTERNAL_H
+#define KPATH_KP_INTERNAL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "kpath_rt.h"
+#include "profile.h"
+
+#define KP_KDEFAULT 4u
+
+/* ---- allocation (alloc.c): one hook, so tests can inject failures ---- */
+extern unsigned long kp_alloc_fail_every; /* 0: never fail; N: every N-th */
+void *kp_malloc(size_t n);
+void *kp_calloc(size_t n, size_t m);
+void *kp_realloc(void *p, size_t n);
+
+/* ---- k-IPF builder (ipf.c) ------------------------------------------- */
+
+/* An empty forest: only the dummy root (node 0).  0 or KP_ENOMEM. */
+int kp_ipf_init(struct kp_ipf *t);
+void kp_ipf_free(struct kp_ipf *t);
+/* Drops every node but the dummy root (keeps the memory). */
+void kp_ipf_clear(struct kp_ipf *t);
+/* Child of parent labelled id, or KP_NONE. */
+uint32_t kp_ipf_find(struct kp_ipf *t, uint32_t parent, uint64_t id);
+/* Child of parent labelled id, created with count 0 if absent: its index
+ * in *child.  0 or KP_ENOMEM (then the forest is unchanged). */
+int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child);
+/* join_subtree(rho, gamma, d) of the k-BLPP paper (Algorithm "Subroutine
+ * for joining trees during k-SF conversion"), with rho a node of another
+ * k-IPF src: adds the subtree of depth < d below rho under gamma, summing
+ * counters. */
+int kp_ipf_join(struct kp_ipf *dst, uint32_t gamma, const struct kp_ipf *src, uint32_t rho, unsigned d);
+/* dst += src, truncating src to depth k. */
+int kp_ipf_add(struct kp_ipf *dst, const struct kp_ipf *src, unsigned k);
+/* Rebuilds t in preorder with children sorted by id, without the nodes
+ * deeper than k and without the subtrees whose counts are all zero (which
+ * the delta of a kpath_dump can leave).  0 or KP_ENOMEM (t unchanged). */
+int kp_ipf_compact(struct kp_ipf *t, unsigned k);
+/* Depth of the forest (0 if empty). */
+unsigned kp_ipf_depth(const struct kp_ipf *t);
+
+/* ---- k-slab forest (ksf.c) ------------------------------------------- */
+
+/* Nodes live in geometric segments that never move (segment s holds
+ * 2^(s+KP_SEG0) nodes), so that the exit handler can walk the forest of a
+ * thread still running without reading freed memory.  Node 0 is null. */
+#define KP_SEG0 8
+#define KP_NSEG 25
+struct kp_ksf {
+	unsigned k;                   /* >= 2 */
+	uint32_t n;                   /* next free node index (>= 1) */
+	struct kp_node *seg[KP_NSEG];
+	/* R of the paper: roots hashed by label, open addressing on node
+	 * indices (0 = empty).  Old tables are retired, not freed, until
+	 * kp_ksf_free (same reason as the segments). */
+	uint32_t *roots;
+	uint32_t roots_cap, roots_used;
+	void **retired;
+	uint32_t nretired;
+};
+
+int kp_ksf_init(struct kp_ksf *s, unsigned k);
+void kp_ksf_free(struct kp_ksf *s);
+/* The node with index i (1 <= i < s->n). */
+static inline struct kp_node *kp_ksf_node(const struct kp_ksf *s, uint32_t i)
+{
+	uint32_t j = i + (1u << KP_SEG0);
+	unsigned top = 31u - (unsigned)__builtin_clz(j);
+	return &s->seg[top - KP_SEG0][j - (1u << top)];
+}
+/* Routine-entry marker "*" for the cursor c (n = 0, tau = beta = null). */
+void kp_ksf_marker(struct kpath_rt_cursor *c);
+/* process_bl_path_id(r) of the k-BLPP paper (Algorithm "Stream processing
+ * algorithm for k-SF construction") on the stream whose (n, tau, beta) are
+ * in c.  0, or KP_ENOMEM: r is dropped and c restarts as after a marker. */
+int kp_ksf_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r);
+/* find(R, r): the root labelled r, or 0. */
+uint32_t kp_ksf_root(const struct kp_ksf *s, uint64_t r);
+/* make_k_ipf of the k-BLPP paper: adds the k-IPF of s into dst. */
+int kp_ksf_to_ipf(const struct kp_ksf *s, struct kp_ipf *dst);
+/* Sets every counter to 0, keeping the nodes (so cursors stay valid). */
+void kp_ksf_zero(struct kp_ksf *s);
+/* Sum of all counters (= items processed since the last zero). */
+uint64_t kp_ksf_sum(const struct kp_ksf *s);
+
+/* ---- k = 1: Ball-Larus counters (counts.c) ---------------------------- */
+
+#define KP_COUNTS_ARRAY_MAX 4096u
+struct kp_counts {
+	uint64_t *arr;   /* num_paths counters, when num_paths <= ARRAY_MAX */
+	uint64_t narr;
+	uint64_t *keys;  /* else open addressing: id + 1 (0 = empty) */
+	uint64_t *vals;
+	uint32_t cap, used;
+	void **retired;
+	uint32_t nretired;
+};
+int kp_counts_init(struct kp_counts *t, uint64_t num_paths);
+void kp_counts_free(struct kp_counts *t);
+int kp_counts_add(struct kp_counts *t, uint64_t id);
+int kp_counts_to_ipf(const struct kp_counts *t, struct kp_ipf *dst);
+void kp_counts_zero(struct kp_counts *t);
+
+/* ---- consumers (consumer.c) ------------------------------------------- */
+
+struct kp_tfunc;
+/* A stream consumer: what the runtime does with each valid path ID.  Later
+ * modes (whole-program grammar) add an instance here. */
+struct kp_consumer {
+	const char *name;
+	int (*init)(struct kp_tfunc *tf, unsigned k);
+	void (*enter)(struct kp_tfunc *tf, struct kpath_rt_cursor *c);
+	/* 0, or KP_ENOMEM when the item was dropped */
+	int (*item)(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id);
+	int (*to_ipf)(const struct kp_tfunc *tf, struct kp_ipf *dst);
+	void (*zero)(struct kp_tfunc *tf);
+	void (*fini)(struct kp_tfunc *tf);
+};
+extern const struct kp_consumer kp_consumer_ksf;
+extern const struct kp_consumer kp_consumer_counts;
+const struct kp_consumer *kp_consumer_for(unsigned k);
+
+struct kp_thread;
+/* One function's state in one thread (or in the offline replay). */
+struct kp_tfunc {
+	const struct kpath_rt_func *f;
+	struct kp_thread *th;   /* NULL offline */
+	const struct kp_consumer *cons;
+	uint64_t emitted, invalid, dropped;
+	union {
+		struct kp_ksf ksf;
+		struct kp_counts counts;
+	} u;
+};
+/* NULL on allocation failure. */
+struct kp_tfunc *kp_tfunc_new(const struct kpath_rt_func *f, unsigned k);
+void kp_tfunc_free(struct kp_tfunc *tf);
+/* One emitted ID: counts it as invalid (id >= num_paths: not recorded,
+ * the activation's sequence continues as if it had not been emitted) or
+ * emitted, and hands it to the consumer. */
+static inline void kp_tfunc_item(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id)
+{
+	if (id >= tf->f->num_paths) {
+		tf->invalid++;
+		return;
+	}
+	tf->emitted++;
+	if (tf->cons->item(tf, c, id) != 0)
+		tf->dropped++;
+}
+
+/* ---- global state (rt.c, thread.c) ------------------------------------ */
+
+struct kp_gfunc {
+	struct kpath_rt_func *f;
+	struct kp_ipf ipf;  /* the k-IPF merged from finished thread data */
+	uint64_t emitted, invalid, dropped;
+	int written;        /* appeared in a profile this process wrote */
+};
+
+#define KP_TBUF 65536u
+struct kp_tbuf {
+	uint64_t act_base;  /* activation counter when the block started */
+	uint32_t len;
+	unsigned char buf[KP_TBUF];
+};
+
+struct kp_thread {
+	struct kp_tfunc **funcs; /* indexed by slot - 1 */
+	uint32_t nfuncs;
+	void **retired;          /* old funcs arrays, see kp_ksf */
+	uint32_t nretired;
+	struct kp_thread *next;  /* kp_rt.threads */
+	uint64_t tid;            /* trace thread number */
+	uint64_t act;            /* activations entered (trace) */
+	struct kp_tbuf *tbuf;    /* NULL unless tracing */
+};
+
+struct kp_rt {
+	pthread_mutex_t mu;      /* registry, threads, global k-IPFs, output */
+	unsigned k;
+	const struct kp_consumer *cons;
+	struct kp_gfunc *funcs;  /* indexed by slot - 1 */
+	uint32_t nfuncs, cap;
+	struct kpath_rt_func *list;
+	struct kp_thread *threads;
+	uint64_t next_tid;
+	uint64_t dropped;        /* events lost outside any function state */
+	pthread_key_t key;
+	int key_ok;
+	int exited;              /* the exit handler ran */
+	int run_counted;         /* a profile of this process was written */
+	char *out;               /* KPATH_OUT */
+	char *redirect;          /* where we write once OUT proved unusable */
+	/* trace (trace.c) */
+	pthread_mutex_t tmu;
+	FILE *trace;
+	int trace_on;
+};
+extern struct kp_rt kp_rt;
+
+/* Initialises kp_rt once (environment, atexit, key, trace). */
+void kp_rt_init(void);
+/* Registers f (idempotent); returns its slot, or -1 if it is unusable. */
+int kp_rt_register(struct kpath_rt_func *f);
+/* Counts one dropped event (any thread). */
+void kp_rt_drop(uint64_t n);
+/* This thread's state, created on first use; NULL on allocation failure. */
+struct kp_thread *kp_thread_self(void);
+/* Slow path of kp_thread_func: the tfunc for slot, created. */
+struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func *f, int slot);
+/* Moves th's data into the global k-IPFs (caller holds kp_rt.mu) and zeroes
+ * it (the nodes stay, so live cursors stay valid). */
+void kp_thread_flush(struct kp_thread *th);
+/* Thread-exit destructor (also usable directly). */
+void kp_thread_exit(void *th);
+
+/* ---- output (snapshot.c, accumulate.c, dump.c) ------------------------ */
+
+/* Adds to p a function with descriptor f, k-IPF t (compacted to p->k,
+ * copied), counters, and the decoded paths of its IDs. */
+int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const struct kp_ipf *t,
+		     uint64_t emitted, uint64_t invalid);
+/* Accumulates p into the file out under flock(out.lock); when out is
+ * unusable, writes beside it and sets *redirect (malloc'd).  0 or < 0. */
+int kp_accumulate(const char *out, struct kp_profile *p, char **redirect);
+/* Writes the global data now (caller holds kp_rt.mu). */
+void kp_dump_locked(void);
+
+/* ---- trace (trace.c) --------------------------------------------------- */
+
+/* Trace file format: see trace.c and docs/trace-format.md. */
+#define KP_TRACE_MAGIC "KPTRACE1"
+enum { KP_TR_EMIT = 0, KP_TR_LEAVE = 1, KP_TR_ENTER = 2 };
+
+int kp_trace_open(const char *path);
+/* Writes the function table entry of f (registration; kp_rt.mu held). */
+void kp_trace_func(const struct kpath_rt_func *f, uint32_t index);
+void kp_trace_enter(struct kp_thread *th, uint32_t index, struct kpath_rt_cursor *c);
+void kp_trace_event(struct kp_thread *th, int kind, const struct kpath_rt_cursor *c, uint64_t id);
+void kp_trace_flush(struct kp_thread *th);
+void kp_trace_close(void);
+
+/* varints (LEB128, unsigned) for the trace writer and reader */
+static inline unsigned kp_varint_put(unsigned char *p, uint64_t v)
+{
+	unsigned n = 0;
+	while (v >= 0x80) {
+		p[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (unsigned char)v;
+	return n;
+}
+/* Reads a varint from [*p, end); 0 or -1 (truncated / too long). */
+static inline int kp_varint_get(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	uint64_t r = 0;
+	unsigned shift = 0;
+	while (*p < end && shift < 64) {
+		unsigned char b = *(*p)++;
+		r |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*v = r;
+			return 0;
+		}
+		shift += 7;
+	}
+	return -1;
+}
+
+#endif

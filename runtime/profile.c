@@ -1,0 +1,200 @@
+/*
+ * profile.c: kp_profile in memory: construction, lookup, canonical order,
+ * compatibility and merging (profile.h).  Reading and writing JSON is
+ * profile_json.c; decoding path IDs is decode.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kp_internal.h"
+
+void kp_profile_init(struct kp_profile *p, unsigned k)
+{
+	memset(p, 0, sizeof *p);
+	p->k = k;
+}
+
+static void func_free(struct kp_func *f)
+{
+	free(f->name);
+	free(f->file);
+	free(f->checksum);
+	kp_ipf_free(&f->ipf);
+	for (uint32_t i = 0; i < f->npaths; i++)
+		free(f->paths[i].lines);
+	free(f->paths);
+}
+
+void kp_profile_free(struct kp_profile *p)
+{
+	for (size_t i = 0; i < p->nfuncs; i++)
+		func_free(&p->funcs[i]);
+	free(p->funcs);
+	memset(p, 0, sizeof *p);
+}
+
+struct kp_func *kp_profile_add_func(struct kp_profile *p, const char *name, const char *file, unsigned line,
+				    const char *checksum, uint64_t num_paths)
+{
+	if (p->nfuncs == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 16;
+		struct kp_func *a = kp_realloc(p->funcs, cap * sizeof *a);
+		if (!a)
+			return NULL;
+		p->funcs = a;
+		p->cap = cap;
+	}
+	struct kp_func *f = &p->funcs[p->nfuncs];
+	memset(f, 0, sizeof *f);
+	f->name = strdup(name);
+	f->file = strdup(file);
+	f->checksum = strdup(checksum);
+	f->line = line;
+	f->num_paths = num_paths;
+	if (!f->name || !f->file || !f->checksum || kp_ipf_init(&f->ipf) != 0) {
+		func_free(f);
+		return NULL;
+	}
+	p->nfuncs++;
+	return f;
+}
+
+struct kp_func *kp_profile_find(struct kp_profile *p, const char *name, const char *file, const char *checksum)
+{
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		struct kp_func *f = &p->funcs[i];
+		if (strcmp(f->name, name) == 0 && strcmp(f->file, file) == 0 &&
+		    (!checksum || strcmp(f->checksum, checksum) == 0))
+			return f;
+	}
+	return NULL;
+}
+
+const struct kp_path *kp_func_path(const struct kp_func *f, uint64_t id)
+{
+	uint32_t lo = 0, hi = f->npaths;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (f->paths[mid].id < id)
+			lo = mid + 1;
+		else if (f->paths[mid].id > id)
+			hi = mid;
+		else
+			return &f->paths[mid];
+	}
+	return NULL;
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+	const struct kp_func *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	c = strcmp(x->name, y->name);
+	return c ? c : strcmp(x->checksum, y->checksum);
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	const struct kp_path *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+void kp_profile_sort(struct kp_profile *p)
+{
+	if (p->nfuncs > 1)
+		qsort(p->funcs, p->nfuncs, sizeof *p->funcs, cmp_func);
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		struct kp_func *f = &p->funcs[i];
+		kp_ipf_compact(&f->ipf, p->k); /* on ENOMEM the old order stays */
+		if (f->npaths > 1)
+			qsort(f->paths, f->npaths, sizeof *f->paths, cmp_path);
+	}
+}
+
+int kp_profile_compatible(const struct kp_profile *a, const struct kp_profile *b, char *err, size_t errlen)
+{
+	if (a->k != b->k) {
+		if (err)
+			snprintf(err, errlen, "incompatible profile: k is %u there, %u here", a->k, b->k);
+		return KP_EINCOMPAT;
+	}
+	for (size_t i = 0; i < b->nfuncs; i++) {
+		const struct kp_func *y = &b->funcs[i];
+		for (size_t j = 0; j < a->nfuncs; j++) {
+			const struct kp_func *x = &a->funcs[j];
+			if (strcmp(x->name, y->name) == 0 && strcmp(x->file, y->file) == 0 &&
+			    strcmp(x->checksum, y->checksum) != 0) {
+				if (err)
+					snprintf(err, errlen,
+						 "incompatible profile: %s (%s) has checksum %s there, %s here "
+						 "(the program changed)",
+						 y->name, y->file, x->checksum, y->checksum);
+				return KP_EINCOMPAT;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Appends a copy of q to f unless f's first `sorted` paths (sorted by id)
+ * have its id; the caller sorts afterwards. */
+static int add_path(struct kp_func *f, uint32_t sorted, const struct kp_path *q)
+{
+	uint32_t all = f->npaths;
+	f->npaths = sorted;
+	const struct kp_path *have = kp_func_path(f, q->id);
+	f->npaths = all;
+	if (have)
+		return 0;
+	struct kp_path *a = kp_realloc(f->paths, (f->npaths + 1) * sizeof *a);
+	if (!a)
+		return KP_ENOMEM;
+	f->paths = a;
+	uint32_t *lines = kp_malloc((q->nlines ? q->nlines : 1) * sizeof *lines);
+	if (!lines)
+		return KP_ENOMEM;
+	if (q->nlines)
+		memcpy(lines, q->lines, q->nlines * sizeof *lines);
+	f->paths[f->npaths++] = (struct kp_path){ q->id, q->nlines, lines };
+	return 0;
+}
+
+int kp_profile_merge_into(struct kp_profile *dst, const struct kp_profile *src, char *err, size_t errlen)
+{
+	unsigned k = dst->k < src->k ? dst->k : src->k;
+	int rc = 0;
+	if (k != dst->k) {
+		dst->k = k;
+		for (size_t i = 0; i < dst->nfuncs && rc == 0; i++)
+			rc = kp_ipf_compact(&dst->funcs[i].ipf, k);
+	}
+	dst->runs += src->runs;
+	dst->dropped += src->dropped;
+	for (size_t i = 0; i < src->nfuncs && rc == 0; i++) {
+		const struct kp_func *s = &src->funcs[i];
+		struct kp_func *d = kp_profile_find(dst, s->name, s->file, s->checksum);
+		if (!d) {
+			d = kp_profile_add_func(dst, s->name, s->file, s->line, s->checksum, s->num_paths);
+			if (!d) {
+				rc = KP_ENOMEM;
+				break;
+			}
+		}
+		d->invalid_paths += s->invalid_paths;
+		d->emitted += s->emitted;
+		rc = kp_ipf_add(&d->ipf, &s->ipf, k);
+		uint32_t sorted = d->npaths;
+		for (uint32_t j = 0; j < s->npaths && rc == 0; j++)
+			rc = add_path(d, sorted, &s->paths[j]);
+		if (d->npaths > 1)
+			qsort(d->paths, d->npaths, sizeof *d->paths, cmp_path);
+	}
+	if (rc != 0 && err)
+		snprintf(err, errlen, "out of memory while merging profiles");
+	return rc;
+}

@@ -1,0 +1,175 @@
+/*
+ * profile.h: the kpath profile, in memory and on disk (schema
+ * "kpath-profile/1").  This is the ONE module that reads, writes and merges
+ * profiles: the runtime uses it to accumulate at exit, report/ uses it to
+ * read.  Link with libkpath_rt.a -ljansson -lpthread.
+ *
+ * On disk (JSON, written in canonical order so that equal profiles are
+ * byte-identical):
+ *
+ *   { "schema": "kpath-profile/1", "k": 4, "runs": 1, "dropped": 0,
+ *     "functions": [
+ *       { "name": "f", "file": "corpus/loop.c", "line": 12,
+ *         "checksum": "0123456789abcdef", "num_paths": 8,
+ *         "invalid_paths": 0, "emitted": 14,
+ *         "paths": [ { "id": 6, "lines": [12, 13, 15, 18] } ],
+ *         "kipf":  [ { "id": 6, "count": 1,
+ *                      "children": [ { "id": 2, "count": 1,
+ *                                      "children": [] } ] } ] } ] }
+ *
+ *  - functions are sorted by (file, line, name, checksum); "kipf" roots and
+ *    every "children" list by id; "paths" by id.
+ *  - "kipf" is the k-Iteration Path Forest of the k-BLPP paper (Definition
+ *    "k-Iteration Path Forest"): the node reached by labels <a1..an> counts
+ *    the occurrences of the n-gram <a1..an> (n <= k) of BL path IDs in the
+ *    function's activations.  Depth never exceeds k; counts are > 0 and
+ *    never increase going down (paper, Properties 1 and 2).
+ *  - "paths" decodes every id that occurs in "kipf" into the first source
+ *    line of each block the Ball-Larus path traverses.
+ *  - "emitted" counts the valid path IDs emitted (the sum of the level-1
+ *    counts, unless events were dropped); "invalid_paths" the IDs that were
+ *    >= num_paths and not recorded; top-level "dropped" the events the
+ *    runtime lost for lack of memory (0 in a healthy run).
+ *  - IDs are JSON integers; an ID above INT64_MAX (never produced by
+ *    kpath's numbering, which cuts at 2^63) is written as a decimal string,
+ *    and the reader accepts both.
+ *
+ * In memory, a function's k-IPF is a dense node array with integer links:
+ * nodes[0] is the paper's dummy root phi (make_k_ipf), its children are the
+ * trees of the forest; KP_NONE (0) ends a child or sibling list, since node 0
+ * is never anyone's child.
+ *
+ * Errors: functions returning int return 0 on success and a negative
+ * KP_E* code on failure, with a one-line message in err (when err != NULL)
+ * of the form "PATH: reason".  They never exit or abort.
+ */
+#ifndef KPATH_PROFILE_H
+#define KPATH_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kpath_rt.h"
+
+#define KP_SCHEMA "kpath-profile/1"
+#define KP_NONE 0u
+#define KP_KMAX 64
+
+enum {
+	KP_OK = 0,
+	KP_ENOENT = -1, /* the file does not exist */
+	KP_EIO = -2,    /* open/read/write/fsync/rename failed */
+	KP_EJSON = -3,  /* not JSON, or truncated */
+	KP_ESCHEMA = -4,/* JSON, but not a kpath-profile/1 (or a bad field) */
+	KP_ENOMEM = -5,
+	KP_EINCOMPAT = -6 /* kp_profile_compatible: cannot accumulate */
+};
+
+/* One node of a k-IPF (or of a k-SF in the runtime): label, counter c(),
+ * first child and next sibling as indices into the same array. */
+struct kp_node {
+	uint64_t id;    /* label: a Ball-Larus path ID */
+	uint64_t count; /* c(node) */
+	uint32_t first_child, next_sibling; /* KP_NONE if none */
+};
+
+/* A k-IPF: nodes[0] is the dummy root.  idx is a private lookup table
+ * (parent, id) -> child, built on demand by the kp_ipf_* functions of the
+ * runtime; readers ignore it. */
+struct kp_ipf {
+	struct kp_node *nodes;
+	uint32_t n, cap;
+	uint32_t *idx;
+	uint32_t idx_cap, idx_used;
+};
+
+/* One decoded path: the first line of each block it traverses. */
+struct kp_path {
+	uint64_t id;
+	uint32_t nlines;
+	uint32_t *lines;
+};
+
+struct kp_func {
+	char *name, *file;
+	unsigned line;
+	char *checksum;        /* 16 hex digits */
+	uint64_t num_paths;
+	uint64_t invalid_paths;
+	uint64_t emitted;
+	struct kp_ipf ipf;     /* the k-IPF, see above */
+	struct kp_path *paths; /* sorted by id, unique */
+	uint32_t npaths;
+};
+
+struct kp_profile {
+	unsigned k;        /* 1..KP_KMAX */
+	uint64_t runs;
+	uint64_t dropped;
+	struct kp_func *funcs;
+	size_t nfuncs, cap;
+};
+
+/* An empty profile (no functions, runs = 0). */
+void kp_profile_init(struct kp_profile *p, unsigned k);
+void kp_profile_free(struct kp_profile *p);
+
+/* Reads PATH into *p (which is initialised; free it with kp_profile_free
+ * even on failure).  Distinguishes a missing file (KP_ENOENT), an I/O error,
+ * invalid or truncated JSON (KP_EJSON, with line:column) and a wrong
+ * schema/field (KP_ESCHEMA, naming the field, e.g.
+ * "functions[2].kipf[0].count: expected a non-negative integer"). */
+int kp_profile_read(const char *path, struct kp_profile *p, char *err, size_t errlen);
+
+/* Writes p to PATH atomically: a temporary file in the same directory,
+ * fsync, rename.  Sorts p into canonical order first. */
+int kp_profile_write_atomic(const char *path, struct kp_profile *p, char *err, size_t errlen);
+/* Writes p (canonical order) to an open stream. */
+int kp_profile_write_file(void *stdio_file, struct kp_profile *p, char *err, size_t errlen);
+
+/* Adds src into dst: runs, dropped, and per function (matched by
+ * name + file + checksum; unmatched functions are copied) invalid_paths,
+ * emitted, k-IPF counts and decoded paths.  If the two k differ, the result
+ * has the smaller k and the deeper forest is truncated to it (paper,
+ * Property 2: the k-IPF is the (k+1)-IPF without its level k+1).  On
+ * failure (KP_ENOMEM) dst may hold part of src. */
+int kp_profile_merge_into(struct kp_profile *dst, const struct kp_profile *src, char *err, size_t errlen);
+
+/* Whether the runtime may accumulate b into the file holding a: same k, and
+ * every function present in both (matched by name + file) has the same
+ * checksum.  Returns 0 or KP_EINCOMPAT with the reason in err. */
+int kp_profile_compatible(const struct kp_profile *a, const struct kp_profile *b, char *err, size_t errlen);
+
+/* Sorts functions, forests and paths into canonical order (done by the
+ * writers; call it before comparing two profiles in memory). */
+void kp_profile_sort(struct kp_profile *p);
+
+/* Looks up a function; NULL if absent.  checksum may be NULL (any). */
+struct kp_func *kp_profile_find(struct kp_profile *p, const char *name, const char *file, const char *checksum);
+/* The decoded path of id in f, or NULL. */
+const struct kp_path *kp_func_path(const struct kp_func *f, uint64_t id);
+
+/* Appends a new function (copies the strings) and returns it, or NULL. */
+struct kp_func *kp_profile_add_func(struct kp_profile *p, const char *name, const char *file, unsigned line,
+				    const char *checksum, uint64_t num_paths);
+
+/* Decoding a path ID (kpath_rt.h, struct kpath_rt_func): from ENTRY with
+ * rest = id, at each block take the out-edge with the largest val <= rest,
+ * subtract it, until EXIT; the result is the block_line of each visited
+ * block, zeros skipped.  Edges must be grouped by increasing src, with
+ * increasing val within a group.  A descriptor-like table: */
+struct kp_dag {
+	unsigned num_blocks;
+	const unsigned *block_line;
+	unsigned num_edges;
+	const struct kpath_rt_edge *edges;
+};
+/* Fills *lines (malloc'd, free it) and *nlines.  Returns 0, KP_ENOMEM, or
+ * KP_ESCHEMA if id does not decode to an ENTRY-EXIT path (id out of range,
+ * or a malformed table). */
+int kp_decode_path(const struct kp_dag *dag, uint64_t id, uint32_t **lines, uint32_t *nlines);
+/* Adds the decoded path of every id occurring in f's k-IPF that f->paths
+ * lacks. */
+int kp_func_decode_all(struct kp_func *f, const struct kp_dag *dag);
+
+#endif

@@ -1,0 +1,419 @@
+/*
+ * profile_json.c: kpath-profile/1 on disk (schema in profile.h), with
+ * jansson.  Writers emit canonical order (kp_profile_sort), so equal
+ * profiles are byte-identical.  The reader accepts unknown fields (later
+ * versions may add some) and names the offending field on error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "kp_internal.h"
+
+/* ---- writing ---------------------------------------------------------- */
+
+static json_t *u64_json(uint64_t v)
+{
+	if (v <= (uint64_t)INT64_MAX)
+		return json_integer((json_int_t)v);
+	char buf[32];
+	snprintf(buf, sizeof buf, "%" PRIu64, v);
+	return json_string(buf);
+}
+
+/* The children of v as a JSON array; NULL on ENOMEM. */
+static json_t *forest_json(const struct kp_ipf *t, uint32_t v)
+{
+	json_t *a = json_array();
+	if (!a)
+		return NULL;
+	for (uint32_t c = t->nodes[v].first_child; c != KP_NONE; c = t->nodes[c].next_sibling) {
+		json_t *o = json_object(), *kids = forest_json(t, c);
+		if (!o || !kids || json_object_set_new(o, "id", u64_json(t->nodes[c].id)) ||
+		    json_object_set_new(o, "count", u64_json(t->nodes[c].count)) ||
+		    json_object_set_new(o, "children", kids) || json_array_append_new(a, o)) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *func_json(const struct kp_func *f)
+{
+	json_t *o = json_object(), *paths = json_array(), *kipf = forest_json(&f->ipf, 0);
+	if (!o || !paths || !kipf)
+		goto fail;
+	for (uint32_t i = 0; i < f->npaths; i++) {
+		json_t *q = json_object(), *lines = json_array();
+		if (!q || !lines || json_object_set_new(q, "id", u64_json(f->paths[i].id)) ||
+		    json_array_append_new(paths, q)) {
+			json_decref(q);
+			json_decref(lines);
+			goto fail;
+		}
+		for (uint32_t j = 0; j < f->paths[i].nlines; j++)
+			if (json_array_append_new(lines, json_integer(f->paths[i].lines[j]))) {
+				json_decref(lines);
+				goto fail;
+			}
+		if (json_object_set_new(q, "lines", lines))
+			goto fail;
+	}
+	if (json_object_set_new(o, "name", json_string(f->name)) ||
+	    json_object_set_new(o, "file", json_string(f->file)) ||
+	    json_object_set_new(o, "line", json_integer(f->line)) ||
+	    json_object_set_new(o, "checksum", json_string(f->checksum)) ||
+	    json_object_set_new(o, "num_paths", u64_json(f->num_paths)) ||
+	    json_object_set_new(o, "invalid_paths", u64_json(f->invalid_paths)) ||
+	    json_object_set_new(o, "emitted", u64_json(f->emitted)))
+		goto fail;
+	json_object_set_new(o, "paths", paths);
+	json_object_set_new(o, "kipf", kipf);
+	return o;
+fail:
+	json_decref(o);
+	json_decref(paths);
+	json_decref(kipf);
+	return NULL;
+}
+
+static json_t *profile_json(struct kp_profile *p)
+{
+	kp_profile_sort(p);
+	json_t *o = json_object(), *fs = json_array();
+	if (!o || !fs)
+		goto fail;
+	if (json_object_set_new(o, "schema", json_string(KP_SCHEMA)) ||
+	    json_object_set_new(o, "k", json_integer(p->k)) || json_object_set_new(o, "runs", u64_json(p->runs)) ||
+	    json_object_set_new(o, "dropped", u64_json(p->dropped)))
+		goto fail;
+	for (size_t i = 0; i < p->nfuncs; i++)
+		if (json_array_append_new(fs, func_json(&p->funcs[i])))
+			goto fail;
+	json_object_set_new(o, "functions", fs);
+	return o;
+fail:
+	json_decref(o);
+	json_decref(fs);
+	return NULL;
+}
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (!err || !errlen)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+int kp_profile_write_file(void *stdio_file, struct kp_profile *p, char *err, size_t errlen)
+{
+	json_t *o = profile_json(p);
+	if (!o) {
+		seterr(err, errlen, "out of memory while writing the profile");
+		return KP_ENOMEM;
+	}
+	int rc = json_dumpf(o, stdio_file, JSON_INDENT(1)) == 0 && fputc('\n', stdio_file) != EOF ? 0 : KP_EIO;
+	json_decref(o);
+	if (rc)
+		seterr(err, errlen, "write error: %s", strerror(errno));
+	return rc;
+}
+
+int kp_profile_write_atomic(const char *path, struct kp_profile *p, char *err, size_t errlen)
+{
+	static unsigned seq;
+	size_t n = strlen(path) + 64;
+	char *tmp = malloc(n);
+	if (!tmp) {
+		seterr(err, errlen, "%s: out of memory", path);
+		return KP_ENOMEM;
+	}
+	snprintf(tmp, n, "%s.tmp.%ld.%u", path, (long)getpid(), __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+		return KP_EIO;
+	}
+	char why[256] = "";
+	int rc = kp_profile_write_file(f, p, why, sizeof why);
+	if (rc == 0 && (fflush(f) != 0 || fsync(fileno(f)) != 0)) {
+		snprintf(why, sizeof why, "%s", strerror(errno));
+		rc = KP_EIO;
+	}
+	if (fclose(f) != 0 && rc == 0) {
+		snprintf(why, sizeof why, "%s", strerror(errno));
+		rc = KP_EIO;
+	}
+	if (rc == 0 && rename(tmp, path) != 0) {
+		snprintf(why, sizeof why, "rename from %s: %s", tmp, strerror(errno));
+		rc = KP_EIO;
+	}
+	if (rc != 0) {
+		seterr(err, errlen, "%s: %s", path, why);
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
+/* ---- reading ---------------------------------------------------------- */
+
+struct rd {
+	const char *path;
+	char *err;
+	size_t errlen;
+	char where[256]; /* JSON path of the current field */
+};
+
+static int bad(struct rd *r, const char *field, const char *what)
+{
+	const char *sep = *r->where && field ? "." : "";
+	if (!*r->where && !field)
+		seterr(r->err, r->errlen, "%s: not a kpath profile: %s", r->path, what);
+	else
+		seterr(r->err, r->errlen, "%s: not a kpath profile: %s%s%s: %s", r->path, r->where, sep,
+		       field ? field : "", what);
+	return KP_ESCHEMA;
+}
+
+static int get_u64(struct rd *r, json_t *o, const char *key, int required, uint64_t *out)
+{
+	json_t *v = json_object_get(o, key);
+	if (!v) {
+		*out = 0;
+		return required ? bad(r, key, "missing") : 0;
+	}
+	if (json_is_integer(v) && json_integer_value(v) >= 0) {
+		*out = (uint64_t)json_integer_value(v);
+		return 0;
+	}
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		char *end;
+		errno = 0;
+		unsigned long long x = strtoull(s, &end, 10);
+		if (*s >= '0' && *s <= '9' && !*end && !errno) {
+			*out = x;
+			return 0;
+		}
+	}
+	return bad(r, key, "expected a non-negative integer");
+}
+
+static int get_str(struct rd *r, json_t *o, const char *key, const char **out)
+{
+	json_t *v = json_object_get(o, key);
+	if (!json_is_string(v))
+		return bad(r, key, v ? "expected a string" : "missing");
+	*out = json_string_value(v);
+	return 0;
+}
+
+static int read_forest(struct rd *r, json_t *a, struct kp_ipf *t, uint32_t parent, unsigned depth, unsigned k)
+{
+	if (!json_is_array(a))
+		return bad(r, NULL, "expected an array");
+	if (json_array_size(a) && depth > k)
+		return bad(r, NULL, "forest deeper than k");
+	size_t len = strlen(r->where);
+	size_t i;
+	json_t *o;
+	json_array_foreach(a, i, o)
+	{
+		snprintf(r->where + len, sizeof r->where - len, "[%zu]", i);
+		uint64_t id, count;
+		uint32_t v;
+		int rc;
+		if (!json_is_object(o))
+			return bad(r, NULL, "expected an object");
+		if ((rc = get_u64(r, o, "id", 1, &id)) || (rc = get_u64(r, o, "count", 1, &count)))
+			return rc;
+		if (kp_ipf_find(t, parent, id) != KP_NONE)
+			return bad(r, "id", "duplicate id among siblings");
+		if (kp_ipf_child(t, parent, id, &v) != 0) {
+			seterr(r->err, r->errlen, "%s: out of memory", r->path);
+			return KP_ENOMEM;
+		}
+		t->nodes[v].count = count;
+		json_t *kids = json_object_get(o, "children");
+		if (kids) {
+			size_t l2 = strlen(r->where);
+			snprintf(r->where + l2, sizeof r->where - l2, ".children");
+			if ((rc = read_forest(r, kids, t, v, depth + 1, k)))
+				return rc;
+		}
+		r->where[len] = 0;
+	}
+	return 0;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	const struct kp_path *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int read_paths(struct rd *r, json_t *a, struct kp_func *f)
+{
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return bad(r, "paths", "expected an array");
+	size_t len = strlen(r->where), i;
+	json_t *o;
+	json_array_foreach(a, i, o)
+	{
+		snprintf(r->where + len, sizeof r->where - len, ".paths[%zu]", i);
+		struct kp_path q = { 0, 0, NULL };
+		int rc;
+		if (!json_is_object(o))
+			return bad(r, NULL, "expected an object");
+		if ((rc = get_u64(r, o, "id", 1, &q.id)))
+			return rc;
+		json_t *lines = json_object_get(o, "lines");
+		if (!json_is_array(lines))
+			return bad(r, "lines", "expected an array of integers");
+		size_t n = json_array_size(lines), j;
+		json_t *x;
+		q.lines = malloc((n ? n : 1) * sizeof *q.lines);
+		if (!q.lines)
+			return KP_ENOMEM;
+		json_array_foreach(lines, j, x)
+		{
+			if (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) > UINT32_MAX) {
+				free(q.lines);
+				return bad(r, "lines", "expected an array of line numbers");
+			}
+			q.lines[j] = (uint32_t)json_integer_value(x);
+		}
+		q.nlines = (uint32_t)n;
+		struct kp_path *pa = realloc(f->paths, (f->npaths + 1) * sizeof *pa);
+		if (!pa) {
+			free(q.lines);
+			return KP_ENOMEM;
+		}
+		f->paths = pa;
+		f->paths[f->npaths++] = q;
+		r->where[len] = 0;
+	}
+	if (f->npaths > 1)
+		qsort(f->paths, f->npaths, sizeof *f->paths, cmp_path);
+	for (uint32_t j = 1; j < f->npaths; j++)
+		if (f->paths[j].id == f->paths[j - 1].id)
+			return bad(r, "paths", "duplicate path id");
+	return 0;
+}
+
+static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
+{
+	const char *name, *file, *checksum;
+	uint64_t line, num_paths, invalid, emitted;
+	int rc;
+	if (!json_is_object(o))
+		return bad(r, NULL, "expected an object");
+	if ((rc = get_str(r, o, "name", &name)) || (rc = get_str(r, o, "file", &file)) ||
+	    (rc = get_str(r, o, "checksum", &checksum)) || (rc = get_u64(r, o, "line", 1, &line)) ||
+	    (rc = get_u64(r, o, "num_paths", 1, &num_paths)) ||
+	    (rc = get_u64(r, o, "invalid_paths", 1, &invalid)) || (rc = get_u64(r, o, "emitted", 0, &emitted)))
+		return rc;
+	if (line > UINT32_MAX)
+		return bad(r, "line", "out of range");
+	if (kp_profile_find(p, name, file, checksum))
+		return bad(r, "name", "function listed twice");
+	struct kp_func *f = kp_profile_add_func(p, name, file, (unsigned)line, checksum, num_paths);
+	if (!f)
+		return KP_ENOMEM;
+	f->invalid_paths = invalid;
+	f->emitted = emitted;
+	if ((rc = read_paths(r, json_object_get(o, "paths"), f)))
+		return rc;
+	json_t *kipf = json_object_get(o, "kipf");
+	if (!kipf)
+		return bad(r, "kipf", "missing");
+	size_t len = strlen(r->where);
+	snprintf(r->where + len, sizeof r->where - len, ".kipf");
+	rc = read_forest(r, kipf, &f->ipf, 0, 1, p->k);
+	r->where[len] = 0;
+	return rc;
+}
+
+static int read_profile(struct rd *r, json_t *root, struct kp_profile *p)
+{
+	const char *schema;
+	uint64_t k, runs, dropped;
+	int rc;
+	if (!json_is_object(root))
+		return bad(r, NULL, "expected a JSON object");
+	if ((rc = get_str(r, root, "schema", &schema)))
+		return rc;
+	if (strcmp(schema, KP_SCHEMA) != 0) {
+		seterr(r->err, r->errlen, "%s: schema is \"%s\", expected \"%s\"", r->path, schema, KP_SCHEMA);
+		return KP_ESCHEMA;
+	}
+	if ((rc = get_u64(r, root, "k", 1, &k)) || (rc = get_u64(r, root, "runs", 1, &runs)) ||
+	    (rc = get_u64(r, root, "dropped", 0, &dropped)))
+		return rc;
+	if (k < 1 || k > KP_KMAX)
+		return bad(r, "k", "expected an integer in 1..64");
+	p->k = (unsigned)k;
+	p->runs = runs;
+	p->dropped = dropped;
+	json_t *fs = json_object_get(root, "functions");
+	if (!json_is_array(fs))
+		return bad(r, "functions", fs ? "expected an array" : "missing");
+	size_t i;
+	json_t *o;
+	json_array_foreach(fs, i, o)
+	{
+		snprintf(r->where, sizeof r->where, "functions[%zu]", i);
+		if ((rc = read_func(r, o, p)))
+			return rc;
+	}
+	return 0;
+}
+
+int kp_profile_read(const char *path, struct kp_profile *p, char *err, size_t errlen)
+{
+	kp_profile_init(p, KP_KDEFAULT);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		int e = errno;
+		seterr(err, errlen, "%s: %s", path, strerror(e));
+		return e == ENOENT ? KP_ENOENT : KP_EIO;
+	}
+	json_error_t je;
+	json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+	int ioerr = ferror(f);
+	fclose(f);
+	if (!root) {
+		if (ioerr) {
+			seterr(err, errlen, "%s: read error", path);
+			return KP_EIO;
+		}
+		seterr(err, errlen, "%s:%d:%d: invalid JSON: %s", path, je.line, je.column, je.text);
+		return KP_EJSON;
+	}
+	struct rd r = { path, err, errlen, "" };
+	int rc = read_profile(&r, root, p);
+	json_decref(root);
+	if (rc == KP_ENOMEM)
+		seterr(err, errlen, "%s: out of memory", path);
+	return rc;
+}

@@ -1,0 +1,185 @@
+/*
+ * rt.c: the runtime's global state: one-time initialisation from the
+ * environment, function registration, fork handling.
+ *
+ * Environment (read once, at the first registration):
+ *   KPATH_K      1..64, default 4: path length k of the k-IPF (1: plain
+ *                Ball-Larus counts)
+ *   KPATH_OUT    profile file, default "kpath.json" in the current directory
+ *   KPATH_TRACE  if set, also write the raw stream to this file (trace.c)
+ *
+ * Registration is the only place instrumented code takes a lock: slot is
+ * read with an acquire load on every enter and written (release) under
+ * kp_rt.mu, once.  Slot -1 marks a descriptor the runtime refuses (wrong
+ * ABI); its activations are ignored.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kp_internal.h"
+
+struct kp_rt kp_rt = {
+	.mu = PTHREAD_MUTEX_INITIALIZER,
+	.tmu = PTHREAD_MUTEX_INITIALIZER,
+	.k = KP_KDEFAULT,
+};
+
+static pthread_once_t kp_once = PTHREAD_ONCE_INIT;
+
+void kp_atexit(void);
+
+static unsigned parse_k(void)
+{
+	const char *s = getenv("KPATH_K");
+	if (!s || !*s)
+		return KP_KDEFAULT;
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (errno || *end || v < 1 || v > KP_KMAX || s[0] == '-' || s[0] == '+') {
+		fprintf(stderr, "kpath: KPATH_K=%s: expected an integer in 1..%d; using %u\n", s, KP_KMAX,
+			KP_KDEFAULT);
+		return KP_KDEFAULT;
+	}
+	return (unsigned)v;
+}
+
+/* fork: the child starts with empty profile data (the parent writes what
+ * was recorded before the fork) and without a trace; it becomes a run of
+ * its own.  Other threads do not exist in the child: their states are
+ * unlinked and leaked, since they may have been mid-update. */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&kp_rt.mu);
+	pthread_mutex_lock(&kp_rt.tmu);
+	if (kp_rt.trace)
+		fflush(kp_rt.trace);
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&kp_rt.tmu);
+	pthread_mutex_unlock(&kp_rt.mu);
+}
+
+struct kp_thread *kp_thread_peek(void);
+
+static void fork_child(void)
+{
+	pthread_mutex_init(&kp_rt.mu, NULL);
+	pthread_mutex_init(&kp_rt.tmu, NULL);
+	struct kp_thread *self = kp_thread_peek();
+	kp_rt.threads = NULL;
+	if (self) {
+		self->next = NULL;
+		kp_rt.threads = self;
+		for (uint32_t i = 0; i < self->nfuncs; i++) {
+			struct kp_tfunc *tf = self->funcs[i];
+			if (tf) {
+				tf->cons->zero(tf);
+				tf->emitted = tf->invalid = tf->dropped = 0;
+			}
+		}
+		free(self->tbuf);
+		self->tbuf = NULL;
+	}
+	for (uint32_t i = 0; i < kp_rt.nfuncs; i++) {
+		struct kp_gfunc *g = &kp_rt.funcs[i];
+		kp_ipf_clear(&g->ipf);
+		g->emitted = g->invalid = g->dropped = 0;
+		g->written = 0;
+	}
+	kp_rt.dropped = 0;
+	kp_rt.run_counted = 0;
+	kp_rt.trace = NULL; /* the parent owns the stream; not closed here */
+	kp_rt.trace_on = 0;
+}
+
+/* KPATH_OUT is relative to the directory current at the first
+ * registration, not at exit (the program may chdir meanwhile). */
+static char *absolute(const char *path)
+{
+	char cwd[4096];
+	if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+		return strdup(path);
+	size_t n = strlen(cwd) + strlen(path) + 2;
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s/%s", cwd, path);
+	return s ? s : strdup(path);
+}
+
+static void init_once(void)
+{
+	kp_rt.k = parse_k();
+	kp_rt.cons = kp_consumer_for(kp_rt.k);
+	const char *out = getenv("KPATH_OUT");
+	kp_rt.out = absolute(out && *out ? out : "kpath.json");
+	kp_rt.key_ok = pthread_key_create(&kp_rt.key, kp_thread_exit) == 0;
+	const char *tr = getenv("KPATH_TRACE");
+	if (tr && *tr)
+		kp_rt.trace_on = kp_trace_open(tr) == 0;
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+	if (atexit(kp_atexit) != 0)
+		fprintf(stderr, "kpath: cannot register the exit handler; call kpath_dump() to write the profile\n");
+}
+
+void kp_rt_init(void)
+{
+	pthread_once(&kp_once, init_once);
+}
+
+void kp_rt_drop(uint64_t n)
+{
+	__atomic_fetch_add(&kp_rt.dropped, n, __ATOMIC_RELAXED);
+}
+
+static int usable(const struct kpath_rt_func *f)
+{
+	return f->abi == KPATH_RT_ABI && f->name && f->file && f->checksum && f->num_blocks >= 2 &&
+	       f->block_line && (f->num_edges == 0 || f->edges);
+}
+
+int kp_rt_register(struct kpath_rt_func *f)
+{
+	kp_rt_init();
+	int slot = __atomic_load_n(&f->slot, __ATOMIC_ACQUIRE);
+	if (slot)
+		return slot;
+	pthread_mutex_lock(&kp_rt.mu);
+	slot = f->slot;
+	if (slot)
+		goto out;
+	if (!usable(f)) {
+		fprintf(stderr, "kpath: %s: descriptor of ABI %u (runtime has %d) or incomplete; not profiled\n",
+			f->abi == KPATH_RT_ABI && f->name ? f->name : "?", f->abi, KPATH_RT_ABI);
+		slot = -1;
+		__atomic_store_n(&f->slot, slot, __ATOMIC_RELEASE);
+		goto out;
+	}
+	if (kp_rt.nfuncs == kp_rt.cap) {
+		uint32_t cap = kp_rt.cap ? 2 * kp_rt.cap : 64;
+		struct kp_gfunc *a = realloc(kp_rt.funcs, cap * sizeof *a);
+		if (!a)
+			goto out; /* slot stays 0: retried at the next enter */
+		kp_rt.funcs = a;
+		kp_rt.cap = cap;
+	}
+	struct kp_gfunc *g = &kp_rt.funcs[kp_rt.nfuncs];
+	memset(g, 0, sizeof *g);
+	if (kp_ipf_init(&g->ipf) != 0)
+		goto out;
+	g->f = f;
+	f->next = kp_rt.list;
+	kp_rt.list = f;
+	slot = (int)++kp_rt.nfuncs;
+	if (kp_rt.trace_on)
+		kp_trace_func(f, (uint32_t)slot - 1);
+	__atomic_store_n(&f->slot, slot, __ATOMIC_RELEASE);
+out:
+	pthread_mutex_unlock(&kp_rt.mu);
+	return slot;
+}

@@ -1,0 +1,20 @@
+/*
+ * snapshot.c: from runtime data (descriptor + k-IPF + counters) to a
+ * kp_profile function, shared by the exit writer and the offline kipf tool
+ * so that both produce the same profile.
+ */
+#include "kp_internal.h"
+
+int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const struct kp_ipf *t,
+		     uint64_t emitted, uint64_t invalid)
+{
+	struct kp_func *kf = kp_profile_add_func(p, f->name, f->file, f->line, f->checksum, f->num_paths);
+	if (!kf)
+		return KP_ENOMEM;
+	kf->emitted = emitted;
+	kf->invalid_paths = invalid;
+	if (kp_ipf_add(&kf->ipf, t, p->k) != 0 || kp_ipf_compact(&kf->ipf, p->k) != 0)
+		return KP_ENOMEM;
+	struct kp_dag dag = { f->num_blocks, f->block_line, f->num_edges, f->edges };
+	return kp_func_decode_all(kf, &dag);
+}

@@ -1,0 +1,122 @@
+/*
+ * thread.c: per-thread state.  Each thread owns one kp_tfunc per function
+ * it ran, found by slot in an array that only the owner grows (old arrays
+ * are retired, not freed, so that the exit handler can walk a thread that
+ * is still running).  The state is reached through a _Thread_local pointer
+ * on the hot path and through a pthread key whose destructor merges it into
+ * the global k-IPFs when the thread exits.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kp_internal.h"
+
+static _Thread_local struct kp_thread *kp_self;
+
+struct kp_thread *kp_thread_peek(void)
+{
+	return kp_self;
+}
+
+struct kp_thread *kp_thread_self(void)
+{
+	if (kp_self)
+		return kp_self;
+	struct kp_thread *th = kp_calloc(1, sizeof *th);
+	if (!th)
+		return NULL;
+	pthread_mutex_lock(&kp_rt.mu);
+	if (kp_rt.trace_on) {
+		th->tbuf = kp_malloc(sizeof *th->tbuf);
+		if (th->tbuf)
+			th->tbuf->len = 0, th->tbuf->act_base = 0;
+	}
+	th->tid = kp_rt.next_tid++;
+	th->next = kp_rt.threads;
+	kp_rt.threads = th;
+	pthread_mutex_unlock(&kp_rt.mu);
+	if (kp_rt.key_ok)
+		pthread_setspecific(kp_rt.key, th);
+	kp_self = th;
+	return th;
+}
+
+struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func *f, int slot)
+{
+	uint32_t i = (uint32_t)slot - 1;
+	if (i >= th->nfuncs) {
+		uint32_t n = th->nfuncs ? th->nfuncs : 16;
+		while (n <= i)
+			n *= 2;
+		struct kp_tfunc **a = kp_calloc(n, sizeof *a);
+		void **ret = kp_realloc(th->retired, (th->nretired + 1) * sizeof *ret);
+		if (ret)
+			th->retired = ret;
+		if (!a || !ret) {
+			free(a);
+			return NULL;
+		}
+		if (th->nfuncs)
+			memcpy(a, th->funcs, th->nfuncs * sizeof *a);
+		th->retired[th->nretired++] = th->funcs;
+		/* publish the filled array, then its size */
+		th->funcs = a;
+		th->nfuncs = n;
+	}
+	struct kp_tfunc *tf = kp_tfunc_new(f, kp_rt.k);
+	if (!tf)
+		return NULL;
+	tf->th = th;
+	th->funcs[i] = tf;
+	return tf;
+}
+
+/* Caller holds kp_rt.mu.  Moves counters and k-IPFs into kp_rt.funcs; on
+ * allocation failure the events of the function are counted as dropped
+ * (the global k-IPF may then hold part of them). */
+void kp_thread_flush(struct kp_thread *th)
+{
+	for (uint32_t i = 0; i < th->nfuncs && i < kp_rt.nfuncs; i++) {
+		struct kp_tfunc *tf = th->funcs[i];
+		if (!tf)
+			continue;
+		struct kp_gfunc *g = &kp_rt.funcs[i];
+		if (tf->cons->to_ipf(tf, &g->ipf) != 0)
+			g->dropped += tf->emitted;
+		g->emitted += tf->emitted;
+		g->invalid += tf->invalid;
+		g->dropped += tf->dropped;
+		tf->emitted = tf->invalid = tf->dropped = 0;
+		tf->cons->zero(tf);
+	}
+}
+
+static void thread_free(struct kp_thread *th)
+{
+	for (uint32_t i = 0; i < th->nfuncs; i++)
+		kp_tfunc_free(th->funcs[i]);
+	free(th->funcs);
+	for (uint32_t i = 0; i < th->nretired; i++)
+		free(th->retired[i]);
+	free(th->retired);
+	free(th->tbuf);
+	free(th);
+}
+
+void kp_thread_exit(void *p)
+{
+	struct kp_thread *th = p;
+	pthread_mutex_lock(&kp_rt.mu);
+	if (!kp_rt.exited)
+		kp_thread_flush(th);
+	kp_trace_flush(th);
+	for (struct kp_thread **pp = &kp_rt.threads; *pp; pp = &(*pp)->next)
+		if (*pp == th) {
+			*pp = th->next;
+			break;
+		}
+	pthread_mutex_unlock(&kp_rt.mu);
+	if (kp_self == th)
+		kp_self = NULL;
+	thread_free(th);
+}

@@ -1,0 +1,193 @@
+/*
+ * trace.c: KPATH_TRACE, the raw stream of every thread in a compact binary
+ * file that kpath kipf (kipf_tool.c) replays offline.  Full description in
+ * docs/trace-format.md; in short:
+ *
+ *   file    = magic "KPTRACE1" (8 bytes), varint version (1), chunk*
+ *   chunk   = type byte, varint payload length, payload
+ *   'F'     = one function, written when it registers (before any block
+ *             that uses it): varint index, str name, str file, varint line,
+ *             str checksum, varint num_paths, varint num_blocks,
+ *             num_blocks x varint block_line, varint num_edges,
+ *             num_edges x (varint src, varint dst, varint val)
+ *             (str = varint length + bytes)
+ *   'B'     = a block of one thread's events: varint thread, varint
+ *             act_base, then records until the end of the payload:
+ *               varint (index << 2 | 2)            ENTER: activation
+ *                                                  act_base+1+#ENTERs before
+ *               varint (back << 2 | 0), varint id  EMIT
+ *               varint (back << 2 | 1), varint id  LEAVE (activation ends)
+ *             where back = (last activation entered in the thread) -
+ *             (the event's activation), 0 for the innermost one.
+ *
+ * Varints are unsigned LEB128.  Activations are numbered per thread from 1
+ * (kp_thread.act, kept in kpath_rt_cursor.act), so recursion, which
+ * interleaves activations of one function within a thread, replays with one
+ * cursor per activation.  Events go to a per-thread buffer; a full buffer,
+ * thread exit and process exit append it as one 'B' chunk under kp_rt.tmu
+ * (never per event).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kp_internal.h"
+
+static void put_chunk(int type, const unsigned char *p, size_t len)
+{
+	unsigned char h[16];
+	h[0] = (unsigned char)type;
+	unsigned n = 1 + kp_varint_put(h + 1, len);
+	if (!kp_rt.trace)
+		return;
+	if (fwrite(h, 1, n, kp_rt.trace) != n || fwrite(p, 1, len, kp_rt.trace) != len) {
+		fprintf(stderr, "kpath: writing the trace: %s; trace disabled\n", strerror(errno));
+		fclose(kp_rt.trace);
+		kp_rt.trace = NULL;
+	}
+}
+
+int kp_trace_open(const char *path)
+{
+	kp_rt.trace = fopen(path, "wb");
+	if (!kp_rt.trace) {
+		fprintf(stderr, "kpath: KPATH_TRACE=%s: %s; no trace\n", path, strerror(errno));
+		return -1;
+	}
+	unsigned char v = 1;
+	if (fwrite(KP_TRACE_MAGIC, 1, 8, kp_rt.trace) != 8 || fwrite(&v, 1, 1, kp_rt.trace) != 1) {
+		fclose(kp_rt.trace);
+		kp_rt.trace = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* A growable byte buffer for 'F' chunks (registration only). */
+struct bb {
+	unsigned char *p;
+	size_t len, cap;
+	int oom;
+};
+
+static void bb_need(struct bb *b, size_t n)
+{
+	if (b->oom || b->len + n <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->len + n)
+		cap *= 2;
+	unsigned char *p = realloc(b->p, cap);
+	if (!p) {
+		b->oom = 1;
+		return;
+	}
+	b->p = p;
+	b->cap = cap;
+}
+
+static void bb_varint(struct bb *b, uint64_t v)
+{
+	bb_need(b, 10);
+	if (!b->oom)
+		b->len += kp_varint_put(b->p + b->len, v);
+}
+
+static void bb_str(struct bb *b, const char *s)
+{
+	size_t n = strlen(s);
+	bb_varint(b, n);
+	bb_need(b, n);
+	if (!b->oom) {
+		memcpy(b->p + b->len, s, n);
+		b->len += n;
+	}
+}
+
+void kp_trace_func(const struct kpath_rt_func *f, uint32_t index)
+{
+	struct bb b = { 0 };
+	bb_varint(&b, index);
+	bb_str(&b, f->name);
+	bb_str(&b, f->file);
+	bb_varint(&b, f->line);
+	bb_str(&b, f->checksum);
+	bb_varint(&b, f->num_paths);
+	bb_varint(&b, f->num_blocks);
+	for (unsigned i = 0; i < f->num_blocks; i++)
+		bb_varint(&b, f->block_line[i]);
+	bb_varint(&b, f->num_edges);
+	for (unsigned i = 0; i < f->num_edges; i++) {
+		bb_varint(&b, f->edges[i].src);
+		bb_varint(&b, f->edges[i].dst);
+		bb_varint(&b, f->edges[i].val);
+	}
+	pthread_mutex_lock(&kp_rt.tmu);
+	if (b.oom) {
+		fprintf(stderr, "kpath: out of memory writing the trace; trace disabled\n");
+		if (kp_rt.trace)
+			fclose(kp_rt.trace);
+		kp_rt.trace = NULL;
+	} else {
+		put_chunk('F', b.p, b.len);
+	}
+	pthread_mutex_unlock(&kp_rt.tmu);
+	free(b.p);
+}
+
+void kp_trace_flush(struct kp_thread *th)
+{
+	struct kp_tbuf *t = th->tbuf;
+	if (!t)
+		return;
+	if (t->len) {
+		unsigned char h[20];
+		unsigned n = kp_varint_put(h, th->tid);
+		n += kp_varint_put(h + n, t->act_base);
+		pthread_mutex_lock(&kp_rt.tmu);
+		if (kp_rt.trace) {
+			unsigned char c[16];
+			c[0] = 'B';
+			unsigned m = 1 + kp_varint_put(c + 1, (uint64_t)n + t->len);
+			if (fwrite(c, 1, m, kp_rt.trace) != m || fwrite(h, 1, n, kp_rt.trace) != n ||
+			    fwrite(t->buf, 1, t->len, kp_rt.trace) != t->len) {
+				fprintf(stderr, "kpath: writing the trace: %s; trace disabled\n", strerror(errno));
+				fclose(kp_rt.trace);
+				kp_rt.trace = NULL;
+			}
+		}
+		pthread_mutex_unlock(&kp_rt.tmu);
+	}
+	t->len = 0;
+	t->act_base = th->act;
+}
+
+void kp_trace_enter(struct kp_thread *th, uint32_t index, struct kpath_rt_cursor *c)
+{
+	struct kp_tbuf *t = th->tbuf;
+	if (t->len + 24 > KP_TBUF)
+		kp_trace_flush(th);
+	c->act = ++th->act;
+	t->len += kp_varint_put(t->buf + t->len, (uint64_t)index << 2 | KP_TR_ENTER);
+}
+
+void kp_trace_event(struct kp_thread *th, int kind, const struct kpath_rt_cursor *c, uint64_t id)
+{
+	struct kp_tbuf *t = th->tbuf;
+	if (t->len + 24 > KP_TBUF)
+		kp_trace_flush(th);
+	/* back < 2^62 always: activations are counted in 64 bits and no
+	 * program enters 2^62 of them */
+	t->len += kp_varint_put(t->buf + t->len, (th->act - c->act) << 2 | (uint64_t)kind);
+	t->len += kp_varint_put(t->buf + t->len, id);
+}
+
+void kp_trace_close(void)
+{
+	pthread_mutex_lock(&kp_rt.tmu);
+	if (kp_rt.trace && fclose(kp_rt.trace) != 0)
+		fprintf(stderr, "kpath: closing the trace: %s\n", strerror(errno));
+	kp_rt.trace = NULL;
+	pthread_mutex_unlock(&kp_rt.tmu);
+}

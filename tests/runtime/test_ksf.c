@@ -1,0 +1,388 @@
+/*
+ * test_ksf.c: the k-SF and its conversion against brute force (k-BLPP
+ * paper): random streams with routine-entry markers, k = 1..8, several
+ * seeds, small alphabets; single streams and interleaved activations
+ * sharing one forest (recursion).  Checks
+ *   - online k-SF -> make_k_ipf equals brute-force n-gram counting
+ *     (n <= k, n-grams not crossing markers);
+ *   - the sum of the k-SF counters equals the number of non-marker items;
+ *   - k-IPF is the (k+1)-IPF truncated to depth k (Property 2);
+ *   - counters never increase going down (Property 1);
+ *   - the paper's example stream and its 4-SF (list L) and 4-IPF;
+ *   - kpath_dump semantics: zeroing counters and continuing adds up.
+ */
+#include "rt_test.h"
+
+static uint64_t rng_state;
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+#define MARK UINT64_MAX
+
+/* A random stream: MARK starts an activation. */
+static size_t make_stream(uint64_t *s, size_t len, unsigned alpha, unsigned mark_every)
+{
+	size_t n = 0;
+	s[n++] = MARK;
+	while (n < len) {
+		if (rnd() % mark_every == 0)
+			s[n++] = MARK;
+		else if (rnd() % 3 == 0 && n >= 2 && s[n - 1] != MARK && s[n - 2] != MARK)
+			s[n] = s[n - 2], n++; /* repetitions */
+		else
+			s[n++] = rnd() % alpha;
+	}
+	return n;
+}
+
+/* The k-IPF of stream s computed online (k-SF, or counters for k = 1). */
+static int online(const uint64_t *s, size_t len, unsigned k, struct kp_ipf *out, uint64_t *sum)
+{
+	struct kpath_rt_func f = { .num_paths = UINT64_MAX };
+	struct kp_tfunc *tf = kp_tfunc_new(&f, k);
+	struct kpath_rt_cursor c = { 0 };
+	if (!tf)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == MARK)
+			tf->cons->enter(tf, &c);
+		else
+			kp_tfunc_item(tf, &c, s[i]);
+	}
+	*sum = k >= 2 ? kp_ksf_sum(&tf->u.ksf) : tf->emitted;
+	int rc = kp_ipf_init(out) || tf->cons->to_ipf(tf, out);
+	kp_tfunc_free(tf);
+	return rc;
+}
+
+static void brute(const uint64_t *s, size_t len, unsigned k, struct kp_ipf *out)
+{
+	CHECK(kp_ipf_init(out) == 0);
+	size_t i = 0;
+	while (i < len) {
+		while (i < len && s[i] == MARK)
+			i++;
+		size_t j = i;
+		while (j < len && s[j] != MARK)
+			j++;
+		CHECK(rt_ngrams(out, s + i, j - i, k) == 0);
+		i = j;
+	}
+}
+
+static void random_streams(void)
+{
+	static uint64_t s[5000];
+	static const unsigned lens[] = { 1, 2, 7, 40, 300, 5000 };
+	static const unsigned alphas[] = { 1, 2, 3, 5, 17 };
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		for (unsigned li = 0; li < sizeof lens / sizeof *lens; li++) {
+			unsigned alpha = alphas[(seed + li) % 5];
+			rng_state = seed * 0x9e3779b97f4a7c15ull + li;
+			size_t len = make_stream(s, lens[li], alpha, li % 2 ? 7 : 400);
+			size_t items = 0;
+			for (size_t i = 0; i < len; i++)
+				items += s[i] != MARK;
+			struct kp_ipf prev = { 0 };
+			for (unsigned k = 1; k <= 9; k++) {
+				struct kp_ipf on, bf;
+				uint64_t sum;
+				CHECK(online(s, len, k, &on, &sum) == 0);
+				brute(s, len, k, &bf);
+				CHECK(sum == items);
+				CHECK(rt_monotone(&on, 0));
+				CHECK(kp_ipf_depth(&on) <= k);
+				if (!rt_ipf_equal(&on, &bf)) {
+					fprintf(stderr, "seed %" PRIu64 " len %zu alpha %u k %u: k-IPF differs\n", seed,
+						len, alpha, k);
+					rt_failures++;
+				}
+				if (k > 1) {
+					/* Property 2: (k-1)-IPF = k-IPF without level k */
+					struct kp_ipf t = { 0 };
+					CHECK(kp_ipf_init(&t) == 0 && kp_ipf_add(&t, &on, k - 1) == 0);
+					CHECK(rt_ipf_equal(&t, &prev));
+					kp_ipf_free(&t);
+				}
+				kp_ipf_free(&prev);
+				prev = on;
+				kp_ipf_free(&bf);
+			}
+			kp_ipf_free(&prev);
+		}
+	}
+}
+
+/* Activations of one function interleaved in one thread (recursion): each
+ * has its own cursor over the shared forest. */
+static void interleaved(void)
+{
+	enum { NACT = 6, LEN = 400 };
+	static uint64_t seqs[NACT][LEN];
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		rng_state = seed * 7919;
+		for (unsigned k = 1; k <= 8; k++) {
+			struct kpath_rt_func f = { .num_paths = 4 };
+			struct kp_tfunc *tf = kp_tfunc_new(&f, k);
+			struct kpath_rt_cursor c[NACT];
+			size_t n[NACT] = { 0 }, lenof[NACT];
+			struct kp_ipf bf, on;
+			CHECK(tf && kp_ipf_init(&bf) == 0 && kp_ipf_init(&on) == 0);
+			for (unsigned a = 0; a < NACT; a++) {
+				tf->cons->enter(tf, &c[a]);
+				lenof[a] = 1 + rnd() % LEN;
+			}
+			for (int more = 1; more;) {
+				more = 0;
+				unsigned a = (unsigned)(rnd() % NACT);
+				if (n[a] < lenof[a]) {
+					uint64_t id = rnd() % 5; /* 4 is invalid */
+					kp_tfunc_item(tf, &c[a], id);
+					seqs[a][n[a]++] = id;
+				}
+				for (unsigned b = 0; b < NACT; b++)
+					more |= n[b] < lenof[b];
+			}
+			uint64_t invalid = 0, valid = 0;
+			for (unsigned a = 0; a < NACT; a++) {
+				/* invalid IDs are skipped: the sequence continues */
+				size_t m = 0;
+				for (size_t i = 0; i < n[a]; i++)
+					if (seqs[a][i] < 4)
+						seqs[a][m++] = seqs[a][i];
+					else
+						invalid++;
+				valid += m;
+				CHECK(rt_ngrams(&bf, seqs[a], m, k) == 0);
+			}
+			CHECK(tf->invalid == invalid && tf->emitted == valid);
+			CHECK(tf->cons->to_ipf(tf, &on) == 0);
+			CHECK(rt_ipf_equal(&on, &bf));
+			kp_ipf_free(&on);
+			kp_ipf_free(&bf);
+			kp_tfunc_free(tf);
+		}
+	}
+}
+
+/* The k-BLPP paper's example: Sigma = * 6 2 0 0 2 2 0 0 2 2 0 0 2 3, k = 4. */
+static void paper_example(void)
+{
+	static const uint64_t sigma[] = { 6, 2, 0, 0, 2, 2, 0, 0, 2, 2, 0, 0, 2, 3 };
+	const size_t len = sizeof sigma / sizeof *sigma;
+	struct kp_ksf s;
+	struct kpath_rt_cursor c;
+	CHECK(kp_ksf_init(&s, 4) == 0);
+	kp_ksf_marker(&c);
+	for (size_t i = 0; i < len; i++)
+		CHECK(kp_ksf_process(&s, &c, sigma[i]) == 0);
+	CHECK(kp_ksf_sum(&s) == len);
+
+	/* The 4-SF is F(L) for the list L of the paper's example, plus the
+	 * upper-slab path <2,3> of the last, unfinished chunk (counter 0). */
+	static const uint64_t L[][6] = {
+		{ 6 }, { 6, 2 }, { 6, 2, 0 }, { 6, 2, 0, 0 }, { 6, 2, 0, 0, 2 }, { 6, 2, 0, 0, 2, 2 },
+		{ 0, 2, 2, 0 }, { 0, 2, 2, 0, 0 }, { 0, 2, 2, 0, 0, 2 },
+		{ 0, 0, 2, 2 }, { 0, 0, 2, 2, 0 }, { 0, 0, 2, 2, 0, 0 },
+		{ 2, 0, 0, 2 }, { 2, 0, 0, 2, 3 },
+	};
+	static const size_t Llen[] = { 1, 2, 3, 4, 5, 6, 4, 5, 6, 4, 5, 6, 4, 5 };
+	struct kp_ipf fl, ksf;
+	CHECK(kp_ipf_init(&fl) == 0 && kp_ipf_init(&ksf) == 0);
+	for (size_t i = 0; i < sizeof Llen / sizeof *Llen; i++) {
+		uint32_t v = 0;
+		for (size_t j = 0; j < Llen[i]; j++)
+			CHECK(kp_ipf_child(&fl, v, L[i][j], &v) == 0);
+		fl.nodes[v].count++; /* c counts occurrences of the sequence in L */
+	}
+	uint32_t v;
+	CHECK(kp_ipf_child(&fl, 0, 2, &v) == 0 && kp_ipf_child(&fl, v, 3, &v) == 0);
+	CHECK(fl.n - 1 == 23);
+	/* copy the k-SF into an ipf, node for node */
+	CHECK(s.n - 1 == 23);
+	for (uint64_t r = 0; r < 8; r++) {
+		uint32_t root = kp_ksf_root(&s, r);
+		CHECK((root != 0) == (r == 0 || r == 2 || r == 6));
+		if (!root)
+			continue;
+		/* depth-first copy */
+		uint32_t stack[64], at[64];
+		int sp = 0;
+		CHECK(kp_ipf_child(&ksf, 0, r, &at[0]) == 0);
+		ksf.nodes[at[0]].count = kp_ksf_node(&s, root)->count;
+		stack[sp++] = root;
+		while (sp > 0) {
+			uint32_t x = stack[--sp], y = at[sp];
+			for (uint32_t ch = kp_ksf_node(&s, x)->first_child; ch; ch = kp_ksf_node(&s, ch)->next_sibling) {
+				uint32_t z;
+				CHECK(kp_ipf_child(&ksf, y, kp_ksf_node(&s, ch)->id, &z) == 0);
+				ksf.nodes[z].count = kp_ksf_node(&s, ch)->count;
+				CHECK(sp < 63);
+				at[sp] = z;
+				stack[sp++] = ch;
+			}
+		}
+	}
+	CHECK(ksf.n == fl.n); /* no label repeats among siblings */
+	/* rt_ipf_equal prunes all-zero subtrees: <2,3> has count 0 in both */
+	CHECK(rt_ipf_equal(&ksf, &fl));
+	CHECK(kp_ipf_depth(&ksf) == 6); /* 2k - 2 levels */
+
+	struct kp_ipf ipf, bf;
+	CHECK(kp_ipf_init(&ipf) == 0 && kp_ipf_init(&bf) == 0);
+	CHECK(kp_ksf_to_ipf(&s, &ipf) == 0);
+	static const uint64_t g2002[] = { 2, 0, 0, 2 }, g00[] = { 0, 0 }, g6[] = { 6 }, g2[] = { 2 },
+			      g0[] = { 0 }, g3[] = { 3 }, g6200[] = { 6, 2, 0, 0 };
+	CHECK(rt_count(&ipf, g2002, 4) == 3); /* "occurs 3 times in Sigma" */
+	CHECK(rt_count(&ipf, g00, 2) == 3);   /* "<0,0> occurs three times" */
+	CHECK(rt_count(&ipf, g6, 1) == 1 && rt_count(&ipf, g2, 1) == 6 && rt_count(&ipf, g0, 1) == 6 &&
+	      rt_count(&ipf, g3, 1) == 1);
+	CHECK(rt_count(&ipf, g6200, 4) == 1);
+	/* exactly one tree per distinct ID: 0, 2, 3, 6 */
+	unsigned roots = 0;
+	for (uint32_t r = ipf.nodes[0].first_child; r; r = ipf.nodes[r].next_sibling)
+		roots++;
+	CHECK(roots == 4);
+	CHECK(rt_ngrams(&bf, sigma, len, 4) == 0);
+	CHECK(rt_ipf_equal(&ipf, &bf));
+	kp_ipf_free(&ipf);
+	kp_ipf_free(&bf);
+	kp_ipf_free(&fl);
+	kp_ipf_free(&ksf);
+	kp_ksf_free(&s);
+}
+
+/* kpath_dump: zero the counters mid-stream, convert twice; the sum of the
+ * two deltas is the k-IPF of the whole stream. */
+static void dump_delta(void)
+{
+	static uint64_t s[3000];
+	rng_state = 42;
+	size_t len = make_stream(s, 3000, 3, 50);
+	for (unsigned k = 1; k <= 6; k++) {
+		struct kpath_rt_func f = { .num_paths = UINT64_MAX };
+		struct kp_tfunc *tf = kp_tfunc_new(&f, k);
+		struct kpath_rt_cursor c = { 0 };
+		struct kp_ipf acc, bf;
+		CHECK(tf && kp_ipf_init(&acc) == 0);
+		for (size_t i = 0; i < len; i++) {
+			if (i == len / 3 || i == len / 2) {
+				CHECK(tf->cons->to_ipf(tf, &acc) == 0);
+				tf->cons->zero(tf);
+			}
+			if (s[i] == MARK)
+				tf->cons->enter(tf, &c);
+			else
+				kp_tfunc_item(tf, &c, s[i]);
+		}
+		CHECK(tf->cons->to_ipf(tf, &acc) == 0);
+		brute(s, len, k, &bf);
+		CHECK(rt_ipf_equal(&acc, &bf));
+		kp_ipf_free(&acc);
+		kp_ipf_free(&bf);
+		kp_tfunc_free(tf);
+	}
+}
+
+/* k = 1 with many paths: the hash table. */
+static void counts_hash(void)
+{
+	struct kpath_rt_func f = { .num_paths = 1ull << 40 };
+	struct kp_tfunc *tf = kp_tfunc_new(&f, 1);
+	struct kpath_rt_cursor c;
+	struct kp_ipf on, bf;
+	static uint64_t s[20000];
+	CHECK(tf && tf->u.counts.arr == NULL);
+	CHECK(kp_ipf_init(&on) == 0 && kp_ipf_init(&bf) == 0);
+	rng_state = 5;
+	tf->cons->enter(tf, &c);
+	for (size_t i = 0; i < 20000; i++) {
+		s[i] = (rnd() % 3000) * 1000003ull;
+		kp_tfunc_item(tf, &c, s[i]);
+	}
+	CHECK(tf->cons->to_ipf(tf, &on) == 0);
+	CHECK(rt_ngrams(&bf, s, 20000, 1) == 0);
+	CHECK(rt_ipf_equal(&on, &bf));
+	kp_ipf_free(&on);
+	kp_ipf_free(&bf);
+	kp_tfunc_free(tf);
+}
+
+/* Every node of a (online, under failures) is in b with a count >= its
+ * own: dropping an item restarts the stream, so no n-gram is invented. */
+static int subforest(struct kp_ipf *a, uint32_t va, struct kp_ipf *b, uint32_t vb)
+{
+	for (uint32_t c = a->nodes[va].first_child; c != KP_NONE; c = a->nodes[c].next_sibling) {
+		uint32_t d = kp_ipf_find(b, vb, a->nodes[c].id);
+		if (d == KP_NONE || a->nodes[c].count > b->nodes[d].count || !subforest(a, c, b, d))
+			return 0;
+	}
+	return 1;
+}
+
+/* Allocation failures (alloc.c hook): the k-SF drops items, counts them,
+ * never crashes, and records only true n-grams. */
+static void alloc_failures(void)
+{
+	static uint64_t s[4000];
+	static const unsigned long every[] = { 2, 3, 7, 31, 257 };
+	rng_state = 99;
+	size_t len = make_stream(s, 4000, 6, 300);
+	for (size_t e = 0; e < sizeof every / sizeof *every; e++) {
+		for (unsigned k = 1; k <= 6; k++) {
+			struct kpath_rt_func f = { .num_paths = k == 1 ? 1ull << 20 : 6 };
+			struct kp_tfunc *tf = kp_tfunc_new(&f, k);
+			kp_alloc_fail_every = every[e];
+			struct kpath_rt_cursor c = { 0 };
+			size_t items = 0;
+			CHECK(tf != NULL);
+			if (!tf)
+				continue;
+			for (size_t i = 0; i < len; i++) {
+				if (s[i] == MARK) {
+					tf->cons->enter(tf, &c);
+				} else {
+					kp_tfunc_item(tf, &c, s[i]);
+					items++;
+				}
+			}
+			CHECK(tf->emitted == items);
+			if (every[e] <= 2 && k >= 3) /* forests beyond one segment */
+				CHECK(tf->dropped > 0);
+			if (k >= 2)
+				CHECK(kp_ksf_sum(&tf->u.ksf) == items - tf->dropped);
+			kp_alloc_fail_every = 0;
+			struct kp_ipf on, bf;
+			CHECK(kp_ipf_init(&on) == 0 && tf->cons->to_ipf(tf, &on) == 0);
+			brute(s, len, k, &bf);
+			CHECK(subforest(&on, 0, &bf, 0));
+			kp_ipf_free(&on);
+			kp_ipf_free(&bf);
+			kp_tfunc_free(tf);
+		}
+	}
+	/* the k-IPF builder itself leaves a forest unchanged on failure */
+	struct kp_ipf t;
+	uint32_t v;
+	CHECK(kp_ipf_init(&t) == 0);
+	kp_alloc_fail_every = 1;
+	CHECK(kp_ipf_child(&t, 0, 5, &v) == KP_ENOMEM && t.n == 1);
+	kp_alloc_fail_every = 0;
+	kp_ipf_free(&t);
+}
+
+int main(void)
+{
+	alloc_failures();
+	paper_example();
+	random_streams();
+	interleaved();
+	dump_delta();
+	counts_hash();
+	return rt_done("test_ksf");
+}
