@@ -140,6 +140,8 @@ struct walk {
 	struct rw_file *rw;
 	struct counts counts;
 	bool quiet;
+	FILE *dump;           /* kpath cfg: dump CFGs here instead of rewriting */
+	const char *only;     /* kpath cfg --function */
 };
 
 static void instrument_function(struct walk *w, CXCursor fn)
@@ -155,6 +157,10 @@ static void instrument_function(struct walk *w, CXCursor fn)
 		line = plan.reason_line;
 	} else if (!(dag = bl_build(plan.g, err, sizeof err))) {
 		why = err;
+	} else if (w->dump) {
+		fprintf(w->dump, "function %s line %u checksum %016llx\n", plan.name, plan.line,
+		        (unsigned long long)bl_checksum(plan.g, dag));
+		bl_dump(w->dump, plan.g, dag);
 	} else if (!rw_function(w->rw, &plan, dag, err, sizeof err)) {
 		why = err;
 	}
@@ -188,6 +194,13 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
 	if (!f || !clang_File_isEqual(f, w->src->file))
 		return CXChildVisit_Continue;
+	if (w->only) {
+		CXString n = clang_getCursorSpelling(c);
+		bool match = !strcmp(clang_getCString(n), w->only);
+		clang_disposeString(n);
+		if (!match)
+			return CXChildVisit_Continue;
+	}
 	instrument_function(w, c);
 	return CXChildVisit_Continue;
 }
@@ -238,6 +251,42 @@ static char *default_output(const char *in)
 	return out;
 }
 
+/* Shared by instrument and cfg: parses in with flags and runs the pipeline;
+ * with dump set, prints each function's CFG and numbering instead of
+ * writing out. */
+static int run(const char *in, const char *out, const char **flags, int nflags, bool quiet, bool check,
+               FILE *dump, const char *only);
+
+int kp_cfg_main(int argc, char **argv)
+{
+	const char *in = NULL, *only = NULL;
+	const char **flags = NULL;
+	int nflags = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			flags = (const char **)argv + i + 1;
+			nflags = argc - i - 1;
+			break;
+		} else if (!strcmp(argv[i], "--function") && i + 1 < argc) {
+			only = argv[++i];
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("usage: kpath cfg INPUT.c [--function NAME] [-- COMPILE-FLAGS...]\n"
+			       "  Prints each function's CFG, back edges, Ball-Larus DAG and numbering.\n");
+			return 0;
+		} else if (argv[i][0] == '-' || in) {
+			fprintf(stderr, "usage: kpath cfg INPUT.c [--function NAME] [-- COMPILE-FLAGS...]\n");
+			return 2;
+		} else {
+			in = argv[i];
+		}
+	}
+	if (!in) {
+		fprintf(stderr, "usage: kpath cfg INPUT.c [--function NAME] [-- COMPILE-FLAGS...]\n");
+		return 2;
+	}
+	return run(in, NULL, flags, nflags, true, false, stdout, only);
+}
+
 int kp_instrument_main(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
@@ -273,13 +322,19 @@ int kp_instrument_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	return run(in, out, flags, nflags, quiet, check, NULL, NULL);
+}
+
+static int run(const char *in, const char *out, const char **flags, int nflags, bool quiet, bool check,
+               FILE *dump, const char *only)
+{
 	FILE *probe = fopen(in, "r");
 	if (!probe) {
 		fprintf(stderr, "kpath: error: cannot read '%s': %s\n", in, strerror(errno));
 		return 1;
 	}
 	fclose(probe);
-	char *out_owned = out ? NULL : default_output(in);
+	char *out_owned = out || dump ? NULL : default_output(in);
 	if (!out)
 		out = out_owned;
 
@@ -320,8 +375,12 @@ int kp_instrument_main(int argc, char **argv)
 	}
 	struct rw_file rw;
 	rw_file_init(&rw, prefix, in, check);
-	struct walk w = {&src, &rw, {0, 0, 0}, quiet};
+	struct walk w = {&src, &rw, {0, 0, 0}, quiet, dump, only};
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
+	if (dump) {
+		rw_file_free(&rw);
+		goto done;
+	}
 	char *text = rw_render(&rw, src.text, src.len, out);
 	if (write_atomic(out, text, strlen(text)) != 0) {
 		fprintf(stderr, "kpath: error: cannot write '%s': %s\n", out, strerror(errno));

@@ -1,6 +1,7 @@
 /*
  * main.c: the kpath command.  Each subcommand lives in its component:
  *   instrument  frontend/instrument.c   parse, build CFG, number, rewrite
+ *   cfg         frontend/instrument.c   CFG and numbering dump (golden tests)
  *   config      frontend/config.c       linker arguments for the runtime
  *   kipf        runtime/kipf_tool.c     rebuild a profile from a trace
  *   report      report/report.c         hottest paths of a profile
@@ -17,6 +18,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage: kpath COMMAND [ARGS]\n"
 	             "commands:\n"
 	             "  instrument INPUT.c [-o OUT.c] [-- FLAGS]  add Ball-Larus path tracing\n"
+	             "  cfg INPUT.c [--function F] [-- FLAGS]    dump CFGs and Ball-Larus numbering\n"
 	             "  config --libs                            linker arguments for the runtime\n"
 	             "  report PROFILE [--top N] [--function F]  hottest paths of a profile\n"
 	             "  kipf --k K [-o OUT.json] TRACE           rebuild a profile from a trace\n"
@@ -32,6 +34,8 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "instrument"))
 		return kp_instrument_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "cfg"))
+		return kp_cfg_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "config"))
 		return kp_config_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
