@@ -24,7 +24,10 @@ static int lib_dir(char *buf, size_t cap)
 	slash = strrchr(exe, '/');
 	if (slash)
 		*slash = 0;
-	snprintf(buf, cap, "%s/lib", exe);
+	if (strlen(exe) + sizeof "/lib" > cap)
+		return -1;
+	memcpy(buf, exe, strlen(exe));
+	memcpy(buf + strlen(exe), "/lib", sizeof "/lib");
 	return 0;
 }
 

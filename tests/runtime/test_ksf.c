@@ -91,7 +91,7 @@ static void random_streams(void)
 			struct kp_ipf prev = { 0 };
 			for (unsigned k = 1; k <= 9; k++) {
 				struct kp_ipf on, bf;
-				uint64_t sum;
+				uint64_t sum = 0;
 				CHECK(online(s, len, k, &on, &sum) == 0);
 				brute(s, len, k, &bf);
 				CHECK(sum == items);
