@@ -4,8 +4,9 @@
  * This header is also the preamble of every instrumented file: the rewriter
  * embeds its text verbatim, so it must stay plain C99 (no includes, no
  * _Thread_local, no GNU extensions) and every name in it starts with
- * "kpath_rt_", except the user-callable kpath_dump (both reserved for kpath:
- * the instrumenter refuses programs that declare such names).
+ * "kpath_rt_" (reserved for kpath: the instrumenter refuses programs that
+ * declare such names), except kpath_dump, which programs may declare
+ * (void kpath_dump(void);) and call to write the profile early.
  *
  * Contract between the instrumenter and the runtime:
  *  - Each instrumented function has one static struct kpath_rt_func (its

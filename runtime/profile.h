@@ -31,7 +31,7 @@
  *    >= num_paths and not recorded; top-level "dropped" the events the
  *    runtime lost for lack of memory (0 in a healthy run).
  *  - IDs are JSON integers; an ID above INT64_MAX (never produced by
- *    kpath's numbering, which cuts at 2^63) is written as a decimal string,
+ *    kpath's numbering only when a function has more than 2^63 paths) is written as a decimal string,
  *    and the reader accepts both.
  *
  * In memory, a function's k-IPF is a dense node array with integer links:
