@@ -30,9 +30,9 @@
  *    counts, unless events were dropped); "invalid_paths" the IDs that were
  *    >= num_paths and not recorded; top-level "dropped" the events the
  *    runtime lost for lack of memory (0 in a healthy run).
- *  - IDs are JSON integers; an ID above INT64_MAX (never produced by
- *    kpath's numbering only when a function has more than 2^63 paths) is written as a decimal string,
- *    and the reader accepts both.
+ *  - IDs are JSON integers; an ID above INT64_MAX (possible only in a
+ *    function with more than 2^63 paths) is written as a decimal string, and
+ *    the reader accepts both.
  *
  * In memory, a function's k-IPF is a dense node array with integer links:
  * nodes[0] is the paper's dummy root phi (make_k_ipf), its children are the
