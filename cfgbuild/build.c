@@ -147,7 +147,8 @@ static uint32_t stmt_tok(struct builder *b, CXCursor c, const char *kw)
 	uint32_t off = cursor_start(b, c);
 	uint32_t i = tok_at(b, off);
 	if (i == CFG_NONE || (kw && !tok_is(b, i, kw)))
-		fail_at(b, off, "control flow inside a macro expansion");
+		fail_at(b, off, "control flow inside a macro expansion (or a statement keyword spelled "
+		                "with a digraph or line splice)");
 	return i;
 }
 
@@ -232,6 +233,26 @@ static uint32_t stmt_end_tok_of_kids(struct builder *b, CXCursor c)
 	return r;
 }
 
+/* Last token of a simple statement (expression, declaration, jump, asm)
+ * starting at token i: its ";".  A statement whose ";" comes from a macro
+ * ("#define BUMP(v) (v) += 1;") ends with the macro invocation, which the
+ * cursor's extent reaches; the next ";" in the file belongs to another
+ * statement then. */
+static uint32_t simple_last_tok(struct builder *b, CXCursor c, uint32_t i)
+{
+	bool in_file;
+	uint32_t end = loc_offset(b, clang_getRangeEnd(clang_getCursorExtent(c)), &in_file);
+	uint32_t semi = find_semi(b, i);
+	if (!in_file || end <= b->toks[i].off || semi == CFG_NONE || b->toks[semi].off < end)
+		return semi;
+	uint32_t last = i; /* last token starting before the extent's end */
+	while (last + 1 < b->ntoks && b->toks[last + 1].off < end)
+		last++;
+	if (semi == last + 1 || semi == last)
+		return semi;
+	return last;
+}
+
 /* Token index of the last token of statement c (C11 6.8 grammar). */
 static uint32_t stmt_last_tok(struct builder *b, CXCursor c)
 {
@@ -266,7 +287,7 @@ static uint32_t stmt_last_tok(struct builder *b, CXCursor c)
 		break;
 	}
 	default:
-		r = find_semi(b, i);
+		r = simple_last_tok(b, c, i);
 		break;
 	}
 	if (r == CFG_NONE)
@@ -283,8 +304,10 @@ static uint32_t stmt_last_tok(struct builder *b, CXCursor c)
 static uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
 {
 	uint32_t off = b->toks[i].off;
-	*intended = i > 0 && tok_is(b, i - 1, ":"); /* an empty case: "case 1: case 2:" */
-	if (*intended) /* with the code of the label before, all at one offset */
+	/* an empty case ("case 1: case 2:") or a label first in a block: the
+	 * original has no statement before the label */
+	*intended = i > 0 && (tok_is(b, i - 1, ":") || tok_is(b, i - 1, "{"));
+	if (*intended) /* with the code of the label or block start, all at one offset */
 		return tok_end(b, i - 1);
 	if (i < 7)
 		return off;
@@ -292,9 +315,9 @@ static uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
 	if (tok_is(b, p, ";") && tok_is(b, p - 1, ")") && tok_is(b, p - 2, ")") &&
 	    (tok_is(b, p - 3, "fallthrough") || tok_is(b, p - 3, "__fallthrough__")) && tok_is(b, p - 4, "(") &&
 	    tok_is(b, p - 5, "(") && tok_is(b, p - 6, "__attribute__")) {
-		off = b->toks[p - 6].off;
-		p -= 7;
-		*intended = true;
+		/* the code goes before the attribute, which must stay right
+		 * before the label: no marker of ours */
+		return b->toks[p - 6].off;
 	}
 	if (!tok_is(b, p, ";") && !tok_is(b, p, "}") && !tok_is(b, p, ":"))
 		return off;
@@ -421,6 +444,11 @@ static void check_expr(struct builder *b, CXCursor c)
  * when control falls off the body's end goes (phase 0, before the "}"). */
 struct body {
 	uint32_t start_off, end_off;
+	/* Phase of code at end_off.  Inside an existing compound it is 1 (before
+	 * the "}" token, after everything the body's statements close there), so
+	 * that in an empty "{}" the start's code still comes first; after a
+	 * statement we brace, 0 (it closes that statement). */
+	int end_phase;
 	bool braced; /* we add the braces */
 	uint32_t last_tok;
 };
@@ -434,10 +462,12 @@ static struct body body_open(struct builder *b, CXCursor c)
 		bd.braced = false;
 		bd.start_off = tok_end(b, i);
 		bd.end_off = b->toks[bd.last_tok].off;
+		bd.end_phase = 1;
 	} else {
 		bd.braced = true;
 		bd.start_off = b->toks[i].off;
 		bd.end_off = tok_end(b, bd.last_tok);
+		bd.end_phase = 0;
 		add_text(b, bd.start_off, 1, "{ ");
 	}
 	return bd;
@@ -494,7 +524,7 @@ static void if_stmt(struct builder *b, CXCursor c)
 	b->cur = t;
 	stmt(b, k.v[1]);
 	uint32_t t_end = b->cur;
-	uint32_t t_end_site = add_site(b, SITE_STMT, tb.end_off, 0);
+	uint32_t t_end_site = add_site(b, SITE_STMT, tb.end_off, tb.end_phase);
 	body_close(b, &tb);
 	if (k.n == 3) {
 		struct body eb = body_open(b, k.v[2]);
@@ -503,7 +533,7 @@ static void if_stmt(struct builder *b, CXCursor c)
 		b->cur = e;
 		stmt(b, k.v[2]);
 		uint32_t e_end = b->cur;
-		uint32_t e_end_site = add_site(b, SITE_STMT, eb.end_off, 0);
+		uint32_t e_end_site = add_site(b, SITE_STMT, eb.end_off, eb.end_phase);
 		body_close(b, &eb);
 		if (t_end != CFG_NONE || e_end != CFG_NONE)
 			join = new_block(b, 0);
@@ -546,7 +576,7 @@ static void while_stmt(struct builder *b, CXCursor c)
 	b->cur = body;
 	stmt(b, k.v[1]);
 	if (b->cur != CFG_NONE)
-		edge_stmt(b, b->cur, head, 0, bd.end_off, 0);
+		edge_stmt(b, b->cur, head, 0, bd.end_off, bd.end_phase);
 	body_close(b, &bd);
 	b->loop = saved;
 	b->cur = after;
@@ -572,7 +602,7 @@ static void do_stmt(struct builder *b, CXCursor c)
 	b->cur = body;
 	stmt(b, k.v[0]);
 	if (b->cur != CFG_NONE)
-		edge_stmt(b, b->cur, cond, 0, bd.end_off, 0);
+		edge_stmt(b, b->cur, cond, 0, bd.end_off, bd.end_phase);
 	body_close(b, &bd);
 	b->loop = saved;
 	uint32_t w = bd.last_tok + 1, lp, rp;
@@ -653,7 +683,7 @@ static void for_stmt(struct builder *b, CXCursor c)
 	b->cur = bodyb;
 	stmt(b, body);
 	if (b->cur != CFG_NONE)
-		edge_stmt(b, b->cur, incb, 0, bd.end_off, 0);
+		edge_stmt(b, b->cur, incb, 0, bd.end_off, bd.end_phase);
 	body_close(b, &bd);
 	b->loop = saved;
 	uint32_t is;
@@ -688,7 +718,7 @@ static void switch_stmt(struct builder *b, CXCursor c)
 	b->cur = CFG_NONE;
 	stmt(b, k.v[1]);
 	if (b->cur != CFG_NONE)
-		edge_stmt(b, b->cur, after, 0, bd.end_off, 0);
+		edge_stmt(b, b->cur, after, 0, bd.end_off, bd.end_phase);
 	body_close(b, &bd);
 	if (!sw.has_default)
 		edge(b, sw.head, after, 0, CFG_NONE);
@@ -889,6 +919,14 @@ static void stmt(struct builder *b, CXCursor c)
 		free(k.v);
 		break;
 	}
+	case CXCursor_GCCAsmStmt: {
+		uint32_t i = stmt_tok(b, c, NULL), last = stmt_last_tok(b, c);
+		for (uint32_t k = i; k <= last; k++)
+			if (tok_is(b, k, "goto"))
+				fail_at(b, b->toks[i].off, "asm goto");
+		touch(b, b->toks[i].off);
+		break;
+	}
 	case CXCursor_DeclStmt:
 	default:
 		/* Expression statements, declarations, asm: straight-line code. */
@@ -956,6 +994,34 @@ static bool declarator(CXType t, const char *name, char **out)
 
 /* kp_ret is assigned, so it takes the return type without its top-level
  * qualifiers (the value a return yields is unqualified, C11 6.8.6.4). */
+static bool has_const_member(CXType t);
+
+static enum CXVisitorResult const_field(CXCursor field, CXClientData d)
+{
+	bool *found = d;
+	if (has_const_member(clang_getCursorType(field))) {
+		*found = true;
+		return CXVisit_Break;
+	}
+	return CXVisit_Continue;
+}
+
+/* Whether an object of type t cannot be assigned (C11 6.3.2.1p1: a
+ * const-qualified type, or a structure or union with such a member). */
+static bool has_const_member(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	if (clang_isConstQualifiedType(t))
+		return true;
+	if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+		return has_const_member(clang_getArrayElementType(t));
+	if (t.kind != CXType_Record)
+		return false;
+	bool found = false;
+	clang_Type_visitFields(t, const_field, &found);
+	return found;
+}
+
 static void plan_return_type(struct builder *b, CXCursor fn)
 {
 	CXType r = clang_getResultType(clang_getCursorType(fn));
@@ -963,6 +1029,12 @@ static void plan_return_type(struct builder *b, CXCursor fn)
 		b->plan->ret_decl = NULL;
 		return;
 	}
+	/* A qualifier hidden behind a typedef: spell the canonical type, whose
+	 * top-level qualifiers are stripped below. */
+	if (clang_isConstQualifiedType(clang_getCanonicalType(r)) && !clang_isConstQualifiedType(r))
+		r = clang_getCanonicalType(r);
+	if (clang_getCanonicalType(r).kind == CXType_Record && has_const_member(r))
+		fail_at(b, cursor_start(b, fn), "return type has const members: no temporary can hold the value");
 	CXString s = clang_getTypeSpelling(r);
 	const char *sp = clang_getCString(s);
 	char *decl = NULL;
@@ -995,6 +1067,41 @@ static void plan_return_type(struct builder *b, CXCursor fn)
 
 /* --- entry point ---------------------------------------------------------- */
 
+/* clang_tokenize returns raw tokens, including those of preprocessing
+ * directives and of #if branches the preprocessor skipped: neither is code. */
+static void drop_inactive(struct builder *b)
+{
+	CXSourceRangeList *skipped = clang_getSkippedRanges(b->src->tu, b->src->file);
+	uint32_t out = 0, dir_end = 0;
+	for (uint32_t i = 0; i < b->ntoks; i++) {
+		uint32_t off = b->toks[i].off;
+		bool drop = off < dir_end;
+		if (!drop && tok_is(b, i, "#")) {
+			uint32_t k = off;
+			while (k > 0 && (b->src->text[k - 1] == ' ' || b->src->text[k - 1] == '\t'))
+				k--;
+			if (k == 0 || b->src->text[k - 1] == '\n') { /* a directive: to the end of its logical line */
+				dir_end = off;
+				while (dir_end < b->src->len &&
+				       (b->src->text[dir_end] != '\n' || (dir_end > 0 && b->src->text[dir_end - 1] == '\\')))
+					dir_end++;
+				drop = true;
+			}
+		}
+		for (unsigned r = 0; !drop && skipped && r < skipped->count; r++) {
+			bool in1, in2;
+			uint32_t s = loc_offset(b, clang_getRangeStart(skipped->ranges[r]), &in1);
+			uint32_t e = loc_offset(b, clang_getRangeEnd(skipped->ranges[r]), &in2);
+			drop = in1 && in2 && off >= s && off < e;
+		}
+		if (!drop)
+			b->toks[out++] = b->toks[i];
+	}
+	b->ntoks = out;
+	if (skipped)
+		clang_disposeSourceRangeList(skipped);
+}
+
 static void load_tokens(struct builder *b, CXCursor fn)
 {
 	CXToken *t;
@@ -1018,6 +1125,7 @@ static void load_tokens(struct builder *b, CXCursor fn)
 		clang_disposeString(sp);
 	}
 	clang_disposeTokens(b->src->tu, t, n);
+	drop_inactive(b);
 }
 
 struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct fn_plan *plan)
@@ -1051,6 +1159,9 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 	free(k.v);
 	if (clang_Cursor_isNull(body))
 		fail_at(&b, name_off, "no function body");
+	for (uint32_t i = 0; i < b.ntoks; i++)
+		if (tok_is(&b, i, "__label__")) /* block-scope labels: names are not unique */
+			fail_at(&b, b.toks[i].off, "local label declaration (__label__)");
 	uint32_t open = stmt_tok(&b, body, "{");
 	uint32_t close = match_close(&b, open);
 	if (close == CFG_NONE)
@@ -1062,7 +1173,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 	b.cur = first;
 	compound(&b, body);
 	if (b.cur != CFG_NONE) /* falling off the end (C11 6.9.1p12) */
-		edge_stmt(&b, b.cur, CFG_EXIT, 0, b.toks[close].off, 0);
+		edge_stmt(&b, b.cur, CFG_EXIT, 0, b.toks[close].off, 1);
 	for (uint32_t i = 0; i < b.nlabels; i++)
 		if (!b.labels[i].defined)
 			fail_at(&b, name_off, "goto to undefined label %s", b.labels[i].name);

@@ -58,20 +58,27 @@ static void push(struct strlist *l, char *s)
 	l->v[l->n++] = s;
 }
 
+/* Constants that do not fit a long long need a suffix: without one they
+ * are unsigned only by accident (and gcc warns). */
+static const char *big(uint64_t v)
+{
+	return v > INT64_MAX ? "ULL" : "";
+}
+
 /* "r += d" for a (mod 2^64) difference d, written as a subtraction when d
  * is a small negative number. */
 static char *add_code(const char *p, uint64_t d)
 {
 	if (d > UINT64_MAX / 2)
-		return fmt("%sr -= %llu", p, (unsigned long long)(0 - d));
-	return fmt("%sr += %llu", p, (unsigned long long)d);
+		return fmt("%sr -= %llu%s", p, (unsigned long long)(0 - d), big(0 - d));
+	return fmt("%sr += %llu%s", p, (unsigned long long)d, big(d));
 }
 
 static char *value_code(const char *p, uint64_t d)
 {
 	if (d == 0)
 		return fmt("%sr", p);
-	return fmt("%sr + %llu", p, (unsigned long long)d);
+	return fmt("%sr + %llu%s", p, (unsigned long long)d, big(d));
 }
 
 static char *join(struct strlist *l, const char *sep, const char *pre, const char *post)
@@ -159,7 +166,8 @@ static void edge_code(struct placer *pl, uint32_t e)
 		char *v = value_code(p, d->edges[x].val);
 		push(l, fmt("kpath_rt_emit(&%sc, %s)", p, v));
 		free(v);
-		push(l, fmt("%sr = %llu", p, (unsigned long long)(d->edges[n].val - comp_of(pl, ce->dst))));
+		uint64_t reset = d->edges[n].val - comp_of(pl, ce->dst);
+		push(l, fmt("%sr = %llu%s", p, (unsigned long long)reset, big(reset)));
 		break;
 	}
 	case ROLE_DEAD:
@@ -213,7 +221,8 @@ static char *site_text(struct placer *pl, uint32_t s)
 		return r;
 	}
 	case SITE_RET_CLOSE: {
-		char *post = fmt(", %sret", p), *r = join(l, ", ", "), ", post);
+		/* a dead return carries no code: "ret = (v), ret" */
+		char *post = fmt("%s%sret", l->n ? ", " : "", p), *r = join(l, ", ", "), ", post);
 		free(post);
 		return r;
 	}
@@ -239,8 +248,8 @@ static char *entry_text(struct placer *pl)
 	char *chk = pl->check ? fmt(" kpath_chk_enter(&%sc, %schk_%s, %uu, %uu);", p, p, pl->plan->name,
 	                            pl->plan->g->nedges, pl->plan->entry_edge)
 	                      : NULL;
-	char *s = fmt(" kpath_rt_u64 %sr = %llu; struct kpath_rt_cursor %sc;%s kpath_rt_enter(&%sfn_%s, &%sc);%s", p,
-	              (unsigned long long)init, p, ret ? ret : "", p, pl->plan->name, p, chk ? chk : "");
+	char *s = fmt(" kpath_rt_u64 %sr = %llu%s; struct kpath_rt_cursor %sc;%s kpath_rt_enter(&%sfn_%s, &%sc);%s", p,
+	              (unsigned long long)init, big(init), p, ret ? ret : "", p, pl->plan->name, p, chk ? chk : "");
 	free(ret);
 	free(chk);
 	return s;

@@ -100,15 +100,37 @@ static void take(struct act *a, unsigned e)
 	a->cur = x->dst;
 }
 
-/* Takes the site-less edge from the current block to b, if there is one. */
-static int bridge(struct act *a, unsigned b)
+/* Finds a walk of at most depth site-less edges from block u to block b
+ * (e.g. a switch's no-match edge into a second switch and its dispatch);
+ * stores it backwards in path and returns its length, 0 if none. */
+static unsigned siteless_walk(const struct act *a, unsigned u, unsigned b, unsigned depth, unsigned *path)
 {
-	for (unsigned e = 0; e < a->n; e++)
-		if (a->t[e].siteless && a->t[e].src == a->cur && a->t[e].dst == b) {
-			take(a, e);
+	if (depth == 0)
+		return 0;
+	for (unsigned e = 0; e < a->n; e++) {
+		if (!a->t[e].siteless || a->t[e].src != u)
+			continue;
+		if (a->t[e].dst == b) {
+			path[0] = e;
 			return 1;
 		}
+		unsigned n = siteless_walk(a, a->t[e].dst, b, depth - 1, path);
+		if (n) {
+			path[n] = e;
+			return n + 1;
+		}
+	}
 	return 0;
+}
+
+/* Takes the site-less edges from the current block to b, if they exist. */
+static int bridge(struct act *a, unsigned b)
+{
+	unsigned path[8];
+	unsigned n = siteless_walk(a, a->cur, b, 8, path);
+	while (n > 0)
+		take(a, path[--n]);
+	return n == 0 && a->cur == b;
 }
 
 void kpath_chk_enter(struct kpath_rt_cursor *c, const struct kpath_chk_edge *t, unsigned n, unsigned entry)

@@ -1,0 +1,32 @@
+/* Return types whose temporary must not be const: typedefs of const types,
+ * structs with const members, const pointers behind typedefs.
+ * Structs with const members cannot be held in an assignable temporary:
+ * those functions are skipped with a reason.
+ * expect: instrumented=5 skipped=2 cut=0
+ * expect-skip: r_rec r_crec */
+#include <stdio.h>
+
+typedef const int cint;
+typedef int *const cptr;
+typedef struct { const int id; int v; } rec;
+typedef const struct { int a; } crec;
+typedef volatile long vlong;
+
+static int g = 5;
+
+static cint r_cint(int x) { if (x) return x * 2; return 1; }
+static cptr r_cptr(int x) { return x ? &g : 0; }
+static rec r_rec(int x) { if (x > 1) return (rec){x, x * x}; rec r = {0, -1}; return r; }
+static crec r_crec(int x) { crec c = {x}; return c; }
+static vlong r_vlong(int x) { return x + 1L; }
+static const rec *r_recp(const rec *p) { return p; }
+
+int main(void)
+{
+	for (int i = 0; i < 4; i++) {
+		rec r = r_rec(i);
+		printf("%d: %d %d %d,%d %d %ld %d\n", i, r_cint(i), r_cptr(i) != 0, r.id, r.v, r_crec(i).a, r_vlong(i),
+		       r_recp(&r)->v);
+	}
+	return 0;
+}
