@@ -64,6 +64,7 @@ struct builder {
 	struct label *labels;
 	uint32_t nlabels, cap_labels;
 	uint32_t seq;
+	bool expr_branches; /* &&, || and ?: are CFG branches */
 	jmp_buf fail;
 };
 
@@ -501,6 +502,246 @@ static uint32_t cond_sites(struct builder *b, uint32_t lparen, uint32_t rparen)
 	return cl;
 }
 
+/* --- expression-level branches (C11 6.5.13-6.5.15) --------------------------
+ *
+ * "a && b", "a || b" and "c ? x : y" branch: the left operand (or the
+ * condition) ends a block, and its true and false edges get a wrapper site
+ * around the operand's text, "((a) ? (T, 1) : (F, 0))", which keeps its
+ * truth value and evaluates it once.  A branch is taken only where the
+ * operator and its operands are spelled in the file (not in a macro), and
+ * never in unevaluated operands (sizeof, _Alignof, _Generic, typeof and
+ * the __builtin_ functions that do not evaluate their arguments): there the
+ * whole expression stays inside one block, which is always correct.
+ */
+
+/* Offsets of an expression's text, if it is exactly a run of file tokens. */
+static bool expr_range(struct builder *b, CXCursor c, uint32_t *first, uint32_t *last)
+{
+	bool in1, in2;
+	CXSourceRange r = clang_getCursorExtent(c);
+	uint32_t s = loc_offset(b, clang_getRangeStart(r), &in1);
+	uint32_t e = loc_offset(b, clang_getRangeEnd(r), &in2);
+	if (!in1 || !in2 || e <= s)
+		return false;
+	uint32_t i = tok_at(b, s);
+	if (i == CFG_NONE)
+		return false;
+	uint32_t j = i;
+	while (j + 1 < b->ntoks && b->toks[j + 1].off < e)
+		j++;
+	if (tok_end(b, j) != e)
+		return false;
+	*first = i;
+	*last = j;
+	return true;
+}
+
+static bool unevaluated(struct builder *b, CXCursor c)
+{
+	static const char *const kw[] = {"sizeof", "_Alignof", "__alignof__", "__alignof", "_Generic",
+	                                 "typeof", "__typeof__", "__typeof", "__builtin_constant_p",
+	                                 "__builtin_choose_expr", "__builtin_types_compatible_p",
+	                                 "__builtin_offsetof", "offsetof"};
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_UnaryExpr || k == CXCursor_GenericSelectionExpr)
+		return true;
+	bool in;
+	uint32_t i = tok_at(b, loc_offset(b, clang_getRangeStart(clang_getCursorExtent(c)), &in));
+	if (i == CFG_NONE)
+		return false;
+	for (size_t n = 0; n < sizeof kw / sizeof *kw; n++)
+		if (tok_is(b, i, kw[n]))
+			return true;
+	return false;
+}
+
+enum branch_op { OP_NONE, OP_AND, OP_OR, OP_COND };
+
+/* The branching operator at the top of c, with its operands, or OP_NONE. */
+static enum branch_op branch_op(struct builder *b, CXCursor c, CXCursor ops[3])
+{
+	if (!b->expr_branches)
+		return OP_NONE;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k != CXCursor_BinaryOperator && k != CXCursor_ConditionalOperator)
+		return OP_NONE;
+	struct kids kd = children(c);
+	enum branch_op op = OP_NONE;
+	uint32_t f[3], l[3];
+	unsigned n = k == CXCursor_BinaryOperator ? 2 : 3;
+	if (kd.n == n) {
+		bool ok = true;
+		for (unsigned i = 0; i < n && ok; i++)
+			ok = expr_range(b, kd.v[i], &f[i], &l[i]);
+		if (ok && n == 2 && f[1] == l[0] + 2) {
+			if (tok_is(b, l[0] + 1, "&&"))
+				op = OP_AND;
+			else if (tok_is(b, l[0] + 1, "||"))
+				op = OP_OR;
+		} else if (ok && n == 3 && f[1] == l[0] + 2 && tok_is(b, l[0] + 1, "?") && f[2] == l[1] + 2 &&
+		           tok_is(b, l[1] + 1, ":")) {
+			op = OP_COND;
+		}
+		for (unsigned i = 0; op != OP_NONE && i < n; i++)
+			ops[i] = kd.v[i];
+	}
+	free(kd.v);
+	return op;
+}
+
+static CXCursor strip_parens(CXCursor c)
+{
+	while (clang_getCursorKind(c) == CXCursor_ParenExpr) {
+		struct kids k = children(c);
+		if (k.n != 1) {
+			free(k.v);
+			break;
+		}
+		c = k.v[0];
+		free(k.v);
+	}
+	return c;
+}
+
+static void value_expr(struct builder *b, CXCursor c);
+
+/* Control continues in block t when c is true, in f when false.  The edges
+ * leave the blocks that evaluate c's leaves (operands that do not branch
+ * further), each through a wrapper site around its leaf. */
+static void cond_branch(struct builder *b, CXCursor c, uint32_t t, uint32_t f)
+{
+	CXCursor ops[3];
+	CXCursor s = strip_parens(c);
+	enum branch_op op = branch_op(b, s, ops);
+	if (op == OP_AND || op == OP_OR) {
+		uint32_t mid = new_block(b, offset_line(b, cursor_start(b, ops[1])));
+		if (op == OP_AND)
+			cond_branch(b, ops[0], mid, f);
+		else
+			cond_branch(b, ops[0], t, mid);
+		b->cur = mid;
+		cond_branch(b, ops[1], t, f);
+		return;
+	}
+	if (op == OP_COND) {
+		uint32_t x = new_block(b, offset_line(b, cursor_start(b, ops[1])));
+		uint32_t y = new_block(b, offset_line(b, cursor_start(b, ops[2])));
+		cond_branch(b, ops[0], x, y);
+		b->cur = x;
+		cond_branch(b, ops[1], t, f);
+		b->cur = y;
+		cond_branch(b, ops[2], t, f);
+		return;
+	}
+	uint32_t first, last;
+	if (!expr_range(b, c, &first, &last))
+		fail_at(b, cursor_start(b, c), "condition operand inside a macro expansion");
+	uint32_t open = add_site(b, SITE_COND_OPEN, b->toks[first].off, 1);
+	value_expr(b, c);
+	uint32_t cl = add_site(b, SITE_COND_CLOSE, tok_end(b, last), 0);
+	b->plan->sites[open].partner = cl;
+	b->plan->sites[open].wrap = b->plan->sites[cl].wrap = true;
+	b->plan->sites[cl].edge_false = edge(b, b->cur, f, 0, cl);
+	b->plan->sites[cl].edge_true = edge(b, b->cur, t, 1, cl);
+}
+
+/* Whether c branches at its top (then cond_branch places all its edges). */
+static bool compound_cond(struct builder *b, CXCursor c)
+{
+	CXCursor ops[3];
+	return branch_op(b, strip_parens(c), ops) != OP_NONE;
+}
+
+struct value_walk {
+	struct builder *b;
+};
+
+static enum CXChildVisitResult value_child(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	value_expr(d, c);
+	return CXChildVisit_Continue;
+}
+
+/* Walks an evaluated expression in evaluation order, turning its &&, ||
+ * and ?: into branches; the expression's value is not tested here. */
+static void value_expr(struct builder *b, CXCursor c)
+{
+	if (!b->expr_branches || unevaluated(b, c))
+		return;
+	CXCursor ops[3];
+	enum branch_op op = branch_op(b, c, ops);
+	if (op == OP_NONE) {
+		clang_visitChildren(c, value_child, b);
+		return;
+	}
+	uint32_t join = new_block(b, 0);
+	if (op == OP_COND) {
+		uint32_t x = new_block(b, offset_line(b, cursor_start(b, ops[1])));
+		uint32_t y = new_block(b, offset_line(b, cursor_start(b, ops[2])));
+		cond_branch(b, ops[0], x, y);
+		b->cur = x;
+		value_expr(b, ops[1]);
+		edge(b, b->cur, join, 0, CFG_NONE);
+		b->cur = y;
+		value_expr(b, ops[2]);
+		edge(b, b->cur, join, 0, CFG_NONE);
+	} else {
+		/* "a && b": b is evaluated only when a is true; the result is b's
+		 * truth value, which needs no branch of its own. */
+		uint32_t mid = new_block(b, offset_line(b, cursor_start(b, ops[1])));
+		if (op == OP_AND)
+			cond_branch(b, ops[0], mid, join);
+		else
+			cond_branch(b, ops[0], join, mid);
+		b->cur = mid;
+		value_expr(b, ops[1]);
+		edge(b, b->cur, join, 0, CFG_NONE);
+	}
+	b->cur = join;
+}
+
+/* The initialisers of a declaration's automatic variables (C11 6.7.9):
+ * what follows each declarator's "=". */
+static enum CXChildVisitResult decl_child(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct builder *b = d;
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_VarDecl)
+		return CXChildVisit_Continue;
+	enum CX_StorageClass sc = clang_Cursor_getStorageClass(c);
+	if (sc == CX_SC_Static || sc == CX_SC_Extern)
+		return CXChildVisit_Continue;
+	bool in;
+	uint32_t name = loc_offset(b, clang_getCursorLocation(c), &in);
+	uint32_t i = tok_at(b, name);
+	if (!in || i == CFG_NONE)
+		return CXChildVisit_Continue;
+	uint32_t semi = find_semi(b, i);
+	uint32_t eq = CFG_NONE;
+	int depth = 0;
+	for (uint32_t k = i + 1; k < b->ntoks && k != semi; k++) {
+		if (tok_is(b, k, "(") || tok_is(b, k, "["))
+			depth++;
+		else if ((tok_is(b, k, ")") || tok_is(b, k, "]")) && depth > 0)
+			depth--; /* a ")" of a declarator around the name: depth stays 0 */
+		else if (depth == 0 && tok_is(b, k, ","))
+			break;
+		else if (depth == 0 && tok_is(b, k, "=")) {
+			eq = k;
+			break;
+		}
+	}
+	if (eq == CFG_NONE)
+		return CXChildVisit_Continue;
+	struct kids k = children(c);
+	for (unsigned j = 0; j < k.n; j++)
+		if (cursor_start(b, k.v[j]) > b->toks[eq].off)
+			value_expr(b, k.v[j]);
+	free(k.v);
+	return CXChildVisit_Continue;
+}
+
 static void compound(struct builder *b, CXCursor c)
 {
 	struct kids k = children(c);
@@ -517,10 +758,20 @@ static void if_stmt(struct builder *b, CXCursor c)
 		fail_at(b, b->toks[kw].off, "unexpected if statement shape");
 	touch(b, b->toks[kw].off);
 	check_expr(b, k.v[0]);
-	uint32_t head = b->cur, join = CFG_NONE;
-	struct body tb = body_open(b, k.v[1]);
+	bool compound = compound_cond(b, k.v[0]);
+	uint32_t join = k.n == 3 ? CFG_NONE : new_block(b, 0);
 	uint32_t t = new_block(b, offset_line(b, cursor_start(b, k.v[1])));
-	edge_stmt(b, head, t, 1, tb.start_off, 1);
+	uint32_t e = k.n == 3 ? new_block(b, offset_line(b, cursor_start(b, k.v[2]))) : join;
+	uint32_t head = CFG_NONE;
+	if (compound) {
+		cond_branch(b, k.v[0], t, e);
+	} else {
+		value_expr(b, k.v[0]);
+		head = b->cur;
+	}
+	struct body tb = body_open(b, k.v[1]);
+	if (!compound)
+		edge_stmt(b, head, t, 1, tb.start_off, 1);
 	b->cur = t;
 	stmt(b, k.v[1]);
 	uint32_t t_end = b->cur;
@@ -528,8 +779,8 @@ static void if_stmt(struct builder *b, CXCursor c)
 	body_close(b, &tb);
 	if (k.n == 3) {
 		struct body eb = body_open(b, k.v[2]);
-		uint32_t e = new_block(b, offset_line(b, cursor_start(b, k.v[2])));
-		edge_stmt(b, head, e, 0, eb.start_off, 1);
+		if (!compound)
+			edge_stmt(b, head, e, 0, eb.start_off, 1);
 		b->cur = e;
 		stmt(b, k.v[2]);
 		uint32_t e_end = b->cur;
@@ -539,11 +790,10 @@ static void if_stmt(struct builder *b, CXCursor c)
 			join = new_block(b, 0);
 		if (e_end != CFG_NONE)
 			edge(b, e_end, join, 0, e_end_site);
-	} else {
+	} else if (!compound) {
 		/* The false edge, numbered first (val 0), needs a site only if it is
 		 * ever cut: a synthesized "else { }" right after the then-body. */
 		uint32_t off = tok_end(b, tb.last_tok);
-		join = new_block(b, 0);
 		edge(b, head, join, 0, add_site(b, SITE_ELSE, off, 0));
 	}
 	if (t_end != CFG_NONE)
@@ -564,12 +814,21 @@ static void while_stmt(struct builder *b, CXCursor c)
 	uint32_t head = new_block(b, offset_line(b, b->toks[kw].off));
 	if (b->cur != CFG_NONE)
 		edge_stmt(b, b->cur, head, 0, b->toks[kw].off, 1);
-	uint32_t cl = cond_sites(b, lp, rp);
 	uint32_t after = new_block(b, 0);
-	b->plan->sites[cl].edge_false = edge(b, head, after, 0, cl);
-	struct body bd = body_open(b, k.v[1]);
 	uint32_t body = new_block(b, offset_line(b, cursor_start(b, k.v[1])));
-	edge_stmt(b, head, body, 1, bd.start_off, 1);
+	b->cur = head;
+	bool compound = compound_cond(b, k.v[0]);
+	if (compound) {
+		cond_branch(b, k.v[0], body, after);
+	} else {
+		uint32_t cl = cond_sites(b, lp, rp);
+		value_expr(b, k.v[0]);
+		b->plan->sites[cl].edge_false = edge(b, b->cur, after, 0, cl);
+	}
+	uint32_t test = b->cur;
+	struct body bd = body_open(b, k.v[1]);
+	if (!compound)
+		edge_stmt(b, test, body, 1, bd.start_off, 1);
 	struct loop_ctx saved = b->loop;
 	b->loop.brk = after;
 	b->loop.cont = head;
@@ -610,9 +869,15 @@ static void do_stmt(struct builder *b, CXCursor c)
 		fail_at(b, b->toks[kw].off, "do-while condition inside a macro expansion");
 	cond_range(b, w, &lp, &rp);
 	b->plan->g->blocks[cond].line = offset_line(b, b->toks[w].off);
-	uint32_t cl = cond_sites(b, lp, rp);
-	b->plan->sites[cl].edge_false = edge(b, cond, after, 0, cl);
-	b->plan->sites[cl].edge_true = edge(b, cond, body, 1, cl);
+	b->cur = cond;
+	if (compound_cond(b, k.v[1])) {
+		cond_branch(b, k.v[1], body, after);
+	} else {
+		uint32_t cl = cond_sites(b, lp, rp);
+		value_expr(b, k.v[1]);
+		b->plan->sites[cl].edge_false = edge(b, b->cur, after, 0, cl);
+		b->plan->sites[cl].edge_true = edge(b, b->cur, body, 1, cl);
+	}
 	b->cur = after;
 	free(k.v);
 }
@@ -661,6 +926,10 @@ static void for_stmt(struct builder *b, CXCursor c)
 	if (!clang_Cursor_isNull(init)) {
 		touch(b, b->toks[kw].off);
 		check_expr(b, init);
+		if (clang_getCursorKind(init) == CXCursor_DeclStmt)
+			clang_visitChildren(init, decl_child, b);
+		else
+			value_expr(b, init);
 	}
 	if (b->cur != CFG_NONE)
 		touch(b, b->toks[kw].off);
@@ -669,13 +938,23 @@ static void for_stmt(struct builder *b, CXCursor c)
 		edge_stmt(b, b->cur, head, 0, b->toks[kw].off, 1);
 	uint32_t after = new_block(b, 0);
 	uint32_t bodyb = new_block(b, offset_line(b, cursor_start(b, body)));
-	struct body bd = body_open(b, body);
+	bool compound = false;
+	b->cur = head;
 	if (!clang_Cursor_isNull(cnd)) {
 		check_expr(b, cnd);
-		uint32_t cl = cond_sites(b, s1, s2);
-		b->plan->sites[cl].edge_false = edge(b, head, after, 0, cl);
+		compound = compound_cond(b, cnd);
+		if (compound) {
+			cond_branch(b, cnd, bodyb, after);
+		} else {
+			uint32_t cl = cond_sites(b, s1, s2);
+			value_expr(b, cnd);
+			b->plan->sites[cl].edge_false = edge(b, b->cur, after, 0, cl);
+		}
 	}
-	edge_stmt(b, head, bodyb, 1, bd.start_off, 1);
+	uint32_t test = b->cur;
+	struct body bd = body_open(b, body);
+	if (!compound)
+		edge_stmt(b, test, bodyb, 1, bd.start_off, 1);
 	uint32_t incb = new_block(b, 0);
 	struct loop_ctx saved = b->loop;
 	b->loop.brk = after;
@@ -687,15 +966,17 @@ static void for_stmt(struct builder *b, CXCursor c)
 	body_close(b, &bd);
 	b->loop = saved;
 	uint32_t is;
+	b->cur = incb;
 	if (!clang_Cursor_isNull(inc)) {
 		check_expr(b, inc);
 		b->plan->g->blocks[incb].line = offset_line(b, cursor_start(b, inc));
+		value_expr(b, inc);
 		is = add_site(b, SITE_EXPR, b->toks[rp].off, 0);
 	} else {
 		is = add_site(b, SITE_EXPR, b->toks[rp].off, 0);
 		b->plan->sites[is].empty_expr = true;
 	}
-	edge(b, incb, head, 0, is);
+	edge(b, b->cur, head, 0, is);
 	b->cur = after;
 	free(k.v);
 }
@@ -709,6 +990,7 @@ static void switch_stmt(struct builder *b, CXCursor c)
 		fail_at(b, b->toks[kw].off, "unexpected switch statement shape");
 	touch(b, b->toks[kw].off);
 	check_expr(b, k.v[0]);
+	value_expr(b, k.v[0]);
 	struct switch_ctx sw = {b->cur, 0, false}, *saved_sw = b->sw;
 	uint32_t after = new_block(b, 0);
 	struct loop_ctx saved = b->loop;
@@ -836,6 +1118,7 @@ static void return_stmt(struct builder *b, CXCursor c)
 		 * "return f(), leave;" keeps the expression first. */
 		if (k.n) {
 			check_expr(b, k.v[0]);
+			value_expr(b, k.v[0]);
 			uint32_t semi = find_semi(b, i);
 			if (semi == CFG_NONE)
 				fail_at(b, b->toks[i].off, "cannot find the end of a return statement");
@@ -850,6 +1133,7 @@ static void return_stmt(struct builder *b, CXCursor c)
 		if (semi == CFG_NONE || semi == i + 1)
 			fail_at(b, b->toks[i].off, "cannot find the end of a return statement");
 		uint32_t o = add_site(b, SITE_RET_OPEN, b->toks[i + 1].off, 1);
+		value_expr(b, k.v[0]);
 		uint32_t cl = add_site(b, SITE_RET_CLOSE, b->toks[semi].off, 0);
 		b->plan->sites[o].partner = cl;
 		edge(b, b->cur, CFG_EXIT, 0, cl);
@@ -935,6 +1219,10 @@ static void stmt(struct builder *b, CXCursor c)
 			fail_at(b, cursor_start(b, c), "unsupported statement kind %d", (int)kind);
 		touch(b, cursor_start(b, c));
 		check_expr(b, c);
+		if (kind == CXCursor_DeclStmt)
+			clang_visitChildren(c, decl_child, b);
+		else
+			value_expr(b, c);
 		break;
 	}
 }
@@ -1135,6 +1423,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 	b.src = src;
 	b.plan = plan;
 	b.loop.brk = b.loop.cont = CFG_NONE;
+	b.expr_branches = plan->expr_branches;
 	CXString name = clang_getCursorSpelling(fn);
 	plan->name = strdup(clang_getCString(name));
 	clang_disposeString(name);

@@ -46,6 +46,7 @@ struct site {
 	uint32_t seq;
 	const char *text;   /* SITE_TEXT only (static string) */
 	bool empty_expr;    /* SITE_EXPR: the for increment is empty */
+	bool wrap;          /* COND_OPEN/CLOSE around an operand: add a pair of parentheses */
 	uint32_t partner;   /* COND_OPEN/RET_OPEN: index of the CLOSE site */
 	uint32_t edge_true, edge_false; /* COND_CLOSE: the edges it carries, CFG_NONE if none */
 };
@@ -58,6 +59,7 @@ struct fn_plan {
 	uint32_t nsites, cap_sites;
 	uint32_t *block_start;     /* per block: site running on every entry, CFG_NONE if none */
 	uint32_t cap_block_start;
+	bool expr_branches;        /* input: &&, || and ?: are branches (set by the caller) */
 	uint32_t entry_edge;       /* the CFG edge ENTRY -> first block */
 	char *ret_decl;            /* declaration "T kp_ret" pattern with %s for the name, NULL if void */
 	bool has_value_return;     /* a return with a value exists: kp_ret is needed */

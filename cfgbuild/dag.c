@@ -23,7 +23,18 @@
  *    whose count exceeds T we cut its cuttable out-edge with the most paths
  *    (ROLE_CUT: dummy ENTRY->w and v->EXIT, like a back edge) until the
  *    count fits.  Cutting v->w changes only numPaths(v) and ENTRY's dummy
- *    edges, so one pass in reverse topological order decides every cut.
+ *    edges, so in the common case one pass in reverse topological order
+ *    decides every cut.
+ *    A block v with no out-edge worth cutting (a switch dispatch: its edges
+ *    have no insertion site) is brought under T by cutting below it: one
+ *    cuttable DAG edge x->y under v (removes about paths(v ~> x) *
+ *    numPaths(y) paths from v), or every cuttable in-edge of a join y under
+ *    v (splits a chain of switches, where single edges remove only a
+ *    fraction); the fewest edges that bring v under T, else the most paths
+ *    removed per edge (see cut_below).  The pass then resumes at the cut's
+ *    place in the postorder (only blocks above the cut, v among them, can
+ *    have changed), until v fits or nothing below v can be cut.  Every
+ *    block keeps a fixed slot of DAG edges so renumbering overwrites them.
  *    T starts at the limit and halves while ENTRY overflows; at
  *    T = limit / (blocks + ENTRY's out-degree) every block but ENTRY holds
  *    at most T paths and ENTRY has fewer out-edges than that divisor, so
@@ -46,13 +57,18 @@ struct work {
 	uint32_t *disc;                 /* DFS discovery index per block, CFG_NONE if unreached */
 	uint32_t *by_disc, nreach;      /* reached blocks in discovery order */
 	uint32_t *post;                 /* reached blocks in DFS postorder */
+	uint32_t *postidx;              /* per block: its index in post */
 	enum cfg_edge_role *role;
 	uint64_t *num;                  /* numPaths per block */
 	bool *has_entry;                /* block is the target of a back or cut edge */
 	struct bl_edge *scratch;        /* one block's DAG out-edges */
-	struct bl_edge *tmp;            /* numbered DAG edges in numbering order */
-	uint32_t ntmp;
-	uint32_t *tstart, *tcount;      /* per block: its edges in tmp */
+	struct bl_edge *tmp;            /* numbered DAG edges, a fixed slot per block */
+	uint32_t ntmp;                  /* edges kept in all slots */
+	uint32_t *tstart, *tcount;      /* per block: its slot in tmp, edges kept there */
+	double *pv;                     /* cutting below: paths from the over-full block */
+	double *pin;                    /* cutting below: those over cuttable in-edges */
+	uint32_t *nin;                  /* cutting below: cuttable in-edges */
+	uint32_t resume;                /* cutting below: postorder index to resume at */
 	uint32_t ncut;
 	uint64_t limit;
 	char *err;
@@ -134,6 +150,7 @@ static void dfs(struct work *w, uint32_t *stk, uint32_t *pos, unsigned char *sta
 
 		if (pos[sp - 1] == w->out_start[v + 1]) {
 			state[v] = BLACK;
+			w->postidx[v] = npost;
 			w->post[npost++] = v;
 			sp--;
 			continue;
@@ -260,21 +277,144 @@ static uint32_t pick_cut(struct work *w, uint32_t n)
 	return best;
 }
 
+/* Stores v's numbered out-edges in its slot, replacing any earlier ones. */
 static void keep(struct work *w, uint32_t v, uint32_t n)
 {
-	uint32_t i;
+	uint32_t i, k = 0;
 
-	w->tstart[v] = w->ntmp;
 	for (i = 0; i < n; i++)
 		if (w->scratch[i].val != UINT64_MAX)
-			w->tmp[w->ntmp++] = w->scratch[i];
-	w->tcount[v] = w->ntmp - w->tstart[v];
+			w->tmp[w->tstart[v] + k++] = w->scratch[i];
+	w->ntmp += k;
+	w->ntmp -= w->tcount[v];
+	w->tcount[v] = k;
 }
 
-enum { NUM_OK, NUM_OVERFLOW, NUM_FAIL };
+/* Slots: ENTRY's DAG out-edges are its CFG out-edges (at most one dummy
+ * v->EXIT among them) plus a dummy ENTRY->w per block; every other block's
+ * are its CFG out-edges plus one dummy v->EXIT.  In all ne + 2 nb. */
+static void slots(struct work *w)
+{
+	uint32_t v, at = 0;
+
+	for (v = 0; v < w->nb; v++) {
+		w->tstart[v] = at;
+		at += w->out_start[v + 1] - w->out_start[v] + 1 + (v == CFG_ENTRY ? w->nb : 0);
+	}
+}
+
+/* A way to cut below an over-full block v: one edge, or every cuttable
+ * in-edge of a block y from under v (a join: often the only way to split a
+ * chain of switches, whose dispatch edges cannot be cut). */
+struct cand {
+	double gain;   /* paths removed from v, about */
+	uint32_t cost; /* edges to cut */
+	uint32_t edge; /* the CFG edge, or CFG_NONE for all in-edges of node */
+	uint32_t node; /* the edge's source, or the block y */
+};
+
+/* Candidates that bring v down to its threshold (gain >= need) beat those
+ * that do not; among them the fewest edges, otherwise the most gain per edge;
+ * ties go to the first found, the nearest to v. */
+static bool better(const struct cand *c, const struct cand *best, double need)
+{
+	bool sc = c->gain >= need, sb = best->gain >= need;
+
+	if (c->gain <= 0)
+		return false;
+	if (best->cost == 0)
+		return true;
+	if (sc != sb)
+		return sc;
+	if (sc)
+		return c->cost < best->cost;
+	return c->gain / c->cost > best->gain / best->cost;
+}
+
+/* Cutting below v, whose scratch holds its n DAG out-edges, none of them
+ * worth cutting; every block under v was numbered in this pass.  With
+ * pv(x) = paths from v to x in the DAG (doubles: estimates that cannot
+ * overflow), cutting x->y removes about pv(x) * numPaths(y) paths from v and
+ * cutting every cuttable in-edge of y removes the sum of that over them.
+ * Cuts the best candidate (see better) and sets resume to a postorder index
+ * at or below every block whose count changed.  False when no edge under v
+ * can be cut. */
+static bool cut_below(struct work *w, uint32_t v, uint32_t n, uint64_t thresh)
+{
+	uint32_t top = w->postidx[v], i, k;
+	struct cand best = {0, 0, CFG_NONE, CFG_NONE};
+	double need = -(double)thresh;
+
+	for (i = 0; i <= top; i++) {
+		w->pv[w->post[i]] = 0;
+		w->pin[w->post[i]] = 0;
+		w->nin[w->post[i]] = 0;
+	}
+	for (k = 0; k < n; k++)
+		need += (double)w->num[w->scratch[k].dst];
+	w->pv[v] = 1;
+	for (i = top + 1; i-- > 0;) {
+		uint32_t x = w->post[i], ne;
+		const struct bl_edge *out;
+		double px = w->pv[x];
+
+		if (px == 0)
+			continue;
+		if (x != v && w->nin[x] >= 2 && w->num[x] >= 2) {
+			struct cand c = {w->pin[x] * (double)w->num[x], w->nin[x], CFG_NONE, x};
+
+			if (better(&c, &best, need))
+				best = c;
+		}
+		out = x == v ? w->scratch : &w->tmp[w->tstart[x]];
+		ne = x == v ? n : w->tcount[x];
+		for (k = 0; k < ne; k++) {
+			const struct bl_edge *b = &out[k];
+			uint32_t y = b->dst;
+			struct cand c;
+
+			if (b->kind != BL_EDGE_CFG || w->num[y] == 0)
+				continue;
+			w->pv[y] += px;
+			if (y == CFG_EXIT || !w->g->edges[b->cfg_edge].can_cut)
+				continue;
+			w->pin[y] += px;
+			w->nin[y]++;
+			if (w->num[y] < 2)
+				continue;
+			c.gain = px * (double)w->num[y];
+			c.cost = 1;
+			c.edge = b->cfg_edge;
+			c.node = x;
+			if (better(&c, &best, need))
+				best = c;
+		}
+	}
+	if (best.cost == 0)
+		return false;
+	if (best.edge != CFG_NONE) {
+		w->role[best.edge] = ROLE_CUT;
+		w->ncut++;
+		w->resume = w->postidx[best.node];
+		return true;
+	}
+	for (k = 0; k < w->ne; k++) {
+		const struct cfg_edge *e = &w->g->edges[k];
+
+		if (e->dst == best.node && e->can_cut && w->role[k] == ROLE_FORWARD &&
+		    w->postidx[e->src] <= top && w->pv[e->src] > 0) {
+			w->role[k] = ROLE_CUT;
+			w->ncut++;
+		}
+	}
+	w->resume = w->postidx[best.node];
+	return true;
+}
+
+enum { NUM_OK, NUM_OVERFLOW, NUM_FAIL, NUM_RESUME };
 
 /* Numbers block v, cutting its out-edges while numPaths(v) > thresh when
- * cutting is on. */
+ * cutting is on; NUM_RESUME after cutting an edge below v (see cut_below). */
 static int number_cut(struct work *w, uint32_t v, uint64_t thresh, bool cut)
 {
 	for (;;) {
@@ -291,13 +431,15 @@ static int number_cut(struct work *w, uint32_t v, uint64_t thresh, bool cut)
 			return NUM_OVERFLOW;
 		c = pick_cut(w, n);
 		if (c == CFG_NONE) {
+			if (cut_below(w, v, n, thresh))
+				return NUM_RESUME;
 			if (fits) { /* over the threshold only: let ENTRY decide */
 				w->num[v] = sum;
 				keep(w, v, n);
 				return NUM_OK;
 			}
 			snprintf(w->err, w->errlen,
-				 "path count overflows at block %u (line %u) and none of its out-edges can be cut",
+				 "path count overflows at block %u (line %u) and no edge from it or below it can be cut",
 				 v, w->g->blocks[v].line);
 			return NUM_FAIL;
 		}
@@ -306,7 +448,9 @@ static int number_cut(struct work *w, uint32_t v, uint64_t thresh, bool cut)
 	}
 }
 
-/* One numbering pass in reverse topological order (EXIT, then postorder). */
+/* One numbering pass in reverse topological order (EXIT, then postorder).
+ * A cut below a block resumes the pass at the cut edge's source: blocks
+ * before it in postorder are not above it, so their numbers still hold. */
 static int number_all(struct work *w, uint64_t thresh, bool cut)
 {
 	uint32_t i;
@@ -314,17 +458,23 @@ static int number_all(struct work *w, uint64_t thresh, bool cut)
 
 	memset(w->num, 0, w->nb * sizeof *w->num);
 	memset(w->tcount, 0, w->nb * sizeof *w->tcount);
-	memset(w->tstart, 0, w->nb * sizeof *w->tstart);
 	w->ntmp = 0;
 	w->num[CFG_EXIT] = 1;
-	for (i = 0; i < w->nreach; i++) {
+	for (i = 0; i < w->nreach;) {
 		uint32_t v = w->post[i];
 
-		if (v == CFG_EXIT)
+		if (v == CFG_EXIT) {
+			i++;
 			continue;
+		}
 		r = number_cut(w, v, thresh, cut);
+		if (r == NUM_RESUME) {
+			i = w->resume;
+			continue;
+		}
 		if (r != NUM_OK)
 			return r;
+		i++;
 	}
 	return NUM_OK;
 }
@@ -402,6 +552,10 @@ static void work_free(struct work *w)
 	free(w->disc);
 	free(w->by_disc);
 	free(w->post);
+	free(w->postidx);
+	free(w->pv);
+	free(w->pin);
+	free(w->nin);
 	free(w->role);
 	free(w->num);
 	free(w->has_entry);
@@ -421,15 +575,19 @@ static bool work_alloc(struct work *w)
 	w->disc = malloc(nb * sizeof *w->disc);
 	w->by_disc = malloc(nb * sizeof *w->by_disc);
 	w->post = malloc(nb * sizeof *w->post);
+	w->postidx = malloc(nb * sizeof *w->postidx);
+	w->pv = malloc(nb * sizeof *w->pv);
+	w->pin = malloc(nb * sizeof *w->pin);
+	w->nin = malloc(nb * sizeof *w->nin);
 	w->role = malloc((ne + 1) * sizeof *w->role);
 	w->num = malloc(nb * sizeof *w->num);
 	w->has_entry = malloc(nb * sizeof *w->has_entry);
 	w->scratch = malloc((ne + nb + 1) * sizeof *w->scratch);
-	w->tmp = malloc((ne + 2 * nb + 1) * sizeof *w->tmp);
+	w->tmp = malloc((ne + 2 * nb + 1) * sizeof *w->tmp); /* see slots() */
 	w->tstart = malloc(nb * sizeof *w->tstart);
 	w->tcount = malloc(nb * sizeof *w->tcount);
-	return w->out_start && w->out_list && w->disc && w->by_disc && w->post && w->role && w->num &&
-	       w->has_entry && w->scratch && w->tmp && w->tstart && w->tcount;
+	return w->out_start && w->out_list && w->disc && w->by_disc && w->post && w->postidx && w->pv && w->pin && w->nin &&
+	       w->role && w->num && w->has_entry && w->scratch && w->tmp && w->tstart && w->tcount;
 }
 
 static struct bl_dag *dag_alloc(uint32_t nb, uint32_t ne)
@@ -468,6 +626,7 @@ static bool analyse(struct work *w)
 		for (i = 0; i < w->nb; i++)
 			w->disc[i] = CFG_NONE;
 		dfs(w, stk, pos, state);
+		slots(w);
 	} else {
 		snprintf(w->err, w->errlen, "out of memory");
 	}

@@ -194,7 +194,7 @@ static char *site_text(struct placer *pl, uint32_t s)
 	case SITE_RET_OPEN:
 		if (st->kind == SITE_RET_OPEN)
 			return fmt("%sret = (", p);
-		return pl->code[st->partner].n ? fmt("(") : NULL;
+		return pl->code[st->partner].n ? fmt(st->wrap ? "((" : "(") : NULL;
 	case SITE_COND_CLOSE: {
 		struct strlist t = {0}, f = {0};
 		if (st->edge_true != CFG_NONE)
@@ -203,12 +203,13 @@ static char *site_text(struct placer *pl, uint32_t s)
 			edge_code(pl, st->edge_false), f = pl->code[s], pl->code[s] = (struct strlist){0};
 		char *r = NULL, *ts = t.n ? join(&t, ", ", "(", ", 1)") : NULL,
 		     *fs = f.n ? join(&f, ", ", "(", ", 0)") : NULL;
+		const char *w = st->wrap ? ")" : "";
 		if (ts && fs)
-			r = fmt(") ? %s : %s", ts, fs);
+			r = fmt(") ? %s : %s%s", ts, fs, w);
 		else if (ts)
-			r = fmt(") && %s", ts);
+			r = fmt(") && %s%s", ts, w);
 		else if (fs)
-			r = fmt(") || %s", fs);
+			r = fmt(") || %s%s", fs, w);
 		free(ts);
 		free(fs);
 		/* keep the lists so the open site knows whether to write "(" */
