@@ -33,7 +33,7 @@
 struct tok {
 	uint32_t off, len;
 	CXTokenKind kind;
-	char sp[16]; /* spelling, truncated; enough for keywords and punctuation */
+	char sp[40]; /* spelling, truncated; enough for keywords, punctuation and the builtins we look for */
 };
 
 struct loop_ctx {

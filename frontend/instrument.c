@@ -21,6 +21,7 @@
 #include <clang-c/Index.h>
 
 #include "build.h"
+#include "builds.h"
 #include "cfg.h"
 #include "frontend.h"
 #include "rewrite.h"
@@ -31,10 +32,13 @@ struct counts {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: kpath instrument INPUT.c [-o OUTPUT.c] [--quiet] [--check] [-- COMPILE-FLAGS...]\n"
+	fprintf(out, "usage: kpath instrument INPUT.c [-o OUTPUT.c] [--quiet] [--check] [--no-expr-branches]\n"
+	             "                        [-- COMPILE-FLAGS...]\n"
 	             "  Writes INPUT.c with Ball-Larus path tracing for kpath's runtime\n"
 	             "  (default output: INPUT.kpath.c).  Flags after -- are passed to the parser\n"
 	             "  (-I, -D, -std, ...).  Link the result with $(kpath config --libs).\n"
+	             "  --no-expr-branches  treat conditions as atomic: &&, || and ?: do not\n"
+	             "           split paths (by default they are branches like if/else)\n"
 	             "  --check  testing aid: also report every CFG edge taken, for kpath's\n"
 	             "           checking runtime (tests/check), which verifies every path ID.\n");
 }
@@ -140,6 +144,7 @@ struct walk {
 	struct rw_file *rw;
 	struct counts counts;
 	bool quiet;
+	bool expr_branches;
 	FILE *dump;           /* kpath cfg: dump CFGs here instead of rewriting */
 	const char *only;     /* kpath cfg --function */
 };
@@ -149,6 +154,7 @@ static void instrument_function(struct walk *w, CXCursor fn)
 	struct fn_plan plan;
 	char err[256];
 	memset(&plan, 0, sizeof plan);
+	plan.expr_branches = w->expr_branches;
 	const char *why = NULL;
 	unsigned line = 0;
 	struct bl_dag *dag = NULL;
@@ -255,7 +261,7 @@ static char *default_output(const char *in)
  * with dump set, prints each function's CFG and numbering instead of
  * writing out. */
 static int run(const char *in, const char *out, const char **flags, int nflags, bool quiet, bool check,
-               FILE *dump, const char *only);
+               bool expr_branches, FILE *dump, const char *only);
 
 int kp_cfg_main(int argc, char **argv)
 {
@@ -284,13 +290,13 @@ int kp_cfg_main(int argc, char **argv)
 		fprintf(stderr, "usage: kpath cfg INPUT.c [--function NAME] [-- COMPILE-FLAGS...]\n");
 		return 2;
 	}
-	return run(in, NULL, flags, nflags, true, false, stdout, only);
+	return run(in, NULL, flags, nflags, true, false, true, stdout, only);
 }
 
 int kp_instrument_main(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
-	bool quiet = false, check = false;
+	bool quiet = false, check = false, expr_branches = true;
 	int i, nflags = 0;
 	const char **flags = NULL;
 	for (i = 1; i < argc; i++) {
@@ -304,6 +310,10 @@ int kp_instrument_main(int argc, char **argv)
 			quiet = true;
 		} else if (!strcmp(argv[i], "--check")) {
 			check = true;
+		} else if (!strcmp(argv[i], "--no-expr-branches")) {
+			expr_branches = false;
+		} else if (!strncmp(argv[i], "-p", 2)) {
+			return kp_compdb_main(argc, argv); /* -p BUILD_DIR: compile_commands.json */
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
 			return 0;
@@ -322,11 +332,11 @@ int kp_instrument_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	return run(in, out, flags, nflags, quiet, check, NULL, NULL);
+	return run(in, out, flags, nflags, quiet, check, expr_branches, NULL, NULL);
 }
 
 static int run(const char *in, const char *out, const char **flags, int nflags, bool quiet, bool check,
-               FILE *dump, const char *only)
+               bool expr_branches, FILE *dump, const char *only)
 {
 	FILE *probe = fopen(in, "r");
 	if (!probe) {
@@ -375,7 +385,7 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	}
 	struct rw_file rw;
 	rw_file_init(&rw, prefix, in, check);
-	struct walk w = {&src, &rw, {0, 0, 0}, quiet, dump, only};
+	struct walk w = {&src, &rw, {0, 0, 0}, quiet, expr_branches, dump, only};
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
 	if (dump) {
 		rw_file_free(&rw);

@@ -1,6 +1,7 @@
 /*
  * main.c: the kpath command.  Each subcommand lives in its component:
  *   instrument  frontend/instrument.c   parse, build CFG, number, rewrite
+ *               (-p BUILD_DIR: frontend/compdb.c, compile_commands.json)
  *   cfg         frontend/instrument.c   CFG and numbering dump (golden tests)
  *   config      frontend/config.c       linker arguments for the runtime
  *   kipf        runtime/kipf_tool.c     rebuild a profile from a trace
@@ -18,6 +19,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage: kpath COMMAND [ARGS]\n"
 	             "commands:\n"
 	             "  instrument INPUT.c [-o OUT.c] [-- FLAGS]  add Ball-Larus path tracing\n"
+	             "  instrument -p BUILD_DIR [-o OUT_DIR]     ... every C file of compile_commands.json\n"
 	             "  cfg INPUT.c [--function F] [-- FLAGS]    dump CFGs and Ball-Larus numbering\n"
 	             "  config --libs                            linker arguments for the runtime\n"
 	             "  report PROFILE [--top N] [--function F]  hottest paths of a profile\n"

@@ -1,0 +1,65 @@
+/*
+ * builds.h: kpath in real builds.
+ *   ccargs.c     the compiler command-line model shared by both (what a gcc/clang
+ *                driver command compiles, links, and which flags change parsing)
+ *   cc_wrapper.c kpath-cc, the compiler wrapper (its own executable)
+ *   compdb.c     kpath instrument -p BUILD_DIR (compile_commands.json)
+ */
+#ifndef KPATH_BUILDS_H
+#define KPATH_BUILDS_H
+
+#include <stdbool.h>
+
+/* A growable NULL-terminated argument vector (strings owned). */
+struct kp_vec {
+	char **v;
+	int n, cap;
+};
+void kp_vec_push(struct kp_vec *a, const char *s);
+void kp_vec_pushn(struct kp_vec *a, const char *s, size_t len);
+void kp_vec_free(struct kp_vec *a);
+
+/* Splits a command line like a POSIX shell does for words (quotes,
+ * backslashes; no expansions).  Appends to out; false on an unterminated
+ * quote. */
+bool kp_shell_split(const char *s, struct kp_vec *out);
+
+/* Expands @FILE response files (gcc's quoting rules, nested up to 10 deep)
+ * of argv[0..argc) into out.  false (with out partly filled) when a response
+ * file cannot be read; gcc then keeps "@FILE" as it is, and so does this. */
+bool kp_expand_response_files(int argc, char **argv, struct kp_vec *out);
+
+enum kp_mode {
+	KP_MODE_LINK,       /* compile and/or link (no -c, -S, -E) */
+	KP_MODE_COMPILE,    /* -c */
+	KP_MODE_ASM,        /* -S */
+	KP_MODE_PREPROCESS, /* -E, or -M/-MM without -MD/-MMD */
+	KP_MODE_OTHER       /* -fsyntax-only, --version, -###, no inputs... */
+};
+
+/* What a compiler driver command (arguments without the compiler itself)
+ * does, as far as kpath cares. */
+struct kp_ccline {
+	enum kp_mode mode;
+	int *c_inputs;   /* indices in argv of the C sources it compiles */
+	int n_c;
+	int n_inputs;    /* all input operands (sources, objects, libraries) */
+	int output;      /* index of -o's value (or of "-oFILE"), -1 if none */
+	bool output_joined;
+	struct kp_vec parse_flags; /* flags that change how the sources parse */
+	bool shared, relocatable, nostdlib, has_debug;
+	bool dep;        /* -MD or -MMD */
+	int mf;          /* index of -MF's value, -1 if none */
+	char *wp_depfile; /* FILE of -Wp,-MD,FILE / -Wp,-MMD,FILE */
+};
+
+/* Parses argv[0..argc) (the compiler's arguments, not the compiler). */
+void kp_ccline_parse(int argc, char **argv, struct kp_ccline *cl);
+void kp_ccline_free(struct kp_ccline *cl);
+/* True for the name of a C source (".c"). */
+bool kp_is_c_name(const char *path);
+
+/* kpath instrument -p BUILD_DIR [-o OUT_DIR]: argv[0] is "instrument". */
+int kp_compdb_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,674 @@
+/*
+ * cc_wrapper.c: kpath-cc, a C compiler wrapper that profiles a whole build.
+ *
+ *   make CC="kpath-cc gcc"        CC=kpath-cc (compiler: $KPATH_CC, else cc)
+ *   cmake -DCMAKE_C_COMPILER_LAUNCHER=kpath-cc -DCMAKE_C_LINKER_LAUNCHER=kpath-cc
+ *
+ * For every C source a command compiles (-c, -S, or compile-and-link), kpath-cc
+ * runs `kpath instrument SRC -o TMP/SRC-BASENAME -- FLAGS` with the
+ * command's own parse-relevant flags (ccargs.c), then runs the original
+ * command with the instrumented file in place of the source.  The temporary
+ * file keeps the source's base name, so default outputs (foo.c -c -> foo.o,
+ * -MD -> foo.d) are named exactly as without kpath-cc; "-iquote SRCDIR" keeps
+ * #include "..." resolving next to the original source; dependency files are
+ * rewritten to name the original source; the instrumented file's #line
+ * directives make diagnostics point at the original.  A linking command gets
+ * `kpath config --libs` appended.
+ *
+ * Everything else runs the compiler unchanged (execvp): -E, -M/-MM,
+ * -fsyntax-only, --version and friends, assembler and other non-C inputs, and
+ * configure/CMake probes (conftest.c, CMakeFiles/CMakeScratch...).  When
+ * instrumentation fails, or the instrumented file does not compile, the
+ * original command is run as it is, so its diagnostics and exit status are
+ * the real compiler's.  No shell is involved anywhere.
+ *
+ * Environment: KPATH_CC (compiler when none is given), KPATH_KEEP=DIR (keep
+ * each instrumented file as DIR/<absolute source dir>/NAME.kpath.c),
+ * KPATH_CC_VERBOSE (show kpath's own messages), KPATH_CC_DISABLE (pure
+ * pass-through), KPATH_BIN (the kpath executable; default: next to kpath-cc).
+ */
+/* realpath, strndup, mkdtemp */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builds.h"
+
+extern char **environ;
+
+static bool verbose;
+static char tmpdir[PATH_MAX]; /* "" until created */
+static volatile sig_atomic_t got_signal;
+static volatile pid_t child_pid;
+
+static void note(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "kpath-cc: ");
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: kpath-cc [COMPILER] COMPILER-ARGS...\n"
+	        "  A C compiler wrapper: compiles every C source with kpath path profiling\n"
+	        "  (kpath instrument) and links the kpath runtime into executables.\n"
+	        "  make CC=\"kpath-cc gcc\" | CC=kpath-cc ./configure | cmake -DCMAKE_C_COMPILER_LAUNCHER=kpath-cc\n"
+	        "    -DCMAKE_C_LINKER_LAUNCHER=kpath-cc | CC=kpath-cc cmake ...\n"
+	        "  COMPILER defaults to $KPATH_CC, else cc.\n"
+	        "environment:\n"
+	        "  KPATH_CC=CC          compiler when none is given on the command line\n"
+	        "  KPATH_KEEP=DIR       keep instrumented sources as DIR/<source dir>/NAME.kpath.c\n"
+	        "  KPATH_CC_VERBOSE=1   show kpath instrument's messages\n"
+	        "  KPATH_CC_DISABLE=1   run the compiler unchanged\n"
+	        "  KPATH_BIN=PATH       the kpath executable (default: next to kpath-cc)\n");
+}
+
+/* --- processes ------------------------------------------------------------------ */
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+/* Runs argv (PATH lookup) with stdout/stderr redirected to files when given;
+ * returns the wait status, or -1 when it cannot start. */
+static int run(char **argv, const char *out_file, const char *err_file)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	if (out_file)
+		posix_spawn_file_actions_addopen(&fa, 1, out_file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (err_file)
+		posix_spawn_file_actions_addopen(&fa, 2, err_file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	pid_t pid;
+	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0) {
+		fprintf(stderr, "kpath-cc: cannot run '%s': %s\n", argv[0], strerror(rc));
+		return -1;
+	}
+	child_pid = pid;
+	int st;
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR) {
+			st = -1;
+			break;
+		}
+	}
+	child_pid = 0;
+	return st;
+}
+
+static bool ok_status(int st)
+{
+	return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static void remove_tree(void);
+
+/* Removes the temporary directory and ends like the compiler did. */
+static void finish(int st)
+{
+	if (tmpdir[0])
+		remove_tree();
+	if (got_signal) {
+		signal(got_signal, SIG_DFL);
+		raise(got_signal);
+	}
+	if (st == -1)
+		exit(127);
+	if (WIFSIGNALED(st)) {
+		signal(WTERMSIG(st), SIG_DFL);
+		raise(WTERMSIG(st));
+		exit(128 + WTERMSIG(st));
+	}
+	exit(WEXITSTATUS(st));
+}
+
+static void exec_or_die(char **argv)
+{
+	execvp(argv[0], argv);
+	fprintf(stderr, "kpath-cc: cannot run '%s': %s\n", argv[0], strerror(errno));
+	exit(127);
+}
+
+/* --- files ---------------------------------------------------------------------- */
+
+/* Every file and directory kpath-cc creates under tmpdir, in creation order. */
+static struct kp_vec created;
+
+static void remove_tree(void)
+{
+	for (int i = created.n - 1; i >= 0; i--)
+		if (remove(created.v[i]) != 0 && errno != ENOENT)
+			rmdir(created.v[i]);
+	rmdir(tmpdir);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *s = malloc(cap);
+	size_t got;
+	while (s && (got = fread(s + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n < 2) {
+			cap *= 2;
+			s = realloc(s, cap);
+		}
+	}
+	fclose(f);
+	if (!s)
+		return NULL;
+	s[n] = 0;
+	if (len)
+		*len = n;
+	return s;
+}
+
+static void copy_to_stderr(const char *path)
+{
+	size_t n;
+	char *s = slurp(path, &n);
+	if (s) {
+		fwrite(s, 1, n, stderr);
+		free(s);
+	}
+}
+
+static bool write_file(const char *path, const char *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return false;
+	bool ok = fwrite(data, 1, n, f) == n;
+	ok &= fclose(f) == 0;
+	return ok;
+}
+
+static void mkdirs(const char *dir)
+{
+	char *p = strdup(dir);
+	if (!p)
+		return;
+	for (char *s = p + 1; *s; s++) {
+		if (*s == '/') {
+			*s = 0;
+			mkdir(p, 0777);
+			*s = '/';
+		}
+	}
+	mkdir(p, 0777);
+	free(p);
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+/* The directory part of p as written ("." when none). */
+static char *dir_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	if (!s)
+		return strdup(".");
+	if (s == p)
+		return strdup("/");
+	return strndup(p, (size_t)(s - p));
+}
+
+/* --- deciding --------------------------------------------------------------------- */
+
+static bool has_input_suffix(const char *w)
+{
+	static const char *const sfx[] = {".c", ".o", ".s", ".S", ".a", ".so", ".i", ".h", ".cc",
+	                                  ".cpp", ".lo", ".la", ".obj", ".sx", NULL};
+	const char *dot = strrchr(base_name(w), '.');
+	if (!dot)
+		return false;
+	for (int i = 0; sfx[i]; i++)
+		if (!strcmp(dot, sfx[i]))
+			return true;
+	return false;
+}
+
+static bool is_executable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* Is the first argument the compiler (kpath-cc gcc ...) rather than an
+ * argument of it (kpath-cc -c foo.c)? */
+static bool looks_like_compiler(const char *w)
+{
+	if (w[0] == '-' || w[0] == '@' || !w[0] || has_input_suffix(w))
+		return false;
+	if (strchr(w, '/'))
+		return is_executable(w);
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		const char *colon = strchr(path, ':');
+		size_t len = colon ? (size_t)(colon - path) : strlen(path);
+		char cand[PATH_MAX];
+		snprintf(cand, sizeof cand, "%.*s/%s", (int)len, len ? path : ".", w);
+		if (is_executable(cand))
+			return true;
+		if (!colon)
+			break;
+		path = colon + 1;
+	}
+	return false;
+}
+
+static bool is_launcher(const char *w)
+{
+	const char *b = base_name(w);
+	return !strcmp(b, "ccache") || !strcmp(b, "sccache") || !strcmp(b, "distcc") || !strcmp(b, "icecc");
+}
+
+static bool probe_path(const char *p)
+{
+	const char *b = base_name(p);
+	return !strncmp(b, "conftest", 8) || !strncmp(b, "cmTC_", 5) || !strncmp(b, "CMakeCCompilerId", 16) ||
+	       !strncmp(b, "CMakeCCompilerABI", 17) || strstr(p, "CMakeFiles/CMakeScratch") ||
+	       strstr(p, "CMakeFiles/CMakeTmp") || strstr(p, "/CompilerIdC") || strstr(p, "meson-private");
+}
+
+/* configure and CMake/meson try-compile probes: never instrumented, never
+ * given the runtime (CMake parses the link line of its ABI probe). */
+static bool is_probe(const struct kp_vec *args, const struct kp_ccline *cl)
+{
+	for (int i = 0; i < cl->n_c; i++)
+		if (probe_path(args->v[cl->c_inputs[i]]))
+			return true;
+	if (cl->output >= 0) {
+		const char *o = args->v[cl->output];
+		if (cl->output_joined)
+			o += 2;
+		if (probe_path(o))
+			return true;
+	}
+	char cwd[PATH_MAX];
+	if (getcwd(cwd, sizeof cwd) && probe_path(cwd))
+		return true;
+	return false;
+}
+
+static char *self_dir(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return strdup(".");
+	exe[n] = 0;
+	return dir_name(exe);
+}
+
+static char *kpath_bin(void)
+{
+	const char *e = getenv("KPATH_BIN");
+	if (e && *e)
+		return strdup(e);
+	char *d = self_dir();
+	size_t n = strlen(d) + 8;
+	char *p = malloc(n);
+	snprintf(p, n, "%s/kpath", d);
+	free(d);
+	return p;
+}
+
+/* The runtime's link arguments, from `kpath config --libs`. */
+static bool runtime_libs(const char *kpath, struct kp_vec *out)
+{
+	char dir[PATH_MAX] = "";
+	if (tmpdir[0])
+		snprintf(dir, sizeof dir, "%s", tmpdir);
+	else {
+		const char *t = getenv("TMPDIR");
+		snprintf(dir, sizeof dir, "%s/kpath-cc.XXXXXX", t && *t ? t : "/tmp");
+		if (!mkdtemp(dir))
+			return false;
+		snprintf(tmpdir, sizeof tmpdir, "%s", dir);
+	}
+	char file[PATH_MAX + 16];
+	snprintf(file, sizeof file, "%s/libs.out", tmpdir);
+	kp_vec_push(&created, file);
+	char *argv[] = {(char *)kpath, "config", "--libs", NULL};
+	int st = run(argv, file, NULL);
+	char *text = slurp(file, NULL);
+	bool ok = ok_status(st) && text && kp_shell_split(text, out) && out->n > 0;
+	free(text);
+	if (!ok)
+		fprintf(stderr, "kpath-cc: '%s config --libs' failed; linking without the kpath runtime\n", kpath);
+	return ok;
+}
+
+/* --- dependency files --------------------------------------------------------------- */
+
+/* Replaces every occurrence of from by to in the file at path. */
+static void replace_in_file(const char *path, const char *from, const char *to)
+{
+	size_t n;
+	char *s = slurp(path, &n);
+	if (!s || !strstr(s, from)) {
+		free(s);
+		return;
+	}
+	size_t fl = strlen(from), tl = strlen(to), cap = n + 1, count = 0;
+	for (char *p = strstr(s, from); p; p = strstr(p + fl, from))
+		count++;
+	cap += count * (tl > fl ? tl - fl : 0);
+	char *d = malloc(cap + 1), *w = d;
+	const char *r = s;
+	for (char *p = strstr(s, from); p; p = strstr(p + fl, from)) {
+		memcpy(w, r, (size_t)(p - r));
+		w += p - r;
+		memcpy(w, to, tl);
+		w += tl;
+		r = p + fl;
+	}
+	size_t rest = n - (size_t)(r - s);
+	memcpy(w, r, rest);
+	w += rest;
+	write_file(path, d, (size_t)(w - d));
+	free(d);
+	free(s);
+}
+
+/* The name as make wants it in a dependency file (spaces, #, $ escaped). */
+static char *make_escape(const char *s)
+{
+	char *d = malloc(strlen(s) * 2 + 1), *w = d;
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '#')
+			*w++ = '\\';
+		else if (*s == '$')
+			*w++ = '$';
+		*w++ = *s;
+	}
+	*w = 0;
+	return d;
+}
+
+static char *strip_suffix(const char *p)
+{
+	const char *b = base_name(p);
+	const char *dot = strrchr(b, '.');
+	return dot ? strndup(p, (size_t)(dot - p)) : strdup(p);
+}
+
+/* Points the dependency files the command wrote at the original sources. */
+static void fix_depfiles(const struct kp_vec *args, const struct kp_ccline *cl, char **tmp_paths,
+                         const bool *done)
+{
+	if (!cl->dep && !cl->wp_depfile)
+		return;
+	struct kp_vec cand = {0};
+	if (cl->mf >= 0)
+		kp_vec_push(&cand, args->v[cl->mf]);
+	if (cl->wp_depfile)
+		kp_vec_push(&cand, cl->wp_depfile);
+	const char *o = NULL;
+	if (cl->output >= 0)
+		o = args->v[cl->output] + (cl->output_joined ? 2 : 0);
+	char buf[PATH_MAX * 2];
+	if (o) {
+		char *stem = strip_suffix(o);
+		snprintf(buf, sizeof buf, "%s.d", stem);
+		kp_vec_push(&cand, buf);
+		for (int i = 0; i < cl->n_c; i++) {
+			char *s = strip_suffix(base_name(args->v[cl->c_inputs[i]]));
+			snprintf(buf, sizeof buf, "%s-%s.d", o, s);
+			kp_vec_push(&cand, buf);
+			free(s);
+		}
+		free(stem);
+	}
+	for (int i = 0; i < cl->n_c; i++) {
+		char *s = strip_suffix(base_name(args->v[cl->c_inputs[i]]));
+		snprintf(buf, sizeof buf, "%s.d", s);
+		kp_vec_push(&cand, buf);
+		free(s);
+	}
+	for (int i = 0; i < cl->n_c; i++) {
+		if (!done[i])
+			continue;
+		char *esc = make_escape(args->v[cl->c_inputs[i]]);
+		for (int j = 0; j < cand.n; j++)
+			replace_in_file(cand.v[j], tmp_paths[i], esc);
+		free(esc);
+	}
+	kp_vec_free(&cand);
+}
+
+/* --- main ---------------------------------------------------------------------------- */
+
+static void keep_copy(const char *src, const char *tmp)
+{
+	const char *keep = getenv("KPATH_KEEP");
+	if (!keep || !*keep)
+		return;
+	char abs[PATH_MAX];
+	if (!realpath(src, abs))
+		return;
+	char *dir = dir_name(abs);
+	char *stem = strip_suffix(base_name(abs));
+	char kdir[PATH_MAX * 2], kfile[PATH_MAX * 3];
+	snprintf(kdir, sizeof kdir, "%s%s%s", keep, dir[0] == '/' ? "" : "/", dir);
+	snprintf(kfile, sizeof kfile, "%s/%s.kpath.c", kdir, stem);
+	mkdirs(kdir);
+	size_t n;
+	char *text = slurp(tmp, &n);
+	if (!text || !write_file(kfile, text, n))
+		note("cannot keep the instrumented file as %s%s", kfile, "");
+	free(text);
+	free(dir);
+	free(stem);
+}
+
+static void concat(struct kp_vec *dst, const struct kp_vec *src)
+{
+	for (int i = 0; i < src->n; i++)
+		kp_vec_push(dst, src->v[i]);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--kpath-help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	verbose = getenv("KPATH_CC_VERBOSE") && *getenv("KPATH_CC_VERBOSE");
+
+	/* the compiler */
+	struct kp_vec cc = {0};
+	int first = 1;
+	if (looks_like_compiler(argv[1])) {
+		kp_vec_push(&cc, argv[1]);
+		first = 2;
+		if (is_launcher(argv[1]) && argc > 2 && looks_like_compiler(argv[2])) {
+			kp_vec_push(&cc, argv[2]);
+			first = 3;
+		}
+	} else {
+		const char *e = getenv("KPATH_CC");
+		if (!e || !*e || !kp_shell_split(e, &cc) || cc.n == 0) {
+			kp_vec_free(&cc);
+			kp_vec_push(&cc, "cc");
+		}
+	}
+	if (getenv("KPATH_CC_ACTIVE")) {
+		fprintf(stderr, "kpath-cc: the compiler '%s' runs kpath-cc again; give the real compiler "
+		                "(kpath-cc gcc ... or KPATH_CC=gcc)\n", cc.v[0]);
+		return 1;
+	}
+	setenv("KPATH_CC_ACTIVE", "1", 1);
+
+	/* the original command, unchanged: what every pass-through runs */
+	struct kp_vec orig = {0};
+	concat(&orig, &cc);
+	for (int i = first; i < argc; i++)
+		kp_vec_push(&orig, argv[i]);
+
+	const char *dis = getenv("KPATH_CC_DISABLE");
+	if (dis && *dis)
+		exec_or_die(orig.v);
+
+	struct kp_vec args = {0};
+	if (!kp_expand_response_files(argc - first, argv + first, &args))
+		exec_or_die(orig.v); /* the compiler reports the missing @file */
+	struct kp_ccline cl;
+	kp_ccline_parse(args.n, args.v, &cl);
+
+	if (cl.mode == KP_MODE_PREPROCESS || cl.mode == KP_MODE_OTHER || is_probe(&args, &cl))
+		exec_or_die(orig.v);
+	bool link = cl.mode == KP_MODE_LINK && !cl.relocatable && !cl.nostdlib;
+	if (cl.n_c == 0 && !link)
+		exec_or_die(orig.v);
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	char *kpath = kpath_bin();
+	struct kp_vec libs = {0};
+	if (link && !runtime_libs(kpath, &libs))
+		kp_vec_free(&libs);
+	if (cl.n_c == 0) { /* link only */
+		concat(&orig, &libs);
+		finish(run(orig.v, NULL, NULL));
+	}
+
+	if (!tmpdir[0]) {
+		const char *t = getenv("TMPDIR");
+		snprintf(tmpdir, sizeof tmpdir, "%s/kpath-cc.XXXXXX", t && *t ? t : "/tmp");
+		if (!mkdtemp(tmpdir)) {
+			fprintf(stderr, "kpath-cc: cannot create a temporary directory (%s): %s; compiling without kpath\n",
+			        tmpdir, strerror(errno));
+			tmpdir[0] = 0;
+			concat(&orig, &libs);
+			exec_or_die(orig.v);
+		}
+	}
+
+	/* instrument each C source */
+	char **tmp_paths = calloc((size_t)cl.n_c + 1, sizeof *tmp_paths);
+	bool *done = calloc((size_t)cl.n_c + 1, sizeof *done);
+	int ndone = 0;
+	for (int i = 0; i < cl.n_c && !got_signal; i++) {
+		const char *src = args.v[cl.c_inputs[i]];
+		char sub[PATH_MAX + 32], log[PATH_MAX + 32];
+		snprintf(sub, sizeof sub, "%s/%d", tmpdir, i);
+		snprintf(log, sizeof log, "%s/%d.log", tmpdir, i);
+		mkdir(sub, 0700);
+		kp_vec_push(&created, sub);
+		kp_vec_push(&created, log);
+		size_t n = strlen(sub) + strlen(base_name(src)) + 2;
+		tmp_paths[i] = malloc(n);
+		snprintf(tmp_paths[i], n, "%s/%s", sub, base_name(src));
+		kp_vec_push(&created, tmp_paths[i]);
+		/* kpath instrument's temporary (OUT.tmp.PID) is its own business */
+		struct kp_vec cmd = {0};
+		kp_vec_push(&cmd, kpath);
+		kp_vec_push(&cmd, "instrument");
+		kp_vec_push(&cmd, src);
+		kp_vec_push(&cmd, "-o");
+		kp_vec_push(&cmd, tmp_paths[i]);
+		kp_vec_push(&cmd, "--quiet");
+		kp_vec_push(&cmd, "--");
+		concat(&cmd, &cl.parse_flags);
+		int st = run(cmd.v, NULL, log);
+		kp_vec_free(&cmd);
+		if (verbose)
+			copy_to_stderr(log);
+		if (ok_status(st) && access(tmp_paths[i], R_OK) == 0) {
+			done[i] = true;
+			ndone++;
+			keep_copy(src, tmp_paths[i]);
+		}
+	}
+
+	/* nothing instrumented: the original command is the real compiler's */
+	if (ndone == 0 || got_signal) {
+		concat(&orig, &libs);
+		finish(got_signal ? 0 : run(orig.v, NULL, NULL));
+	}
+
+	/* the command with the instrumented files in place of the sources */
+	struct kp_vec cmd = {0};
+	concat(&cmd, &cc);
+	for (int i = 0; i < cl.n_c; i++) {
+		if (!done[i])
+			continue;
+		char *d = dir_name(args.v[cl.c_inputs[i]]);
+		kp_vec_push(&cmd, "-iquote");
+		kp_vec_push(&cmd, d);
+		if (cl.has_debug) {
+			char abs[PATH_MAX], map[PATH_MAX * 3];
+			if (realpath(d, abs)) {
+				snprintf(map, sizeof map, "-fdebug-prefix-map=%s/%d=%s", tmpdir, i, abs);
+				kp_vec_push(&cmd, map);
+			}
+		}
+		free(d);
+	}
+	for (int j = 0; j < args.n; j++) {
+		const char *a = args.v[j];
+		for (int i = 0; i < cl.n_c; i++)
+			if (cl.c_inputs[i] == j && done[i])
+				a = tmp_paths[i];
+		kp_vec_push(&cmd, a);
+	}
+	concat(&cmd, &libs);
+	char errf[PATH_MAX + 16];
+	snprintf(errf, sizeof errf, "%s/cc.err", tmpdir);
+	kp_vec_push(&created, errf);
+	int st = run(cmd.v, NULL, errf);
+	if (got_signal)
+		finish(st);
+	if (ok_status(st)) {
+		copy_to_stderr(errf);
+		fix_depfiles(&args, &cl, tmp_paths, done);
+		for (int i = 0; i < cl.n_c; i++)
+			if (!done[i])
+				note("warning: %s compiled without path profiling (kpath instrument failed%s)",
+				     args.v[cl.c_inputs[i]], verbose ? "" : "; KPATH_CC_VERBOSE=1 shows why");
+		finish(st);
+	}
+	/* the instrumented command failed: the original command decides */
+	if (verbose)
+		copy_to_stderr(errf);
+	concat(&orig, &libs);
+	int st2 = run(orig.v, NULL, NULL);
+	if (ok_status(st2))
+		note("warning: the instrumented %s did not compile; compiled it without path profiling%s",
+		     ndone == 1 ? "source" : "sources", verbose ? "" : " (KPATH_CC_VERBOSE=1 shows why)");
+	finish(st2);
+	return 0;
+}
