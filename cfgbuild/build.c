@@ -1143,6 +1143,34 @@ static void return_stmt(struct builder *b, CXCursor c)
 	free(k.v);
 }
 
+/* Whether expression statement c is a call to a function that does not
+ * return: declared _Noreturn / noreturn or __attribute__((noreturn)). */
+static bool calls_noreturn(struct builder *b, CXCursor c)
+{
+	c = strip_parens(c);
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return false;
+	CXCursor fn = clang_getCursorReferenced(c);
+	if (clang_Cursor_isNull(fn) || clang_getCursorKind(fn) != CXCursor_FunctionDecl)
+		return false;
+	CXString ts = clang_getTypeSpelling(clang_getCursorType(fn));
+	bool nr = strstr(clang_getCString(ts), "noreturn") != NULL;
+	clang_disposeString(ts);
+	if (nr)
+		return true;
+	CXToken *t;
+	unsigned n;
+	clang_tokenize(b->src->tu, clang_getCursorExtent(fn), &t, &n);
+	for (unsigned i = 0; i < n && !nr; i++) {
+		CXString sp = clang_getTokenSpelling(b->src->tu, t[i]);
+		const char *x = clang_getCString(sp);
+		nr = !strcmp(x, "_Noreturn") || !strcmp(x, "noreturn") || !strcmp(x, "__noreturn__");
+		clang_disposeString(sp);
+	}
+	clang_disposeTokens(b->src->tu, t, n);
+	return nr;
+}
+
 static void stmt(struct builder *b, CXCursor c)
 {
 	enum CXCursorKind kind = clang_getCursorKind(c);
@@ -1219,10 +1247,19 @@ static void stmt(struct builder *b, CXCursor c)
 			fail_at(b, cursor_start(b, c), "unsupported statement kind %d", (int)kind);
 		touch(b, cursor_start(b, c));
 		check_expr(b, c);
-		if (kind == CXCursor_DeclStmt)
+		if (kind == CXCursor_DeclStmt) {
 			clang_visitChildren(c, decl_child, b);
-		else
+		} else {
+			uint32_t before = b->cur;
 			value_expr(b, c);
+			if (b->cur == before && calls_noreturn(b, c)) {
+				/* exit(), abort(), longjmp(), a _Noreturn function: the
+				 * path ends here (C11 6.7.4p8); its arguments hold no
+				 * branch, so the exit event may precede them. */
+				edge_stmt(b, b->cur, CFG_EXIT, 0, cursor_start(b, c), 1);
+				b->cur = CFG_NONE;
+			}
+		}
 		break;
 	}
 }
