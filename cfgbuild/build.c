@@ -605,6 +605,47 @@ static CXCursor strip_parens(CXCursor c)
 
 static void value_expr(struct builder *b, CXCursor c);
 
+struct branch_scan {
+	struct builder *b;
+	bool found;
+};
+
+static enum CXChildVisitResult scan_branch(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct branch_scan *bs = d;
+	CXCursor ops[3];
+	(void)parent;
+	if (unevaluated(bs->b, c))
+		return CXChildVisit_Continue;
+	if (branch_op(bs->b, c, ops) != OP_NONE) {
+		bs->found = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Whether evaluating c takes an expression-level branch. */
+static bool has_branch(struct builder *b, CXCursor c)
+{
+	struct branch_scan bs = {b, false};
+	if (scan_branch(c, c, &bs) == CXChildVisit_Break)
+		return true;
+	clang_visitChildren(c, scan_branch, &bs);
+	return bs.found;
+}
+
+/* Whether c is a comma expression, whose operands are sequenced. */
+static bool is_comma(struct builder *b, CXCursor c)
+{
+	if (clang_getCursorKind(c) != CXCursor_BinaryOperator)
+		return false;
+	struct kids k = children(c);
+	uint32_t f, l;
+	bool r = k.n == 2 && expr_range(b, k.v[0], &f, &l) && tok_is(b, l + 1, ",");
+	free(k.v);
+	return r;
+}
+
 /* Control continues in block t when c is true, in f when false.  The edges
  * leave the blocks that evaluate c's leaves (operands that do not branch
  * further), each through a wrapper site around its leaf. */
@@ -652,17 +693,6 @@ static bool compound_cond(struct builder *b, CXCursor c)
 	return branch_op(b, strip_parens(c), ops) != OP_NONE;
 }
 
-struct value_walk {
-	struct builder *b;
-};
-
-static enum CXChildVisitResult value_child(CXCursor c, CXCursor parent, CXClientData d)
-{
-	(void)parent;
-	value_expr(d, c);
-	return CXChildVisit_Continue;
-}
-
 /* Walks an evaluated expression in evaluation order, turning its &&, ||
  * and ?: into branches; the expression's value is not tested here. */
 static void value_expr(struct builder *b, CXCursor c)
@@ -672,7 +702,20 @@ static void value_expr(struct builder *b, CXCursor c)
 	CXCursor ops[3];
 	enum branch_op op = branch_op(b, c, ops);
 	if (op == OP_NONE) {
-		clang_visitChildren(c, value_child, b);
+		/* The operands of most operators, and a call's arguments, are
+		 * unsequenced (C11 6.5p2-3): branches in two of them would update
+		 * the path register without a sequence point between, and in no
+		 * fixed order.  Such an expression stays atomic; one branching
+		 * operand is fine, increments commute. */
+		struct kids k = children(c);
+		unsigned branching = 0;
+		if (k.n > 1 && !is_comma(b, c))
+			for (unsigned i = 0; i < k.n && branching < 2; i++)
+				branching += has_branch(b, k.v[i]);
+		if (branching < 2)
+			for (unsigned i = 0; i < k.n; i++)
+				value_expr(b, k.v[i]);
+		free(k.v);
 		return;
 	}
 	uint32_t join = new_block(b, 0);

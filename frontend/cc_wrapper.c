@@ -283,6 +283,30 @@ static bool looks_like_compiler(const char *w)
 	return false;
 }
 
+/* Does the command name w (PATH lookup) run this very executable? */
+static bool is_self(const char *w)
+{
+	char self[PATH_MAX], real[PATH_MAX], cand[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0)
+		return false;
+	self[n] = 0;
+	if (strchr(w, '/'))
+		return realpath(w, real) && !strcmp(real, self);
+	const char *path = getenv("PATH");
+	while (path && *path) {
+		const char *colon = strchr(path, ':');
+		size_t len = colon ? (size_t)(colon - path) : strlen(path);
+		snprintf(cand, sizeof cand, "%.*s/%s", (int)len, len ? path : ".", w);
+		if (is_executable(cand))
+			return realpath(cand, real) && !strcmp(real, self);
+		if (!colon)
+			break;
+		path = colon + 1;
+	}
+	return false;
+}
+
 static bool is_launcher(const char *w)
 {
 	const char *b = base_name(w);
@@ -520,6 +544,11 @@ int main(int argc, char **argv)
 			kp_vec_push(&cc, "cc");
 		}
 	}
+	if (is_self(cc.v[0])) {
+		fprintf(stderr, "kpath-cc: the compiler to run is kpath-cc itself; give the real compiler "
+		                "(kpath-cc gcc ... or KPATH_CC=gcc)\n");
+		return 1;
+	}
 	if (getenv("KPATH_CC_ACTIVE")) {
 		fprintf(stderr, "kpath-cc: the compiler '%s' runs kpath-cc again; give the real compiler "
 		                "(kpath-cc gcc ... or KPATH_CC=gcc)\n", cc.v[0]);
@@ -617,7 +646,14 @@ int main(int argc, char **argv)
 	/* nothing instrumented: the original command is the real compiler's */
 	if (ndone == 0 || got_signal) {
 		concat(&orig, &libs);
-		finish(got_signal ? 0 : run(orig.v, NULL, NULL));
+		if (got_signal)
+			finish(0);
+		int st0 = run(orig.v, NULL, NULL);
+		if (ok_status(st0))
+			for (int i = 0; i < cl.n_c; i++)
+				note("warning: %s compiled without path profiling (kpath instrument failed%s)",
+				     args.v[cl.c_inputs[i]], verbose ? "" : "; KPATH_CC_VERBOSE=1 shows why");
+		finish(st0);
 	}
 
 	/* the command with the instrumented files in place of the sources */

@@ -1,0 +1,168 @@
+#!/bin/sh
+# run_builds.sh KPATH KPATH_CC PROJECT_DIR WORK_DIR CASE
+#
+# kpath in real builds (kpath-cc and kpath instrument -p) on corpus/project.
+# Cases: make cmake preprocess object_name syntax_error keep compdb.
+# Exit status 0 = pass, 1 = fail.  Environment: CC (default cc), PYTHON.
+set -u
+if [ $# -ne 5 ]; then
+	echo "usage: $0 KPATH KPATH_CC PROJECT_DIR WORK_DIR CASE" >&2
+	exit 2
+fi
+KPATH=$1
+KCC=$2
+PROJ=$(cd "$3" && pwd)
+CASE=$5
+CC=${CC:-cc}
+PYTHON=${PYTHON:-python3}
+HERE=$(cd "$(dirname "$0")" && pwd)
+W=$4/$CASE
+rm -rf "$W"
+mkdir -p "$W"
+W=$(cd "$W" && pwd)
+
+fail() {
+	echo "FAIL: $CASE: $*"
+	exit 1
+}
+show() {
+	[ -s "$1" ] && { echo "--- $1:"; head -n "${2:-40}" "$1" | sed 's/^/    /'; }
+	return 0
+}
+# copy of the project without build products
+fresh() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	cp "$PROJ"/*.c "$PROJ"/*.h "$PROJ"/Makefile "$PROJ"/CMakeLists.txt "$PROJ"/expected.out "$1"/
+}
+# run_check EXE DIR: runs EXE (from DIR) with a fresh profile; output must be expected.out
+run_check() {
+	rm -f "$W/kpath.json"
+	(cd "$2" && KPATH_OUT="$W/kpath.json" "$1" >"$W/run.out" 2>"$W/run.err")
+	rc=$?
+	[ $rc -eq 0 ] || { show "$W/run.err"; fail "$1 exited with $rc"; }
+	cmp -s "$W/run.out" "$PROJ/expected.out" || { diff "$PROJ/expected.out" "$W/run.out" | head -20; fail "output differs from expected.out"; }
+	[ -s "$W/run.err" ] && { show "$W/run.err"; fail "the instrumented program wrote to stderr"; }
+	[ -s "$W/kpath.json" ] || fail "no profile written"
+	$PYTHON "$HERE/check_profile.py" "$W/kpath.json" "$PROJ" || fail "profile check failed"
+}
+
+case $CASE in
+make)
+	fresh "$W/src"
+	(cd "$W/src" && make CC="$KCC $CC" >"$W/build.log" 2>&1) || { show "$W/build.log" 60; fail "make CC=\"kpath-cc $CC\" failed"; }
+	if grep -q 'warning' "$W/build.log"; then
+		show "$W/build.log" 60
+		grep -q "kp[0-9]*_" "$W/build.log" && fail "warnings about kpath's generated code during the build"
+		fail "warnings during the build"
+	fi
+	run_check "$W/src/stk" "$W/src"
+	# dependency files name the original source, not kpath-cc's temporary file
+	grep -q '^main.o: main.c' "$W/src/main.d" || { show "$W/src/main.d"; fail "main.d does not name main.c"; }
+	grep -q 'kpath-cc\.' "$W/src/"*.d && fail "a dependency file names a temporary file"
+	# incremental rebuild works (make reads the .d files)
+	touch "$W/src/vm.h"
+	(cd "$W/src" && make CC="$KCC $CC" >"$W/rebuild.log" 2>&1) || { show "$W/rebuild.log"; fail "incremental make failed"; }
+	grep -q ' -c vm.c' "$W/rebuild.log" || { show "$W/rebuild.log"; fail "touching vm.h did not rebuild vm.c"; }
+	;;
+cmake)
+	command -v cmake >/dev/null || fail "cmake not found"
+	# CC=kpath-cc (compiler from KPATH_CC), Makefile generator
+	REAL_CC=$CC
+	(export KPATH_CC="$REAL_CC" CC="$KCC"
+	 cmake -S "$PROJ" -B "$W/b1" >"$W/cfg1.log" 2>&1 && cmake --build "$W/b1" >"$W/build1.log" 2>&1) || { show "$W/cfg1.log"; show "$W/build1.log" 60; fail "CC=kpath-cc cmake build failed"; }
+	run_check "$W/b1/stk" "$W/b1"
+	# launcher variables
+	(cmake -S "$PROJ" -B "$W/b2" -DCMAKE_C_COMPILER=$CC -DCMAKE_C_COMPILER_LAUNCHER="$KCC" \
+	       -DCMAKE_C_LINKER_LAUNCHER="$KCC" >"$W/cfg2.log" 2>&1 &&
+	 cmake --build "$W/b2" >"$W/build2.log" 2>&1) || { show "$W/cfg2.log"; show "$W/build2.log" 60; fail "CMAKE_C_COMPILER_LAUNCHER build failed"; }
+	run_check "$W/b2/stk" "$W/b2"
+	;;
+preprocess)
+	cd "$PROJ" || fail "no $PROJ"
+	$CC -E -I. -DX=1 vm.c >"$W/plain.i" 2>"$W/plain.err"
+	rc1=$?
+	"$KCC" $CC -E -I. -DX=1 vm.c >"$W/kpath.i" 2>"$W/kpath.err"
+	rc2=$?
+	[ $rc1 -eq $rc2 ] || fail "-E: status $rc2, the compiler's $rc1"
+	cmp -s "$W/plain.i" "$W/kpath.i" || fail "-E output differs"
+	cmp -s "$W/plain.err" "$W/kpath.err" || fail "-E stderr differs"
+	"$KCC" $CC -MM -I. vm.c >"$W/kpath.mm" 2>&1 && $CC -MM -I. vm.c >"$W/plain.mm" 2>&1
+	cmp -s "$W/plain.mm" "$W/kpath.mm" || fail "-MM output differs"
+	"$KCC" $CC --version >"$W/v1" 2>&1; $CC --version >"$W/v2" 2>&1
+	cmp -s "$W/v1" "$W/v2" || fail "--version differs"
+	;;
+object_name)
+	fresh "$W/src"
+	cd "$W/src" || fail "no $W/src"
+	"$KCC" $CC -c -I. vm.c 2>"$W/err" || { show "$W/err"; fail "kpath-cc $CC -c vm.c failed"; }
+	[ -f vm.o ] || fail "-c vm.c did not produce vm.o: $(ls)"
+	nm vm.o | grep -q kpath_rt_enter || fail "vm.o is not instrumented"
+	mkdir -p sub obj
+	cp value.c sub/
+	"$KCC" $CC -c -I. sub/value.c 2>"$W/err" || { show "$W/err"; fail "-c sub/value.c failed"; }
+	[ -f value.o ] || fail "-c sub/value.c did not produce ./value.o"
+	"$KCC" $CC -c -I. -MD lexer.c -o obj/lexer.o 2>"$W/err" || { show "$W/err"; fail "-c -o obj/lexer.o failed"; }
+	[ -f obj/lexer.o ] && [ -f obj/lexer.d ] || fail "-MD -o obj/lexer.o: $(ls obj)"
+	grep -q 'lexer.c' obj/lexer.d && ! grep -q 'kpath-cc\.' obj/lexer.d || { show obj/lexer.d; fail "obj/lexer.d names the wrong source"; }
+	"$KCC" $CC -S -I. chunk.c 2>"$W/err" || { show "$W/err"; fail "-S chunk.c failed"; }
+	[ -f chunk.s ] || fail "-S chunk.c did not produce chunk.s"
+	# compile and link in one command, several sources
+	"$KCC" $CC -O1 -I. -o stk1 *.c 2>"$W/err" || { show "$W/err"; fail "compile+link of all sources failed"; }
+	run_check "$W/src/stk1" "$W/src"
+	# an assembler input passes through
+	printf '\t.text\n\t.globl kp_asm_probe\nkp_asm_probe:\n\tret\n' >probe.s
+	"$KCC" $CC -c probe.s 2>"$W/err" && [ -f probe.o ] || { show "$W/err"; fail "-c probe.s failed"; }
+	;;
+syntax_error)
+	mkdir -p "$W/src" && cd "$W/src" || fail "no $W/src"
+	printf 'int main(void)\n{\n\tint x = 1\n\treturn x;\n}\n' >bad.c
+	$CC -c bad.c -o plain.o 2>"$W/plain.err"
+	rc1=$?
+	"$KCC" $CC -c bad.c -o kpath.o 2>"$W/kpath.err"
+	rc2=$?
+	[ $rc1 -ne 0 ] || fail "the compiler accepted bad.c"
+	[ $rc1 -eq $rc2 ] || fail "status $rc2, the compiler's $rc1"
+	sed 's/plain\.o/X/g' "$W/plain.err" >"$W/a"; sed 's/kpath\.o/X/g' "$W/kpath.err" >"$W/b"
+	cmp -s "$W/a" "$W/b" || { diff "$W/a" "$W/b"; fail "diagnostics differ from the compiler's"; }
+	[ -f kpath.o ] && fail "an object was written for bad.c"
+	# a file that clang rejects but gcc accepts still compiles (uninstrumented, with a note)
+	printf 'int f(int x) { int g(int y) { return y + 1; } return g(x); }\nint main(void) { return f(1) - 2; }\n' >nested.c
+	if $CC -c nested.c -o plain2.o 2>/dev/null; then
+		"$KCC" $CC nested.c -o nested 2>"$W/nested.err" || { show "$W/nested.err"; fail "nested.c did not build through kpath-cc"; }
+		grep -q 'without path profiling' "$W/nested.err" || { show "$W/nested.err"; fail "no note about the uninstrumented file"; }
+		./nested || fail "nested exited with $?"
+	fi
+	;;
+keep)
+	fresh "$W/src"
+	cd "$W/src" || fail "no $W/src"
+	KPATH_KEEP="$W/keep" "$KCC" $CC -c -I. vm.c 2>"$W/err" || { show "$W/err"; fail "KPATH_KEEP compile failed"; }
+	k="$W/keep$(pwd -P)/vm.kpath.c"
+	[ -s "$k" ] || fail "no kept file $k: $(find "$W/keep" -type f | head)"
+	grep -q 'kpath_rt_enter' "$k" || fail "$k is not instrumented"
+	grep -q "#line 1 \"vm.c\"" "$k" || fail "$k has no #line 1 \"vm.c\""
+	ls "${TMPDIR:-/tmp}" | grep -q "^kpath-cc\.$$" && fail "temporary directory left behind"
+	;;
+compdb)
+	command -v cmake >/dev/null || fail "cmake not found"
+	(cmake -S "$PROJ" -B "$W/b" -DCMAKE_C_COMPILER=$CC -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$W/cfg.log" 2>&1) ||
+		{ show "$W/cfg.log"; fail "cmake configure failed"; }
+	"$KPATH" instrument -p "$W/b" -o "$W/mirror" >"$W/instr.log" 2>&1 || { show "$W/instr.log" 60; fail "kpath instrument -p failed"; }
+	for f in "$PROJ"/*.c; do
+		[ -s "$W/mirror/$(basename "$f")" ] || fail "no mirrored $(basename "$f")"
+	done
+	grep -q warning "$W/instr.log" && { show "$W/instr.log"; fail "kpath instrument -p printed warnings"; }
+	LIBS=$("$KPATH" config --libs) || fail "kpath config --libs failed"
+	# shellcheck disable=SC2086
+	$PYTHON "$HERE/build_mirror.py" "$W/mirror" "$W/stk" $LIBS >"$W/build.log" 2>&1 || { show "$W/build.log" 60; fail "the mirrored tree does not build"; }
+	run_check "$W/stk" "$W"
+	# the original build tree is untouched by the mirror's objects
+	ls "$W/b"/CMakeFiles/stk.dir/*.o >/dev/null 2>&1 && fail "objects appeared in the original build tree"
+	;;
+*)
+	fail "unknown case"
+	;;
+esac
+echo "PASSED: $CASE"
+exit 0
