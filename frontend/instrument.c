@@ -34,6 +34,8 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: kpath instrument INPUT.c [-o OUTPUT.c] [--quiet] [--check] [--no-expr-branches]\n"
 	             "                        [-- COMPILE-FLAGS...]\n"
+	             "       kpath instrument -p BUILD_DIR [-o OUT_DIR] [--quiet]\n"
+	             "  (every C file of BUILD_DIR/compile_commands.json, into a mirrored tree)\n"
 	             "  Writes INPUT.c with Ball-Larus path tracing for kpath's runtime\n"
 	             "  (default output: INPUT.kpath.c).  Flags after -- are passed to the parser\n"
 	             "  (-I, -D, -std, ...).  Link the result with $(kpath config --libs).\n"
