@@ -13,7 +13,8 @@ makes the exit status 1; usage errors exit with 2.
       equals the profile's, path lines decoded from the trace's DAG equal the
       profile's, the DAG numbering is a perfect Ball-Larus numbering, and the
       trace's function table matches the profile's functions.
-  kpcheck.py same A B          A and B equal, ignoring "runs"
+  kpcheck.py same A B          A and B equal, ignoring "runs" and "dropped"
+                               (a trace holds no dropped events)
   kpcheck.py level1 A B        same functions, equal level-1 counts/emitted
   kpcheck.py prefix SMALL BIG  BIG's forest cut at depth SMALL.k == SMALL's
   kpcheck.py doubled ONE TWO   TWO is ONE accumulated twice (runs 2, counts x2)
@@ -95,6 +96,7 @@ def normalize(prof):
     """Canonical form for semantic comparison (ignores 'runs')."""
     p = dict(prof)
     p.pop("runs", None)
+    p.pop("dropped", None)
     fns = []
     for fn in prof.get("functions", []):
         f = dict(fn)

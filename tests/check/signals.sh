@@ -1,0 +1,24 @@
+#!/bin/sh
+# A signal handler running instrumented code while the thread may be inside
+# the runtime: same output as the original, no invalid path, a consistent
+# profile (kpcheck: structure, level 1 == emitted == trace records, k-IPF ==
+# n-grams of the trace), and the offline rebuild equals the online profile.
+# Counts vary from run to run (timer), so nothing is compared across runs.
+# usage: signals.sh KPATH KPCHECK SOURCE_DIR WORK
+set -u
+kpath=$1 kpcheck=$2 dir=$3 work=$4/signals
+cc=${CC:-cc}
+mkdir -p "$work" && rm -f "$work"/*.json "$work"/*.trace || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+cp "$dir/signals.c" "$work/signals.c"
+cd "$work" || exit 1
+"$kpath" instrument signals.c -o signals.kpath.c 2>instrument.log || fail "$(cat instrument.log)"
+# shellcheck disable=SC2046
+$cc -std=c11 -O2 signals.kpath.c -o signals $("$kpath" config --libs) || fail build
+KPATH_K=4 KPATH_OUT="$work/k4.json" KPATH_TRACE="$work/k4.trace" ./signals >out.txt 2>err.txt || fail "status $?"
+cmp -s out.txt "$dir/signals.expected" || fail "output differs: $(cat out.txt)"
+python3 "$kpcheck" profile k4.json --k 4 --src-root "$work" --trace k4.trace --functions 4 || fail kpcheck
+"$kpath" kipf --k 4 -o off4.json k4.trace || fail kipf
+python3 "$kpcheck" same k4.json off4.json || fail "offline profile differs"
+grep -o '"dropped": [0-9]*' k4.json
+echo PASS
