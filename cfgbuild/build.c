@@ -214,11 +214,44 @@ static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData
 	return CXChildVisit_Continue;
 }
 
+/* Child arrays still held by the walk: a failure longjmps out of the
+ * frames that own them, and build_function frees what is left.  The tool
+ * builds one function at a time. */
+static struct {
+	CXCursor **v;
+	uint32_t n, cap;
+} live_kids;
+
 static struct kids children(CXCursor c)
 {
 	struct kids k = {0};
 	clang_visitChildren(c, collect, &k);
+	if (k.v) {
+		if (live_kids.n == live_kids.cap) {
+			live_kids.cap = live_kids.cap ? 2 * live_kids.cap : 32;
+			live_kids.v = xrealloc(live_kids.v, live_kids.cap * sizeof *live_kids.v);
+		}
+		live_kids.v[live_kids.n++] = k.v;
+	}
 	return k;
+}
+
+static void kids_free(struct kids *k)
+{
+	for (uint32_t i = live_kids.n; i-- > 0;)
+		if (live_kids.v[i] == k->v) {
+			live_kids.v[i] = live_kids.v[--live_kids.n];
+			break;
+		}
+	free(k->v);
+	k->v = NULL;
+}
+
+static void kids_free_all(void)
+{
+	for (uint32_t i = 0; i < live_kids.n; i++)
+		free(live_kids.v[i]);
+	live_kids.n = 0;
 }
 
 /* Index of the token just past the statement c (exclusive end). */
@@ -230,7 +263,7 @@ static uint32_t stmt_end_tok_of_kids(struct builder *b, CXCursor c)
 	if (k.n == 0)
 		fail_at(b, cursor_start(b, c), "statement without body");
 	uint32_t r = stmt_last_tok(b, k.v[k.n - 1]);
-	free(k.v);
+	kids_free(&k);
 	return r;
 }
 
@@ -277,7 +310,7 @@ static uint32_t stmt_last_tok(struct builder *b, CXCursor c)
 	case CXCursor_DoStmt: {
 		struct kids k = children(c);
 		uint32_t body_end = stmt_last_tok(b, k.v[0]);
-		free(k.v);
+		kids_free(&k);
 		uint32_t w = body_end + 1;
 		if (!tok_is(b, w, "while") || !tok_is(b, w + 1, "("))
 			fail_at(b, b->toks[i].off, "do-while condition inside a macro expansion");
@@ -585,7 +618,7 @@ static enum branch_op branch_op(struct builder *b, CXCursor c, CXCursor ops[3])
 		for (unsigned i = 0; op != OP_NONE && i < n; i++)
 			ops[i] = kd.v[i];
 	}
-	free(kd.v);
+	kids_free(&kd);
 	return op;
 }
 
@@ -594,11 +627,11 @@ static CXCursor strip_parens(CXCursor c)
 	while (clang_getCursorKind(c) == CXCursor_ParenExpr) {
 		struct kids k = children(c);
 		if (k.n != 1) {
-			free(k.v);
+			kids_free(&k);
 			break;
 		}
 		c = k.v[0];
-		free(k.v);
+		kids_free(&k);
 	}
 	return c;
 }
@@ -642,7 +675,7 @@ static bool is_comma(struct builder *b, CXCursor c)
 	struct kids k = children(c);
 	uint32_t f, l;
 	bool r = k.n == 2 && expr_range(b, k.v[0], &f, &l) && tok_is(b, l + 1, ",");
-	free(k.v);
+	kids_free(&k);
 	return r;
 }
 
@@ -715,7 +748,7 @@ static void value_expr(struct builder *b, CXCursor c)
 		if (branching < 2)
 			for (unsigned i = 0; i < k.n; i++)
 				value_expr(b, k.v[i]);
-		free(k.v);
+		kids_free(&k);
 		return;
 	}
 	uint32_t join = new_block(b, 0);
@@ -781,7 +814,7 @@ static enum CXChildVisitResult decl_child(CXCursor c, CXCursor parent, CXClientD
 	for (unsigned j = 0; j < k.n; j++)
 		if (cursor_start(b, k.v[j]) > b->toks[eq].off)
 			value_expr(b, k.v[j]);
-	free(k.v);
+	kids_free(&k);
 	return CXChildVisit_Continue;
 }
 
@@ -790,7 +823,7 @@ static void compound(struct builder *b, CXCursor c)
 	struct kids k = children(c);
 	for (unsigned i = 0; i < k.n; i++)
 		stmt(b, k.v[i]);
-	free(k.v);
+	kids_free(&k);
 }
 
 static void if_stmt(struct builder *b, CXCursor c)
@@ -842,7 +875,7 @@ static void if_stmt(struct builder *b, CXCursor c)
 	if (t_end != CFG_NONE)
 		edge(b, t_end, join, 0, t_end_site);
 	b->cur = join;
-	free(k.v);
+	kids_free(&k);
 }
 
 /* while (C11 6.8.5.1): head evaluates the condition; exit edge first. */
@@ -882,7 +915,7 @@ static void while_stmt(struct builder *b, CXCursor c)
 	body_close(b, &bd);
 	b->loop = saved;
 	b->cur = after;
-	free(k.v);
+	kids_free(&k);
 }
 
 /* do (C11 6.8.5.2): the body runs first; the condition's true edge leads back. */
@@ -922,7 +955,7 @@ static void do_stmt(struct builder *b, CXCursor c)
 		b->plan->sites[cl].edge_true = edge(b, b->cur, body, 1, cl);
 	}
 	b->cur = after;
-	free(k.v);
+	kids_free(&k);
 }
 
 /* for (C11 6.8.5.3): the header's parts are told apart by the positions of
@@ -1021,7 +1054,7 @@ static void for_stmt(struct builder *b, CXCursor c)
 	}
 	edge(b, b->cur, head, 0, is);
 	b->cur = after;
-	free(k.v);
+	kids_free(&k);
 }
 
 /* switch (C11 6.8.4.2): dispatch edges into case labels are site-less. */
@@ -1050,7 +1083,7 @@ static void switch_stmt(struct builder *b, CXCursor c)
 	b->sw = saved_sw;
 	b->loop = saved;
 	b->cur = after;
-	free(k.v);
+	kids_free(&k);
 }
 
 /* A case or default label (C11 6.8.1): a block entered by dispatch and,
@@ -1083,7 +1116,7 @@ static void case_stmt(struct builder *b, CXCursor c, bool is_default)
 	b->plan->block_start[blk] = add_site(b, SITE_STMT, tok_end(b, sub_tok - 1), 1);
 	b->cur = blk;
 	stmt(b, sub);
-	free(k.v);
+	kids_free(&k);
 }
 
 static struct label *label_get(struct builder *b, const char *name)
@@ -1120,7 +1153,7 @@ static void label_stmt(struct builder *b, CXCursor c)
 	}
 	b->cur = l->block;
 	stmt(b, k.v[0]);
-	free(k.v);
+	kids_free(&k);
 }
 
 static void goto_stmt(struct builder *b, CXCursor c)
@@ -1135,7 +1168,7 @@ static void goto_stmt(struct builder *b, CXCursor c)
 	touch(b, b->toks[i].off);
 	edge_stmt(b, b->cur, l->block, 0, b->toks[i].off, 1);
 	b->cur = CFG_NONE;
-	free(k.v);
+	kids_free(&k);
 }
 
 static void jump_stmt(struct builder *b, CXCursor c, bool is_break)
@@ -1183,7 +1216,7 @@ static void return_stmt(struct builder *b, CXCursor c)
 		b->plan->has_value_return = true;
 	}
 	b->cur = CFG_NONE;
-	free(k.v);
+	kids_free(&k);
 }
 
 /* Whether expression statement c is a call to a function that does not
@@ -1271,7 +1304,7 @@ static void stmt(struct builder *b, CXCursor c)
 		if (k.n != 1 || !clang_isStatement(clang_getCursorKind(k.v[0])))
 			fail_at(b, b->toks[i].off, "unsupported attributed statement");
 		stmt(b, k.v[0]);
-		free(k.v);
+		kids_free(&k);
 		break;
 	}
 	case CXCursor_GCCAsmStmt: {
@@ -1514,6 +1547,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 	plan->entry_edge = CFG_NONE;
 	load_tokens(&b, fn);
 	if (setjmp(b.fail)) {
+		kids_free_all();
 		for (uint32_t i = 0; i < b.nlabels; i++)
 			free(b.labels[i].name);
 		free(b.labels);
@@ -1525,7 +1559,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 	for (unsigned i = 0; i < k.n; i++)
 		if (clang_getCursorKind(k.v[i]) == CXCursor_CompoundStmt)
 			body = k.v[i];
-	free(k.v);
+	kids_free(&k);
 	if (clang_Cursor_isNull(body))
 		fail_at(&b, name_off, "no function body");
 	for (uint32_t i = 0; i < b.ntoks; i++)
