@@ -1208,7 +1208,11 @@ static void return_stmt(struct builder *b, CXCursor c)
 		uint32_t semi = find_semi(b, i);
 		if (semi == CFG_NONE || semi == i + 1)
 			fail_at(b, b->toks[i].off, "cannot find the end of a return statement");
-		uint32_t o = add_site(b, SITE_RET_OPEN, b->toks[i + 1].off, 1);
+		/* before the value, or right after the keyword when nothing
+		 * separates them ("return(a)") */
+		bool glued = tok_end(b, i) == b->toks[i + 1].off;
+		uint32_t o = add_site(b, SITE_RET_OPEN, glued ? tok_end(b, i) : b->toks[i + 1].off, 1);
+		b->plan->sites[o].lead_space = glued;
 		value_expr(b, k.v[0]);
 		uint32_t cl = add_site(b, SITE_RET_CLOSE, b->toks[semi].off, 0);
 		b->plan->sites[o].partner = cl;

@@ -32,7 +32,7 @@ enum site_kind {
 	SITE_EXPR,       /* comma-expression context after a for increment: ", code" or "code" when empty */
 	SITE_COND_OPEN,  /* before a loop condition: "(" when the matching close has code */
 	SITE_COND_CLOSE, /* after it: ") && (T, 1)", ") || (F, 0)" or ") ? (T, 1) : (F, 0)" */
-	SITE_RET_OPEN,   /* after "return": "kp_ret = (" */
+	SITE_RET_OPEN,   /* before the returned value: "kp_ret = (" */
 	SITE_RET_CLOSE,  /* before its ";": "), leave, kp_ret" */
 	SITE_ENTRY,      /* after the body's "{": declarations and the routine-entry event */
 	SITE_FALLTHROUGH, /* before a case label reached by an intended fall-through: marks it
@@ -47,6 +47,7 @@ struct site {
 	const char *text;   /* SITE_TEXT only (static string) */
 	bool empty_expr;    /* SITE_EXPR: the for increment is empty */
 	bool wrap;          /* COND_OPEN/CLOSE around an operand: add a pair of parentheses */
+	bool lead_space;    /* RET_OPEN glued to "return": start with a space */
 	uint32_t partner;   /* COND_OPEN/RET_OPEN: index of the CLOSE site */
 	uint32_t edge_true, edge_false; /* COND_CLOSE: the edges it carries, CFG_NONE if none */
 };

@@ -226,7 +226,7 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 		put(&b, f->descs[i], strlen(f->descs[i]));
 	if (f->ndescs) {
 		putf(&b, "#if defined(__GNUC__) || defined(__clang__)\n"
-		         "__attribute__((constructor)) static void %sregister_all(void)\n{\n",
+		         "__attribute__((constructor, no_instrument_function)) static void %sregister_all(void)\n{\n",
 		     f->prefix);
 		for (uint32_t i = 0; i < f->ndescs; i++)
 			putf(&b, "\tkpath_rt_register(&%s);\n", f->desc_names[i]);

@@ -193,7 +193,7 @@ static char *site_text(struct placer *pl, uint32_t s)
 	case SITE_COND_OPEN:
 	case SITE_RET_OPEN:
 		if (st->kind == SITE_RET_OPEN)
-			return fmt("%sret = (", p);
+			return fmt("%s%sret = (", st->lead_space ? " " : "", p);
 		return pl->code[st->partner].n ? fmt(st->wrap ? "((" : "(") : NULL;
 	case SITE_COND_CLOSE: {
 		struct strlist t = {0}, f = {0};
