@@ -432,6 +432,51 @@ static void touch(struct builder *b, uint32_t off)
 
 static void stmt(struct builder *b, CXCursor c);
 
+/* A GNU statement expression is straight-line code for the CFG (its
+ * inner branches stay inside the enclosing block, like a call's) as long as
+ * control cannot leave it other than by finishing: no return, goto, label,
+ * and no break or continue that targets an enclosing loop or switch. */
+static void check_stmt_expr(struct builder *b, CXCursor c, int loops, int switches)
+{
+	struct kids k = children(c);
+	for (unsigned i = 0; i < k.n; i++) {
+		CXCursor x = k.v[i];
+		const char *why = NULL;
+		switch (clang_getCursorKind(x)) {
+		case CXCursor_ReturnStmt:
+			why = "return inside a statement expression";
+			break;
+		case CXCursor_GotoStmt:
+		case CXCursor_IndirectGotoStmt:
+		case CXCursor_LabelStmt:
+		case CXCursor_AddrLabelExpr:
+			why = "goto or label inside a statement expression";
+			break;
+		case CXCursor_BreakStmt:
+			if (loops + switches == 0)
+				why = "break out of a statement expression";
+			break;
+		case CXCursor_ContinueStmt:
+			if (loops == 0)
+				why = "continue out of a statement expression";
+			break;
+		case CXCursor_CaseStmt:
+		case CXCursor_DefaultStmt:
+			if (switches == 0)
+				why = "case label inside a statement expression";
+			break;
+		default:
+			break;
+		}
+		if (why)
+			fail_at(b, cursor_start(b, x), "%s", why);
+		enum CXCursorKind kk = clang_getCursorKind(x);
+		bool loop = kk == CXCursor_WhileStmt || kk == CXCursor_DoStmt || kk == CXCursor_ForStmt;
+		check_stmt_expr(b, x, loops + loop, switches + (kk == CXCursor_SwitchStmt));
+	}
+	kids_free(&k);
+}
+
 /* Scans an expression or declaration for constructs that transfer control
  * in ways the statement-level CFG does not see. */
 static enum CXChildVisitResult scan_expr(CXCursor c, CXCursor parent, CXClientData d)
@@ -440,7 +485,7 @@ static enum CXChildVisitResult scan_expr(CXCursor c, CXCursor parent, CXClientDa
 	(void)parent;
 	switch (clang_getCursorKind(c)) {
 	case CXCursor_StmtExpr:
-		fail_at(b, cursor_start(b, c), "GNU statement expression");
+		check_stmt_expr(b, c, 0, 0);
 		break;
 	case CXCursor_AddrLabelExpr:
 		fail_at(b, cursor_start(b, c), "address of a label (computed goto)");
@@ -576,7 +621,8 @@ static bool unevaluated(struct builder *b, CXCursor c)
 	                                 "__builtin_choose_expr", "__builtin_types_compatible_p",
 	                                 "__builtin_offsetof", "offsetof"};
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_UnaryExpr || k == CXCursor_GenericSelectionExpr)
+	/* a statement expression is evaluated, but stays one atomic piece */
+	if (k == CXCursor_UnaryExpr || k == CXCursor_GenericSelectionExpr || k == CXCursor_StmtExpr)
 		return true;
 	bool in;
 	uint32_t i = tok_at(b, loc_offset(b, clang_getRangeStart(clang_getCursorExtent(c)), &in));
