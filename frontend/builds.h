@@ -58,6 +58,11 @@ void kp_ccline_parse(int argc, char **argv, struct kp_ccline *cl);
 void kp_ccline_free(struct kp_ccline *cl);
 /* True for the name of a C source (".c"). */
 bool kp_is_c_name(const char *path);
+/* mkdir -p: creates dir and its missing parents (errors are left to the
+ * caller's next open). */
+void kp_mkdirs(const char *dir);
+/* The last component of a path. */
+const char *kp_base_name(const char *p);
 
 /* kpath instrument -p BUILD_DIR [-o OUT_DIR]: argv[0] is "instrument". */
 int kp_compdb_main(int argc, char **argv);

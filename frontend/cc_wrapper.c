@@ -204,27 +204,6 @@ static bool write_file(const char *path, const char *data, size_t n)
 	return ok;
 }
 
-static void mkdirs(const char *dir)
-{
-	char *p = strdup(dir);
-	if (!p)
-		return;
-	for (char *s = p + 1; *s; s++) {
-		if (*s == '/') {
-			*s = 0;
-			mkdir(p, 0777);
-			*s = '/';
-		}
-	}
-	mkdir(p, 0777);
-	free(p);
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
-}
 
 /* The directory part of p as written ("." when none). */
 static char *dir_name(const char *p)
@@ -243,7 +222,7 @@ static bool has_input_suffix(const char *w)
 {
 	static const char *const sfx[] = {".c", ".o", ".s", ".S", ".a", ".so", ".i", ".h", ".cc",
 	                                  ".cpp", ".lo", ".la", ".obj", ".sx", NULL};
-	const char *dot = strrchr(base_name(w), '.');
+	const char *dot = strrchr(kp_base_name(w), '.');
 	if (!dot)
 		return false;
 	for (int i = 0; sfx[i]; i++)
@@ -309,13 +288,13 @@ static bool is_self(const char *w)
 
 static bool is_launcher(const char *w)
 {
-	const char *b = base_name(w);
+	const char *b = kp_base_name(w);
 	return !strcmp(b, "ccache") || !strcmp(b, "sccache") || !strcmp(b, "distcc") || !strcmp(b, "icecc");
 }
 
 static bool probe_path(const char *p)
 {
-	const char *b = base_name(p);
+	const char *b = kp_base_name(p);
 	return !strncmp(b, "conftest", 8) || !strncmp(b, "cmTC_", 5) || !strncmp(b, "CMakeCCompilerId", 16) ||
 	       !strncmp(b, "CMakeCCompilerABI", 17) || strstr(p, "CMakeFiles/CMakeScratch") ||
 	       strstr(p, "CMakeFiles/CMakeTmp") || strstr(p, "/CompilerIdC") || strstr(p, "meson-private");
@@ -439,7 +418,7 @@ static char *make_escape(const char *s)
 
 static char *strip_suffix(const char *p)
 {
-	const char *b = base_name(p);
+	const char *b = kp_base_name(p);
 	const char *dot = strrchr(b, '.');
 	return dot ? strndup(p, (size_t)(dot - p)) : strdup(p);
 }
@@ -464,7 +443,7 @@ static void fix_depfiles(const struct kp_vec *args, const struct kp_ccline *cl, 
 		snprintf(buf, sizeof buf, "%s.d", stem);
 		kp_vec_push(&cand, buf);
 		for (int i = 0; i < cl->n_c; i++) {
-			char *s = strip_suffix(base_name(args->v[cl->c_inputs[i]]));
+			char *s = strip_suffix(kp_base_name(args->v[cl->c_inputs[i]]));
 			snprintf(buf, sizeof buf, "%s-%s.d", o, s);
 			kp_vec_push(&cand, buf);
 			free(s);
@@ -472,7 +451,7 @@ static void fix_depfiles(const struct kp_vec *args, const struct kp_ccline *cl, 
 		free(stem);
 	}
 	for (int i = 0; i < cl->n_c; i++) {
-		char *s = strip_suffix(base_name(args->v[cl->c_inputs[i]]));
+		char *s = strip_suffix(kp_base_name(args->v[cl->c_inputs[i]]));
 		snprintf(buf, sizeof buf, "%s.d", s);
 		kp_vec_push(&cand, buf);
 		free(s);
@@ -499,11 +478,11 @@ static void keep_copy(const char *src, const char *tmp)
 	if (!realpath(src, abs))
 		return;
 	char *dir = dir_name(abs);
-	char *stem = strip_suffix(base_name(abs));
+	char *stem = strip_suffix(kp_base_name(abs));
 	char kdir[PATH_MAX * 2], kfile[PATH_MAX * 3];
 	snprintf(kdir, sizeof kdir, "%s%s%s", keep, dir[0] == '/' ? "" : "/", dir);
 	snprintf(kfile, sizeof kfile, "%s/%s.kpath.c", kdir, stem);
-	mkdirs(kdir);
+	kp_mkdirs(kdir);
 	size_t n;
 	char *text = slurp(tmp, &n);
 	if (!text || !write_file(kfile, text, n))
@@ -618,9 +597,9 @@ int main(int argc, char **argv)
 		mkdir(sub, 0700);
 		kp_vec_push(&created, sub);
 		kp_vec_push(&created, log);
-		size_t n = strlen(sub) + strlen(base_name(src)) + 2;
+		size_t n = strlen(sub) + strlen(kp_base_name(src)) + 2;
 		tmp_paths[i] = malloc(n);
-		snprintf(tmp_paths[i], n, "%s/%s", sub, base_name(src));
+		snprintf(tmp_paths[i], n, "%s/%s", sub, kp_base_name(src));
 		kp_vec_push(&created, tmp_paths[i]);
 		/* kpath instrument's temporary (OUT.tmp.PID) is its own business */
 		struct kp_vec cmd = {0};

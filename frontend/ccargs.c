@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "builds.h"
 
@@ -402,4 +403,26 @@ void kp_ccline_free(struct kp_ccline *cl)
 	kp_vec_free(&cl->parse_flags);
 	free(cl->wp_depfile);
 	memset(cl, 0, sizeof *cl);
+}
+
+void kp_mkdirs(const char *dir)
+{
+	char *p = strdup(dir);
+	if (!p)
+		return;
+	for (char *s = p + 1; *s; s++) {
+		if (*s == '/') {
+			*s = 0;
+			mkdir(p, 0777);
+			*s = '/';
+		}
+	}
+	mkdir(p, 0777);
+	free(p);
+}
+
+const char *kp_base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
 }

@@ -58,31 +58,10 @@ static char *join(const char *dir, const char *p)
 	return s;
 }
 
-static void mkdirs(const char *dir)
-{
-	char *p = strdup(dir);
-	if (!p)
-		return;
-	for (char *s = p + 1; *s; s++) {
-		if (*s == '/') {
-			*s = 0;
-			mkdir(p, 0777);
-			*s = '/';
-		}
-	}
-	mkdir(p, 0777);
-	free(p);
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
-}
 
 static bool is_wrapper(const char *w)
 {
-	const char *b = base_name(w);
+	const char *b = kp_base_name(w);
 	return !strcmp(b, "ccache") || !strcmp(b, "sccache") || !strcmp(b, "distcc") || !strcmp(b, "icecc") ||
 	       !strcmp(b, "kpath-cc");
 }
@@ -295,7 +274,7 @@ int kp_compdb_main(int argc, char **argv)
 		root = common_dir(es[0].real, es[i].real, root);
 	char odir[PATH_MAX];
 	if (outdir) {
-		mkdirs(outdir);
+		kp_mkdirs(outdir);
 		if (!realpath(outdir, odir)) {
 			fprintf(stderr, "kpath: error: output directory '%s': %s\n", outdir, strerror(errno));
 			return 1;
@@ -303,7 +282,7 @@ int kp_compdb_main(int argc, char **argv)
 	} else {
 		if (snprintf(odir, sizeof odir, "%.*s/kpath-src", PATH_MAX - 16, broot) >= (int)sizeof odir)
 			return 1;
-		mkdirs(odir);
+		kp_mkdirs(odir);
 	}
 
 	int here = open(".", O_RDONLY);
@@ -317,7 +296,7 @@ int kp_compdb_main(int argc, char **argv)
 		snprintf(e->out, m, "%s/%s", odir, rel);
 		char *d = strdup(e->out);
 		*strrchr(d, '/') = 0;
-		mkdirs(d);
+		kp_mkdirs(d);
 		free(d);
 		struct kp_ccline cl;
 		kp_ccline_parse(e->args.n - 1, e->args.v + 1, &cl);
