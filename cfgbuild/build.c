@@ -1376,14 +1376,15 @@ static void stmt(struct builder *b, CXCursor c)
 		if (kind == CXCursor_DeclStmt) {
 			clang_visitChildren(c, decl_child, b);
 		} else {
-			uint32_t before = b->cur;
-			value_expr(b, c);
-			if (b->cur == before && calls_noreturn(b, c)) {
+			if (calls_noreturn(b, c)) {
 				/* exit(), abort(), longjmp(), a _Noreturn function: the
-				 * path ends here (C11 6.7.4p8); its arguments hold no
-				 * branch, so the exit event may precede them. */
+				 * path ends here (C11 6.7.4p8).  The exit event goes before
+				 * the statement, so the arguments stay atomic: a branch
+				 * in them would come after the event. */
 				edge_stmt(b, b->cur, CFG_EXIT, 0, cursor_start(b, c), 1);
 				b->cur = CFG_NONE;
+			} else {
+				value_expr(b, c);
 			}
 		}
 		break;
