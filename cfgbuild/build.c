@@ -65,6 +65,8 @@ struct builder {
 	uint32_t nlabels, cap_labels;
 	uint32_t seq;
 	bool expr_branches; /* &&, || and ?: are CFG branches */
+	bool allow_twice;   /* check_expr accepts a setjmp call (placed as a restart) */
+	bool saw_twice;     /* check_expr met one */
 	jmp_buf fail;
 };
 
@@ -399,8 +401,11 @@ static uint32_t new_block(struct builder *b, unsigned line)
 		while (p->cap_block_start <= id)
 			p->cap_block_start *= 2;
 		p->block_start = xrealloc(p->block_start, p->cap_block_start * sizeof *p->block_start);
-		for (uint32_t i = old; i < p->cap_block_start; i++)
+		p->restart = xrealloc(p->restart, p->cap_block_start * sizeof *p->restart);
+		for (uint32_t i = old; i < p->cap_block_start; i++) {
 			p->block_start[i] = CFG_NONE;
+			p->restart[i] = false;
+		}
 	}
 	return id;
 }
@@ -499,6 +504,9 @@ static enum CXChildVisitResult scan_expr(CXCursor c, CXCursor parent, CXClientDa
 			if (n && !strcmp(n, twice[i])) {
 				bool in;
 				uint32_t off = loc_offset(b, clang_getCursorLocation(c), &in);
+				b->saw_twice = true;
+				if (b->allow_twice && i < 4)
+					break; /* setjmp and sigsetjmp: a restart block */
 				clang_disposeString(s);
 				fail_at(b, off, "call to %s, which may return twice", twice[i]);
 			}
@@ -872,15 +880,42 @@ static void compound(struct builder *b, CXCursor c)
 	kids_free(&k);
 }
 
+/* A statement whose expression calls setjmp or sigsetjmp (C11 7.13.1.1p4
+ * allows it as an if condition or as an expression statement) gets a block
+ * of its own, entered by a forced cut placed before the statement: the path
+ * so far is emitted before the call and a new one starts at the block.  Its
+ * out-edges set the path register absolutely (rewrite/place.c), since after
+ * a longjmp it holds whatever it held then.  Returns whether e calls one;
+ * checks e for other constructs either way. */
+static bool setjmp_restart(struct builder *b, CXCursor e, uint32_t off)
+{
+	b->allow_twice = true;
+	b->saw_twice = false;
+	check_expr(b, e);
+	b->allow_twice = false;
+	if (!b->saw_twice)
+		return false;
+	uint32_t h = new_block(b, offset_line(b, off));
+	if (b->cur != CFG_NONE) {
+		uint32_t cut = edge_stmt(b, b->cur, h, 0, off, 1);
+		b->plan->g->edges[cut].force_cut = true;
+	}
+	b->cur = h;
+	b->plan->restart[h] = true;
+	b->plan->has_setjmp = true;
+	return true;
+}
+
 static void if_stmt(struct builder *b, CXCursor c)
 {
 	struct kids k = children(c);
 	uint32_t kw = stmt_tok(b, c, "if");
 	if (k.n < 2 || k.n > 3)
 		fail_at(b, b->toks[kw].off, "unexpected if statement shape");
-	touch(b, b->toks[kw].off);
-	check_expr(b, k.v[0]);
-	bool compound = compound_cond(b, k.v[0]);
+	bool sj = setjmp_restart(b, k.v[0], b->toks[kw].off);
+	if (!sj)
+		touch(b, b->toks[kw].off);
+	bool compound = !sj && compound_cond(b, k.v[0]);
 	uint32_t join = k.n == 3 ? CFG_NONE : new_block(b, 0);
 	uint32_t t = new_block(b, offset_line(b, cursor_start(b, k.v[1])));
 	uint32_t e = k.n == 3 ? new_block(b, offset_line(b, cursor_start(b, k.v[2]))) : join;
@@ -888,7 +923,8 @@ static void if_stmt(struct builder *b, CXCursor c)
 	if (compound) {
 		cond_branch(b, k.v[0], t, e);
 	} else {
-		value_expr(b, k.v[0]);
+		if (!sj)
+			value_expr(b, k.v[0]);
 		head = b->cur;
 	}
 	struct body tb = body_open(b, k.v[1]);
@@ -1297,6 +1333,17 @@ static bool calls_noreturn(struct builder *b, CXCursor c)
 	return nr;
 }
 
+/* Whether noreturn call statement c is a longjmp, which may land in this
+ * very activation. */
+static bool calls_longjmp(CXCursor c)
+{
+	CXString n = clang_getCursorSpelling(strip_parens(c));
+	const char *s = clang_getCString(n);
+	bool r = s && (strstr(s, "longjmp") != NULL);
+	clang_disposeString(n);
+	return r;
+}
+
 static void stmt(struct builder *b, CXCursor c)
 {
 	enum CXCursorKind kind = clang_getCursorKind(c);
@@ -1371,6 +1418,12 @@ static void stmt(struct builder *b, CXCursor c)
 		if (clang_isStatement(kind) && kind != CXCursor_DeclStmt &&
 		    kind != CXCursor_GCCAsmStmt && kind != CXCursor_AsmStmt && kind != CXCursor_MSAsmStmt)
 			fail_at(b, cursor_start(b, c), "unsupported statement kind %d", (int)kind);
+		if (kind != CXCursor_DeclStmt && setjmp_restart(b, c, cursor_start(b, c))) {
+			uint32_t next = new_block(b, 0);
+			edge_stmt(b, b->cur, next, 0, tok_end(b, stmt_last_tok(b, c)), 0);
+			b->cur = next;
+			break;
+		}
 		touch(b, cursor_start(b, c));
 		check_expr(b, c);
 		if (kind == CXCursor_DeclStmt) {
@@ -1381,7 +1434,8 @@ static void stmt(struct builder *b, CXCursor c)
 				 * path ends here (C11 6.7.4p8).  The exit event goes before
 				 * the statement, so the arguments stay atomic: a branch
 				 * in them would come after the event. */
-				edge_stmt(b, b->cur, CFG_EXIT, 0, cursor_start(b, c), 1);
+				uint32_t x = edge_stmt(b, b->cur, CFG_EXIT, 0, cursor_start(b, c), 1);
+				b->plan->sites[b->plan->g->edges[x].site].resume = calls_longjmp(c);
 				b->cur = CFG_NONE;
 			} else {
 				value_expr(b, c);
@@ -1645,6 +1699,7 @@ void build_plan_free(struct fn_plan *plan)
 		cfg_free(plan->g);
 	free(plan->sites);
 	free(plan->block_start);
+	free(plan->restart);
 	free(plan->ret_decl);
 	memset(plan, 0, sizeof *plan);
 }

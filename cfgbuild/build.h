@@ -48,6 +48,8 @@ struct site {
 	bool empty_expr;    /* SITE_EXPR: the for increment is empty */
 	bool wrap;          /* COND_OPEN/CLOSE around an operand: add a pair of parentheses */
 	bool lead_space;    /* RET_OPEN glued to "return": start with a space */
+	bool resume;        /* STMT before a longjmp: the path ends, but the activation may go on
+	                       (at a setjmp of its own), so emit rather than leave */
 	uint32_t partner;   /* COND_OPEN/RET_OPEN: index of the CLOSE site */
 	uint32_t edge_true, edge_false; /* COND_CLOSE: the edges it carries, CFG_NONE if none */
 };
@@ -59,11 +61,14 @@ struct fn_plan {
 	struct site *sites;
 	uint32_t nsites, cap_sites;
 	uint32_t *block_start;     /* per block: site running on every entry, CFG_NONE if none */
+	bool *restart;             /* per block: holds a setjmp call; its out-edges set the path
+	                              register absolutely, as it may be stale after a longjmp */
 	uint32_t cap_block_start;
 	bool expr_branches;        /* input: &&, || and ?: are branches (set by the caller) */
 	uint32_t entry_edge;       /* the CFG edge ENTRY -> first block */
 	char *ret_decl;            /* declaration "T kp_ret" pattern with %s for the name, NULL if void */
 	bool has_value_return;     /* a return with a value exists: kp_ret is needed */
+	bool has_setjmp;           /* a setjmp block exists: kp_ret is volatile (-Wclobbered) */
 	char reason[256];          /* why the function cannot be instrumented */
 	unsigned reason_line;
 };

@@ -74,5 +74,6 @@ uint32_t cfg_add_edge(struct cfg *g, uint32_t src, uint32_t dst, uint32_t order,
 	e->order = order;
 	e->site = site;
 	e->can_cut = can_cut;
+	e->force_cut = false;
 	return g->nedges++;
 }

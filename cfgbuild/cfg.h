@@ -36,6 +36,7 @@ struct cfg_edge {
 	uint32_t order; /* out-edge order key, see above */
 	uint32_t site;  /* rewriter's site of this edge, CFG_NONE if none */
 	bool can_cut;   /* an emit may be placed on this edge (own site, not in an expression that forbids it) */
+	bool force_cut; /* always cut (an edge into a setjmp call: a path must start there) */
 };
 
 struct cfg {

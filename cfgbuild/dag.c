@@ -484,7 +484,7 @@ static void uncut(struct work *w)
 	uint32_t i;
 
 	for (i = 0; i < w->ne; i++)
-		if (w->role[i] == ROLE_CUT)
+		if (w->role[i] == ROLE_CUT && !w->g->edges[i].force_cut)
 			w->role[i] = ROLE_FORWARD;
 	w->ncut = 0;
 }
@@ -626,6 +626,10 @@ static bool analyse(struct work *w)
 		for (i = 0; i < w->nb; i++)
 			w->disc[i] = CFG_NONE;
 		dfs(w, stk, pos, state);
+		/* forced cuts (setjmp calls) are cuts whatever the numbering */
+		for (i = 0; i < w->ne; i++)
+			if (w->g->edges[i].force_cut && w->role[i] == ROLE_FORWARD)
+				w->role[i] = ROLE_CUT;
 		slots(w);
 	} else {
 		snprintf(w->err, w->errlen, "out of memory");

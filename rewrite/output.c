@@ -24,7 +24,7 @@ extern const char kp_rt_header_text[];
  * tests/check/checkrt.c, which replays every CFG edge taken and verifies the
  * path IDs the instrumented code computes. */
 static const char check_decls[] =
-	"struct kpath_chk_edge { unsigned src, dst; unsigned char role, siteless;"
+	"struct kpath_chk_edge { unsigned src, dst; unsigned char role, siteless, restart;"
 	" kpath_rt_u64 val, dexit, dentry; };\n"
 	"void kpath_chk_enter(struct kpath_rt_cursor *c, const struct kpath_chk_edge *t, unsigned n, unsigned entry);\n"
 	"void kpath_chk_edge(struct kpath_rt_cursor *c, unsigned e);\n"
@@ -138,7 +138,8 @@ char *rw_descriptor(const struct rw_file *f, const struct fn_plan *plan, const s
 
 /* Check mode: per CFG edge its ends, role, whether it has no site, and the
  * Ball-Larus values a replay needs (val; for back and cut edges the vals of
- * the dummy edges v->EXIT and ENTRY->w). */
+ * the dummy edges v->EXIT and ENTRY->w; for an edge out of a setjmp block,
+ * restart set and dentry the val of ENTRY->block). */
 char *rw_check_table(const struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *d,
                      const uint64_t *edge_val);
 char *rw_check_table(const struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *d,
@@ -150,13 +151,16 @@ char *rw_check_table(const struct rw_file *f, const struct fn_plan *plan, const 
 	for (uint32_t e = 0; e < g->nedges; e++) {
 		const struct cfg_edge *ce = &g->edges[e];
 		uint64_t dx = 0, dn = 0;
+		bool restart = plan->restart && ce->src < plan->cap_block_start && plan->restart[ce->src];
 		if (d->role[e] == ROLE_BACK || d->role[e] == ROLE_CUT) {
 			dx = d->edges[d->dummy_exit[ce->src]].val;
 			dn = d->edges[d->dummy_entry[ce->dst]].val;
+		} else if (restart && d->dummy_entry[ce->src] != CFG_NONE) {
+			dn = d->edges[d->dummy_entry[ce->src]].val; /* the register's value at the block */
 		}
-		putf(&b, "%s{%u, %u, %d, %d, %lluULL, %lluULL, %lluULL}", e ? ", " : "", ce->src, ce->dst,
-		     (int)d->role[e], ce->site == CFG_NONE, (unsigned long long)edge_val[e], (unsigned long long)dx,
-		     (unsigned long long)dn);
+		putf(&b, "%s{%u, %u, %d, %d, %d, %lluULL, %lluULL, %lluULL}", e ? ", " : "", ce->src, ce->dst,
+		     (int)d->role[e], ce->site == CFG_NONE, restart, (unsigned long long)edge_val[e],
+		     (unsigned long long)dx, (unsigned long long)dn);
 	}
 	put(&b, "};\n", 3);
 	return b.s;

@@ -106,6 +106,7 @@ struct placer {
 	uint64_t *comp;           /* per block */
 	struct strlist *code;     /* per site */
 	bool check;
+	const char *failed;       /* why placement is impossible, NULL if fine */
 };
 
 static bool compute_comp(struct placer *pl, char *err, size_t errlen)
@@ -148,13 +149,27 @@ static void edge_code(struct placer *pl, uint32_t e)
 	struct strlist *l = &pl->code[ce->site];
 	if (pl->check)
 		push(l, fmt("kpath_chk_edge(&%sc, %u)", p, e));
+	bool restart = pl->plan->restart && ce->src < pl->plan->cap_block_start && pl->plan->restart[ce->src];
 	switch (d->role[e]) {
 	case ROLE_FORWARD:
 		if (!pl->edge_in_dag[e])
 			return; /* leads to no complete path: never completes an ID */
-		if (ce->dst == CFG_EXIT) {
+		if (restart) {
+			/* out of a setjmp block: absolute, the register may be stale */
+			if (d->dummy_entry[ce->src] == CFG_NONE) {
+				pl->failed = "a setjmp block is not the start of a path";
+				return;
+			}
+			uint64_t v = d->edges[d->dummy_entry[ce->src]].val + pl->edge_val[e];
+			if (ce->dst == CFG_EXIT)
+				push(l, fmt("kpath_rt_%s(&%sc, %lluULL)", pl->plan->sites[ce->site].resume ? "emit" : "leave",
+				            p, (unsigned long long)v));
+			else
+				push(l, fmt("%sr = %llu%s", p, (unsigned long long)(v - comp_of(pl, ce->dst)),
+				            big(v - comp_of(pl, ce->dst))));
+		} else if (ce->dst == CFG_EXIT) {
 			char *v = value_code(p, pl->edge_val[e]);
-			push(l, fmt("kpath_rt_leave(&%sc, %s)", p, v));
+			push(l, fmt("kpath_rt_%s(&%sc, %s)", pl->plan->sites[ce->site].resume ? "emit" : "leave", p, v));
 			free(v);
 		} else if (pl->edge_val[e] - comp_of(pl, ce->dst) != 0) {
 			push(l, add_code(p, pl->edge_val[e] - comp_of(pl, ce->dst)));
@@ -162,6 +177,10 @@ static void edge_code(struct placer *pl, uint32_t e)
 		break;
 	case ROLE_BACK:
 	case ROLE_CUT: {
+		if (restart) {
+			pl->failed = "an edge out of a setjmp block is a back or cut edge";
+			return;
+		}
 		uint32_t x = d->dummy_exit[ce->src], n = d->dummy_entry[ce->dst];
 		char *v = value_code(p, d->edges[x].val);
 		push(l, fmt("kpath_rt_emit(&%sc, %s)", p, v));
@@ -240,7 +259,10 @@ static char *entry_text(struct placer *pl)
 	char *ret = NULL, *decl = NULL;
 	if (pl->plan->ret_decl && pl->plan->has_value_return) {
 		char *name = fmt("%sret", p);
-		decl = fmt(pl->plan->ret_decl, name);
+		/* "T volatile kp_ret", "T *volatile kp_ret": the object itself */
+		char *qname = fmt("%s%s", pl->plan->has_setjmp ? "volatile " : "", name);
+		decl = fmt(pl->plan->ret_decl, qname);
+		free(qname);
 		ret = fmt(" %s;", decl);
 		free(name);
 		free(decl);
@@ -290,7 +312,7 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
                  char *err, size_t errlen)
 {
 	const struct cfg *g = plan->g;
-	struct placer pl = {plan, dag, f->prefix, NULL, NULL, NULL, NULL, f->check};
+	struct placer pl = {plan, dag, f->prefix, NULL, NULL, NULL, NULL, f->check, NULL};
 	pl.edge_val = calloc(g->nedges + 1, sizeof *pl.edge_val);
 	pl.edge_in_dag = calloc(g->nedges + 1, sizeof *pl.edge_in_dag);
 	pl.comp = calloc(g->nblocks + 1, sizeof *pl.comp);
@@ -330,10 +352,19 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 				texts[s] = site_text(&pl, s);
 		}
 		mark_fallthroughs(&pl, texts);
-		for (uint32_t s = 0; s < plan->nsites; s++)
-			if (texts[s])
+		if (pl.failed) {
+			snprintf(err, errlen, "%s", pl.failed);
+			ok = false;
+		}
+		for (uint32_t s = 0; s < plan->nsites; s++) {
+			if (ok && texts[s])
 				add_edit(f, plan->sites[s].off, plan->sites[s].phase, plan->sites[s].seq, texts[s]);
+			else
+				free(texts[s]);
+		}
 		free(texts);
+	}
+	if (ok) {
 		if (f->ndescs == f->cap_descs) {
 			f->cap_descs = f->cap_descs ? 2 * f->cap_descs : 16;
 			f->descs = xrealloc(f->descs, f->cap_descs * sizeof *f->descs);

@@ -27,7 +27,7 @@
 
 struct kpath_chk_edge {
 	unsigned src, dst;
-	unsigned char role, siteless;
+	unsigned char role, siteless, restart;
 	kpath_rt_u64 val, dexit, dentry;
 };
 
@@ -82,6 +82,8 @@ static void take(struct act *a, unsigned e)
 		bad(a, "edge %u taken while a path ID is still expected (block %u)", e, a->cur);
 	switch (x->role) {
 	case ROLE_FORWARD:
+		if (x->restart) /* out of a setjmp block: the path started there */
+			a->r = x->dentry;
 		a->r += x->val;
 		if (x->dst == 1) {
 			a->pending = 1;
@@ -150,7 +152,8 @@ void kpath_chk_edge(struct kpath_rt_cursor *c, unsigned e)
 		bad(a, "edge %u out of range (%u)", e, a->n);
 		return;
 	}
-	if (a->t[e].src != a->cur && !bridge(a, a->t[e].src))
+	/* a setjmp block is re-entered by longjmp from anywhere */
+	if (a->t[e].src != a->cur && !a->t[e].restart && !bridge(a, a->t[e].src))
 		bad(a, "edge %u leaves a block control is not in (block %u)", e, a->cur);
 	take(a, e);
 }
