@@ -22,27 +22,10 @@ CC=${CC:-cc}
 PYTHON=${PYTHON:-python3}
 HERE=$(cd "$(dirname "$0")" && pwd)
 
-nfail=0
-fail() {
-	echo "FAIL: instrumented_output.$NAME: $*"
-	nfail=$((nfail + 1))
-}
-fatal() {
-	echo "FAIL: instrumented_output.$NAME: $*"
-	echo "FAILED: instrumented_output.$NAME"
-	exit 1
-}
-show() {
-	if [ -s "$1" ]; then
-		echo "--- $1:"
-		head -n "${2:-40}" "$1" | sed 's/^/    /'
-	fi
-}
-
-case $KPATH in /*) ;; *) KPATH=$(pwd)/$KPATH ;; esac
-[ -x "$KPATH" ] || fatal "kpath executable '$KPATH' not found or not executable"
-CORPUS=$(cd "$CORPUS" 2>/dev/null && pwd) || fatal "corpus directory '$2' not found"
-[ -f "$CORPUS/$NAME.c" ] || fatal "no $CORPUS/$NAME.c"
+TEST=instrumented_output.$NAME
+# shellcheck source=tests/e2e/lib.sh
+. "$HERE/lib.sh"
+check_inputs
 mkdir -p "$WORK" || fatal "cannot create $WORK"
 W=$(cd "$WORK" && pwd)/$NAME
 rm -rf "$W"

@@ -22,29 +22,10 @@ PYTHON=${PYTHON:-python3}
 HERE=$(cd "$(dirname "$0")" && pwd)
 CHECK="$PYTHON $HERE/kpcheck.py"
 
-nfail=0
-fail() {
-	echo "FAIL: $NAME: $*"
-	nfail=$((nfail + 1))
-}
-# Stops the test: later steps need this one.
-fatal() {
-	echo "FAIL: $NAME: $*"
-	echo "FAILED: $NAME ($((nfail + 1)) failure(s), stopped early)"
-	exit 1
-}
-# Shows a file (indented) for diagnostics.
-show() {
-	if [ -s "$1" ]; then
-		echo "--- $1:"
-		head -n "${2:-40}" "$1" | sed 's/^/    /'
-	fi
-}
-
-case $KPATH in /*) ;; *) KPATH=$(pwd)/$KPATH ;; esac
-[ -x "$KPATH" ] || fatal "kpath executable '$KPATH' not found or not executable"
-CORPUS=$(cd "$CORPUS" 2>/dev/null && pwd) || fatal "corpus directory '$2' not found"
-[ -f "$CORPUS/$NAME.c" ] || fatal "no $CORPUS/$NAME.c"
+TEST=$NAME
+# shellcheck source=tests/e2e/lib.sh
+. "$HERE/lib.sh"
+check_inputs
 [ -f "$CORPUS/$NAME.expected" ] || fatal "no $CORPUS/$NAME.expected"
 command -v "$PYTHON" >/dev/null 2>&1 || fatal "$PYTHON not found (install python3)"
 
