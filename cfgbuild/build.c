@@ -72,16 +72,15 @@ struct builder {
 
 /* --- failure ------------------------------------------------------------ */
 
+static unsigned offset_line(struct builder *b, uint32_t off);
+
 static void fail_at(struct builder *b, uint32_t off, const char *fmt, ...)
 {
 	va_list ap;
-	unsigned line = 1;
-	for (uint32_t i = 0; i < off && i < b->src->len; i++)
-		line += b->src->text[i] == '\n';
 	va_start(ap, fmt);
 	vsnprintf(b->plan->reason, sizeof b->plan->reason, fmt, ap);
 	va_end(ap);
-	b->plan->reason_line = line;
+	b->plan->reason_line = offset_line(b, off);
 	longjmp(b->fail, 1);
 }
 
@@ -106,12 +105,42 @@ static uint32_t loc_offset(struct builder *b, CXSourceLocation loc, bool *in_fil
 	return off;
 }
 
+bool src_index_lines(struct src_file *src)
+{
+	uint32_t n = 1;
+	for (size_t i = 0; i < src->len; i++)
+		n += src->text[i] == '\n';
+	src->line_start = malloc(n * sizeof *src->line_start);
+	if (!src->line_start)
+		return false;
+	src->nlines = 0;
+	src->line_start[src->nlines++] = 0;
+	for (size_t i = 0; i < src->len; i++)
+		if (src->text[i] == '\n')
+			src->line_start[src->nlines++] = (uint32_t)i + 1;
+	return true;
+}
+
+void src_free_lines(struct src_file *src)
+{
+	free(src->line_start);
+	src->line_start = NULL;
+	src->nlines = 0;
+}
+
+/* The 1-based line holding offset off: the last line starting at or
+ * before it (requires src_index_lines). */
 static unsigned offset_line(struct builder *b, uint32_t off)
 {
-	unsigned line = 1;
-	for (uint32_t i = 0; i < off && i < b->src->len; i++)
-		line += b->src->text[i] == '\n';
-	return line;
+	uint32_t lo = 0, hi = b->src->nlines;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (b->src->line_start[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo + 1;
 }
 
 /* Index of the token starting at off, or CFG_NONE. */

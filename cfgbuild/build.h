@@ -79,7 +79,15 @@ struct src_file {
 	size_t len;
 	CXFile file;
 	CXTranslationUnit tu;
+	uint32_t *line_start;  /* offsets where lines begin (src_index_lines) */
+	uint32_t nlines;
 };
+
+/* Indexes the lines of src->text once per file, so that a line number costs
+ * a binary search; build_function needs it.  Returns false when out of
+ * memory. */
+bool src_index_lines(struct src_file *src);
+void src_free_lines(struct src_file *src);
 
 /* Builds the plan of one function definition in the main file.  Returns
  * NULL with the reason in plan->reason when the function cannot be

@@ -350,6 +350,8 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	if (!out)
 		out = out_owned;
 
+	struct src_file src;
+	memset(&src, 0, sizeof src);
 	CXIndex index = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
 	enum CXErrorCode rc = clang_parseTranslationUnit2(index, in, flags, nflags, NULL, 0,
@@ -365,10 +367,17 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 		status = 1;
 		goto done;
 	}
-	struct src_file src = {in, NULL, 0, clang_getFile(tu, in), tu};
+	src.path = in;
+	src.file = clang_getFile(tu, in);
+	src.tu = tu;
 	src.text = clang_getFileContents(tu, src.file, &src.len);
 	if (!src.text) {
 		fprintf(stderr, "kpath: error: cannot read '%s'\n", in);
+		status = 1;
+		goto done;
+	}
+	if (!src_index_lines(&src)) {
+		fprintf(stderr, "kpath: out of memory\n");
 		status = 1;
 		goto done;
 	}
@@ -404,6 +413,7 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	free(text);
 	rw_file_free(&rw);
 done:
+	src_free_lines(&src);
 	if (tu)
 		clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(index);
