@@ -44,6 +44,7 @@ struct label {
 	char *name;
 	uint32_t block;
 	bool defined;
+	bool addr_taken;    /* &&name occurs: a possible computed-goto target */
 	unsigned line;
 };
 
@@ -63,6 +64,8 @@ struct builder {
 	struct switch_ctx *sw;
 	struct label *labels;
 	uint32_t nlabels, cap_labels;
+	bool has_indirect_goto; /* the function has a computed goto (goto *p) */
+	uint32_t dispatch;  /* the block every computed goto jumps to, CFG_NONE until needed */
 	uint32_t seq;
 	bool expr_branches; /* &&, || and ?: are CFG branches */
 	bool allow_twice;   /* check_expr accepts a setjmp call (placed as a restart) */
@@ -520,9 +523,6 @@ static enum CXChildVisitResult scan_expr(CXCursor c, CXCursor parent, CXClientDa
 	switch (clang_getCursorKind(c)) {
 	case CXCursor_StmtExpr:
 		check_stmt_expr(b, c, 0, 0);
-		break;
-	case CXCursor_AddrLabelExpr:
-		fail_at(b, cursor_start(b, c), "address of a label (computed goto)");
 		break;
 	case CXCursor_CallExpr: {
 		CXString s = clang_getCursorSpelling(c);
@@ -1243,6 +1243,7 @@ static struct label *label_get(struct builder *b, const char *name)
 	l->name = strdup(name);
 	l->block = new_block(b, 0);
 	l->defined = false;
+	l->addr_taken = false;
 	l->line = 0;
 	return l;
 }
@@ -1256,12 +1257,18 @@ static void label_stmt(struct builder *b, CXCursor c)
 	clang_disposeString(s);
 	if (k.n != 1 || !tok_is(b, i + 1, ":"))
 		fail_at(b, b->toks[i].off, "unexpected label shape");
+	if (l->defined)
+		fail_at(b, b->toks[i].off, "label %s defined twice", l->name);
 	l->defined = true;
 	b->plan->g->blocks[l->block].line = offset_line(b, b->toks[i].off);
 	if (b->cur != CFG_NONE) {
 		bool intended;
 		edge_stmt(b, b->cur, l->block, 0, fall_off(b, i, &intended), 1);
 	}
+	/* A computed goto's dispatch into the label is site-less, like a
+	 * switch's into a case: the site after the ":" runs on every entry. */
+	if (l->addr_taken && b->has_indirect_goto)
+		b->plan->block_start[l->block] = add_site(b, SITE_STMT, tok_end(b, i + 1), 1);
 	b->cur = l->block;
 	stmt(b, k.v[0]);
 	kids_free(&k);
@@ -1278,6 +1285,33 @@ static void goto_stmt(struct builder *b, CXCursor c)
 	clang_disposeString(s);
 	touch(b, b->toks[i].off);
 	edge_stmt(b, b->cur, l->block, 0, b->toks[i].off, 1);
+	b->cur = CFG_NONE;
+	kids_free(&k);
+}
+
+/* The block standing for "jump to the value of a label address": every
+ * computed goto has an edge into it (the site before its "goto"), and it
+ * has a site-less edge to every label whose address the function takes
+ * (GNU C "labels as values": a computed goto can reach only those). */
+static uint32_t dispatch_block(struct builder *b)
+{
+	if (b->dispatch == CFG_NONE)
+		b->dispatch = new_block(b, 0);
+	return b->dispatch;
+}
+
+/* goto *expr (GNU C): the target expression stays atomic (it is evaluated
+ * after the code placed before "goto", so it must not move the path
+ * register), then control goes to the dispatch block. */
+static void indirect_goto_stmt(struct builder *b, CXCursor c)
+{
+	struct kids k = children(c);
+	uint32_t i = stmt_tok(b, c, "goto");
+	if (k.n != 1 || !tok_is(b, i + 1, "*"))
+		fail_at(b, b->toks[i].off, "unexpected computed goto shape");
+	check_expr(b, k.v[0]);
+	touch(b, b->toks[i].off);
+	edge_stmt(b, b->cur, dispatch_block(b), 0, b->toks[i].off, 1);
 	b->cur = CFG_NONE;
 	kids_free(&k);
 }
@@ -1418,7 +1452,7 @@ static void stmt(struct builder *b, CXCursor c)
 		return_stmt(b, c);
 		break;
 	case CXCursor_IndirectGotoStmt:
-		fail_at(b, cursor_start(b, c), "computed goto");
+		indirect_goto_stmt(b, c);
 		break;
 	case CXCursor_NullStmt:
 		break;
@@ -1663,6 +1697,49 @@ static void load_tokens(struct builder *b, CXCursor fn)
 	drop_inactive(b);
 }
 
+/* Marks the labels whose address is taken (&&L, a LabelRef under an
+ * AddrLabelExpr), wherever it occurs in the function. */
+static enum CXChildVisitResult mark_addr_labels(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct builder *b = d;
+	if (clang_getCursorKind(c) == CXCursor_LabelRef &&
+	    clang_getCursorKind(parent) == CXCursor_AddrLabelExpr) {
+		CXString s = clang_getCursorSpelling(c);
+		label_get(b, clang_getCString(s))->addr_taken = true;
+		clang_disposeString(s);
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* With a computed goto, its possible targets must be known before the
+ * walk reaches them: the labels whose address is taken. */
+static void find_computed_goto_targets(struct builder *b, CXCursor body, uint32_t name_off)
+{
+	for (uint32_t i = 0; i + 1 < b->ntoks && !b->has_indirect_goto; i++)
+		b->has_indirect_goto = tok_is(b, i, "goto") && tok_is(b, i + 1, "*");
+	if (!b->has_indirect_goto)
+		return;
+	clang_visitChildren(body, mark_addr_labels, b);
+	bool any = false;
+	for (uint32_t i = 0; i < b->nlabels; i++)
+		any |= b->labels[i].addr_taken;
+	if (!any)
+		fail_at(b, name_off, "computed goto, but no label's address is taken");
+}
+
+/* After the walk: the dispatch block's edges to every possible target,
+ * site-less (rewrite/place.c compensates them through the target's
+ * block_start site). */
+static void dispatch_edges(struct builder *b)
+{
+	if (b->dispatch == CFG_NONE)
+		return;
+	uint32_t order = 0;
+	for (uint32_t i = 0; i < b->nlabels; i++)
+		if (b->labels[i].addr_taken)
+			edge(b, b->dispatch, b->labels[i].block, order++, CFG_NONE);
+}
+
 struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct fn_plan *plan)
 {
 	struct builder b;
@@ -1670,6 +1747,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 	b.src = src;
 	b.plan = plan;
 	b.loop.brk = b.loop.cont = CFG_NONE;
+	b.dispatch = CFG_NONE;
 	b.expr_branches = plan->expr_branches;
 	CXString name = clang_getCursorSpelling(fn);
 	plan->name = strdup(clang_getCString(name));
@@ -1704,6 +1782,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 	if (close == CFG_NONE)
 		fail_at(&b, name_off, "function body inside a macro expansion");
 	plan_return_type(&b, fn);
+	find_computed_goto_targets(&b, body, name_off);
 	add_site(&b, SITE_ENTRY, tok_end(&b, open), 1);
 	uint32_t first = new_block(&b, plan->line);
 	plan->entry_edge = cfg_add_edge(plan->g, CFG_ENTRY, first, 0, CFG_NONE, false);
@@ -1714,6 +1793,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 	for (uint32_t i = 0; i < b.nlabels; i++)
 		if (!b.labels[i].defined)
 			fail_at(&b, name_off, "goto to undefined label %s", b.labels[i].name);
+	dispatch_edges(&b);
 	for (uint32_t i = 0; i < b.nlabels; i++)
 		free(b.labels[i].name);
 	free(b.labels);
