@@ -1481,7 +1481,11 @@ static void stmt(struct builder *b, CXCursor c)
 		if (clang_isStatement(kind) && kind != CXCursor_DeclStmt &&
 		    kind != CXCursor_GCCAsmStmt && kind != CXCursor_AsmStmt && kind != CXCursor_MSAsmStmt)
 			fail_at(b, cursor_start(b, c), "unsupported statement kind %d", (int)kind);
-		if (kind != CXCursor_DeclStmt && setjmp_restart(b, c, cursor_start(b, c))) {
+		/* A setjmp in an expression statement or in a declaration's
+		 * initializer ("int v = setjmp(env);", common though C11
+		 * 7.13.1.1p4 does not list it): the code after the statement
+		 * sets the register absolutely; the statement stays atomic. */
+		if (setjmp_restart(b, c, cursor_start(b, c))) {
 			uint32_t next = new_block(b, 0);
 			edge_stmt(b, b->cur, next, 0, tok_end(b, stmt_last_tok(b, c)), 0);
 			b->cur = next;
