@@ -1602,12 +1602,30 @@ static void plan_return_type(struct builder *b, CXCursor fn)
 		b->plan->ret_decl = NULL;
 		return;
 	}
+	/* A struct with const members cannot be assigned: each return then
+	 * initialises its own temporary, "return __extension__ ({ T kp_ret =
+	 * (e); ...; kp_ret; });", which also takes a const type as written
+	 * (e.g. a typedef of a const anonymous struct). */
+	if (clang_getCanonicalType(r).kind == CXType_Record &&
+	    (has_const_member(r) || clang_isConstQualifiedType(clang_getCanonicalType(r)))) {
+		CXString s = clang_getTypeSpelling(r);
+		const char *sp = clang_getCString(s);
+		bool ok = *sp && !strstr(sp, "(unnamed") && !strstr(sp, "(anonymous") && !strchr(sp, '(');
+		if (ok) {
+			size_t n = strlen(sp) + 4;
+			b->plan->ret_decl = xrealloc(NULL, n);
+			snprintf(b->plan->ret_decl, n, "%s %%s", sp);
+			b->plan->ret_init_only = true;
+		}
+		clang_disposeString(s);
+		if (!ok)
+			fail_at(b, cursor_start(b, fn), "return type cannot be spelled for a temporary");
+		return;
+	}
 	/* A qualifier hidden behind a typedef: spell the canonical type, whose
 	 * top-level qualifiers are stripped below. */
 	if (clang_isConstQualifiedType(clang_getCanonicalType(r)) && !clang_isConstQualifiedType(r))
 		r = clang_getCanonicalType(r);
-	if (clang_getCanonicalType(r).kind == CXType_Record && has_const_member(r))
-		fail_at(b, cursor_start(b, fn), "return type has const members: no temporary can hold the value");
 	CXString s = clang_getTypeSpelling(r);
 	const char *sp = clang_getCString(s);
 	char *decl = NULL;

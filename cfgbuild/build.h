@@ -68,6 +68,9 @@ struct fn_plan {
 	uint32_t entry_edge;       /* the CFG edge ENTRY -> first block */
 	char *ret_decl;            /* declaration "T kp_ret" pattern with %s for the name, NULL if void */
 	bool has_value_return;     /* a return with a value exists: kp_ret is needed */
+	bool ret_init_only;        /* the return type has const members: kp_ret can only be
+	                              initialised, so each return declares its own in a GNU
+	                              statement expression */
 	bool has_setjmp;           /* a setjmp block exists: kp_ret is volatile (-Wclobbered) */
 	char reason[256];          /* why the function cannot be instrumented */
 	unsigned reason_line;

@@ -195,6 +195,8 @@ static void edge_code(struct placer *pl, uint32_t e)
 }
 
 /* Text of site s from its code list (see build.h for the site kinds). */
+static char *ret_decl_text(const struct placer *pl);
+
 static char *site_text(struct placer *pl, uint32_t s)
 {
 	const struct site *st = &pl->plan->sites[s];
@@ -211,6 +213,11 @@ static char *site_text(struct placer *pl, uint32_t s)
 		return l->n ? join(l, ", ", st->empty_expr ? " " : ", ", "") : NULL;
 	case SITE_COND_OPEN:
 	case SITE_RET_OPEN:
+		if (st->kind == SITE_RET_OPEN && pl->plan->ret_init_only) {
+			char *decl = ret_decl_text(pl), *r = fmt("%s__extension__ ({ %s = (", st->lead_space ? " " : "", decl);
+			free(decl);
+			return r;
+		}
 		if (st->kind == SITE_RET_OPEN)
 			return fmt("%s%sret = (", st->lead_space ? " " : "", p);
 		return pl->code[st->partner].n ? fmt(st->wrap ? "((" : "(") : NULL;
@@ -241,6 +248,11 @@ static char *site_text(struct placer *pl, uint32_t s)
 		return r;
 	}
 	case SITE_RET_CLOSE: {
+		if (pl->plan->ret_init_only) {
+			char *post = fmt("%s%sret; })", l->n ? "; " : "", p), *r = join(l, "; ", "); ", post);
+			free(post);
+			return r;
+		}
 		/* a dead return carries no code: "ret = (v), ret" */
 		char *post = fmt("%s%sret", l->n ? ", " : "", p), *r = join(l, ", ", "), ", post);
 		free(post);
@@ -253,18 +265,23 @@ static char *site_text(struct placer *pl, uint32_t s)
 	return NULL;
 }
 
+/* "T kp_ret"; "T volatile kp_ret", "T *volatile kp_ret" (the object
+ * itself) in a function with setjmp. */
+static char *ret_decl_text(const struct placer *pl)
+{
+	char *qname = fmt("%s%sret", pl->plan->has_setjmp ? "volatile " : "", pl->p);
+	char *decl = fmt(pl->plan->ret_decl, qname);
+	free(qname);
+	return decl;
+}
+
 static char *entry_text(struct placer *pl)
 {
 	const char *p = pl->p;
-	char *ret = NULL, *decl = NULL;
-	if (pl->plan->ret_decl && pl->plan->has_value_return) {
-		char *name = fmt("%sret", p);
-		/* "T volatile kp_ret", "T *volatile kp_ret": the object itself */
-		char *qname = fmt("%s%s", pl->plan->has_setjmp ? "volatile " : "", name);
-		decl = fmt(pl->plan->ret_decl, qname);
-		free(qname);
+	char *ret = NULL;
+	if (pl->plan->ret_decl && pl->plan->has_value_return && !pl->plan->ret_init_only) {
+		char *decl = ret_decl_text(pl);
 		ret = fmt(" %s;", decl);
-		free(name);
 		free(decl);
 	}
 	uint64_t init = pl->edge_val[pl->plan->entry_edge];
