@@ -45,4 +45,4 @@ if ! cmp -s "$HERE/package-lock.json" "$WORK/node/package-lock.json" ||
 	(cd "$WORK/node" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 fi
 KPATH_NODE_MODULES="$WORK/node/node_modules" KPATH_CHROMIUM="$CHROMIUM" \
-	node "$HERE/browser_test.js" "$WORK/site" "$WORK/run/kpath.json" figure1 "$WORK"
+	node "$HERE/browser_test.js" "$WORK/site" "$WORK/run/kpath.json" figure1,period3 "$WORK"

@@ -1,22 +1,22 @@
 // browser_test.js: the pages of `kpath html` in headless Chromium.
 //
-//   node browser_test.js SITE_DIR PROFILE.json FUNCTION SHOT_DIR
+//   node browser_test.js SITE_DIR PROFILE.json FUNCTION[,FUNCTION...] SHOT_DIR
 //
 // Loads every page of SITE_DIR from file:// and fails on any console error,
-// page error or failed request (the site must work offline).  On FUNCTION's
-// page it selects paths by mouse and keyboard and checks that the
+// page error or failed request (the site must work offline).  On each
+// FUNCTION's page it selects paths by mouse and keyboard and checks that the
 // highlighted lines are exactly the lines the profile decodes for that
 // path, iteration by iteration (the badge numbers), and that the row's ids
 // and count are a node of the profile's k-IPF.  Saves screenshots of the
-// index and of FUNCTION's page with a multi-iteration path selected in
-// SHOT_DIR.  playwright-core comes from $KPATH_NODE_MODULES; the browser is
+// index and of the last FUNCTION's page, with its hottest longest
+// multi-iteration path selected, in SHOT_DIR.  playwright-core comes from $KPATH_NODE_MODULES; the browser is
 // $KPATH_CHROMIUM (default /usr/bin/chromium, Debian's).
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const { chromium } = require(path.join(process.env.KPATH_NODE_MODULES, 'playwright-core'));
 
-const [siteDir, profilePath, fnName, shotDir] = process.argv.slice(2);
+const [siteDir, profilePath, fnNames, shotDir] = process.argv.slice(2);
 let failures = 0;
 function check(cond, what) {
   if (cond) {
@@ -30,12 +30,15 @@ const sameSet = (a, b) => a.size === b.size && [...a].every((x) => b.has(x));
 const fmt = (s) => '{' + [...s].sort((x, y) => x - y).join(' ') + '}';
 
 const profile = JSON.parse(fs.readFileSync(profilePath, 'utf8'));
-const fn = profile.functions.find((f) => f.name === fnName);
-if (!fn) {
-  console.log(`FAIL ${fnName} is not in ${profilePath}`);
-  process.exit(1);
+let fn, decoded; // the function under test and its decoded paths (id -> lines)
+function useFunction(name) {
+  fn = profile.functions.find((f) => f.name === name);
+  if (!fn) {
+    console.log(`FAIL ${name} is not in ${profilePath}`);
+    process.exit(1);
+  }
+  decoded = new Map(fn.paths.map((p) => [String(p.id), p.lines]));
 }
-const decoded = new Map(fn.paths.map((p) => [String(p.id), p.lines]));
 
 // The count of the k-IPF node reached by ids, or undefined.
 function kipfCount(ids) {
@@ -82,6 +85,16 @@ async function main() {
   check(links.length === profile.functions.length, `index lists ${links.length} of ${profile.functions.length} functions`);
   check(links.every((l, i) => i === 0 || links[i - 1].flow >= l.flow), 'index is sorted by flow');
   await page.screenshot({ path: path.join(shotDir, 'html-index.png'), fullPage: true });
+  const names = fnNames.split(',');
+  for (const name of names) {
+    await page.goto(url('index.html'));
+    await testFunction(page, links, name, errors, name === names[names.length - 1]);
+  }
+  await browser.close();
+}
+
+async function testFunction(page, links, fnName, errors, shoot) {
+  useFunction(fnName);
   const link = links.find((l) => l.name === fnName);
   check(!!link, `index links ${fnName}`);
 
@@ -163,10 +176,17 @@ async function main() {
     .reduce((a, b) => (b.n > a.n ? b : a));
   await page.click(deepest.id);
   await checkSelection(deepest.id);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(shotDir, 'html-function.png'), fullPage: false });
-  check(errors.length === 0, `no console or page errors while selecting paths ${errors.join('; ')}`);
-  await browser.close();
+  for (let it = 1; it <= deepest.n; it++) {
+    await page.click(`#iterbar button.iter.it${(it - 1) % 6 + 1}:text-is("${it}")`);
+    await checkSelection(deepest.id, it);
+  }
+  await page.click('#iterbar button.iter.all');
+  await checkSelection(deepest.id);
+  if (shoot) {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(shotDir, 'html-function.png'), fullPage: false });
+  }
+  check(errors.length === 0, `${fnName}: no console or page errors while selecting paths ${errors.join('; ')}`);
 }
 
 main().then(() => {
