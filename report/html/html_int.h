@@ -86,8 +86,7 @@ struct html_file {
 	const char *name; /* as in the profile */
 	uint64_t flow;
 	size_t nfuncs;
-	struct html_source *src; /* NULL until loaded; NULL if unreadable */
-	int src_tried;
+	struct html_source *src; /* NULL if not loaded or unreadable */
 };
 
 struct html_model {

@@ -33,7 +33,6 @@ static void load_sources(struct html_model *m, const char *root, FILE *err)
 		struct html_file *fl = &m->files[i];
 
 		fl->src = html_source_load(fl->name, root, why, sizeof why);
-		fl->src_tried = 1;
 		if (!fl->src)
 			fprintf(err, "kpath html: warning: %s; its functions' pages have no source\n", why);
 	}

@@ -11,7 +11,6 @@
  * with a td.badges cell.  Everything taken from the profile or the source
  * goes through html_escape; data-* attributes hold only decimal numbers.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
