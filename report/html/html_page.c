@@ -45,10 +45,24 @@ static void share_cell(FILE *out, uint64_t count, uint64_t flow)
 	        s, s);
 }
 
-static void stat_item(FILE *out, const char *label, const char *fmt, uint64_t v)
+/* A count with its digits grouped by threes with thin spaces (U+2009), so
+ * that 1572996 reads 1 572 996. */
+static void put_count(FILE *out, uint64_t v)
+{
+	char d[24];
+	int n = snprintf(d, sizeof d, "%" PRIu64, v), i;
+
+	for (i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			fputs("\xe2\x80\x89", out);
+		fputc(d[i], out);
+	}
+}
+
+static void stat_item(FILE *out, const char *label, uint64_t v)
 {
 	fprintf(out, "<div><dt>%s</dt><dd>", label);
-	fprintf(out, fmt, v);
+	put_count(out, v);
 	fputs("</dd></div>", out);
 }
 
@@ -67,12 +81,12 @@ int html_page_index(FILE *out, const struct html_model *m, const char *profile_n
 	fputs("</span></nav></header>\n<main>\n<section class=\"head\">\n<h1>Path profile <code>", out);
 	html_escape(out, profile_name);
 	fputs("</code></h1>\n<dl class=\"stats\">", out);
-	stat_item(out, "k", "%" PRIu64, m->prof.k);
-	stat_item(out, "runs", "%" PRIu64, m->prof.runs);
-	stat_item(out, "functions", "%" PRIu64, m->nfuncs);
-	stat_item(out, "functions that ran", "%" PRIu64, ran);
-	stat_item(out, "files", "%" PRIu64, m->nfiles);
-	stat_item(out, "total flow", "%" PRIu64, m->total_flow);
+	stat_item(out, "k", m->prof.k);
+	stat_item(out, "runs", m->prof.runs);
+	stat_item(out, "functions", m->nfuncs);
+	stat_item(out, "functions that ran", ran);
+	stat_item(out, "files", m->nfiles);
+	stat_item(out, "total flow", m->total_flow);
 	fputs("</dl>\n", out);
 	if (m->prof.dropped)
 		fprintf(out, "<p class=\"warn\">The runtime dropped %" PRIu64 " events for lack of memory: "
@@ -91,8 +105,9 @@ int html_page_index(FILE *out, const struct html_model *m, const char *profile_n
 		html_escape(out, f->pf->name);
 		fputs("</code></a></td><td class=\"file\">", out);
 		html_escape(out, f->pf->file);
-		fprintf(out, ":%u</td><td class=\"num\">%" PRIu64 "%s</td>", f->pf->line, f->flow,
-		        f->flow_saturated ? "+" : "");
+		fprintf(out, ":%u</td><td class=\"num\">", f->pf->line);
+		put_count(out, f->flow);
+		fprintf(out, "%s</td>", f->flow_saturated ? "+" : "");
 		share_cell(out, f->flow, m->total_flow);
 		fprintf(out, "<td class=\"num\">%zu / %" PRIu64 "</td><td class=\"num\">%zu</td></tr>\n", f->nsingle,
 		        f->pf->num_paths, f->nmulti);
@@ -107,7 +122,9 @@ int html_page_index(FILE *out, const struct html_model *m, const char *profile_n
 
 		fputs("<tr><td class=\"file\">", out);
 		html_escape(out, fl->name);
-		fprintf(out, "</td><td class=\"num\">%" PRIu64 "</td>", fl->flow);
+		fputs("</td><td class=\"num\">", out);
+		put_count(out, fl->flow);
+		fputs("</td>", out);
 		share_cell(out, fl->flow, m->total_flow);
 		fputs("<td class=\"fnlist\">", out);
 		for (i = 0; i < m->nfuncs; i++) {
@@ -153,7 +170,9 @@ static void seq_row(FILE *out, const struct html_func *f, const struct html_seq 
 
 	fprintf(out, "<tr class=\"path\" tabindex=\"0\" aria-selected=\"false\" id=\"%s%zu\"", kind, rank);
 	seq_data(out, f, s);
-	fprintf(out, "><td class=\"num rank\">%zu</td><td class=\"num\">%" PRIu64 "</td>", rank, s->count);
+	fprintf(out, "><td class=\"num rank\">%zu</td><td class=\"num\">", rank);
+	put_count(out, s->count);
+	fputs("</td>", out);
 	share_cell(out, s->count, f->flow);
 	fputs("<td class=\"ids\">", out);
 	for (i = 0; i < s->depth; i++)
@@ -229,7 +248,9 @@ static void source_table(FILE *out, const struct html_func *f, const struct html
 			/* heat 1..5 in proportion to the hottest line */
 			unsigned heat = maxc ? (unsigned)(1 + (4.0 * (double)c) / (double)maxc) : 1;
 
-			fprintf(out, "<td class=\"cnt heat%u\">%" PRIu64 "</td>", heat > 5 ? 5 : heat, c);
+			fprintf(out, "<td class=\"cnt heat%u\">", heat > 5 ? 5 : heat);
+			put_count(out, c);
+			fputs("</td>", out);
 		} else {
 			fputs("<td class=\"cnt\"></td>", out);
 		}
@@ -257,11 +278,11 @@ int html_page_func(FILE *out, const struct html_model *m, const struct html_func
 	fputs("</code> <span class=\"where\">", out);
 	html_escape(out, f->pf->file);
 	fprintf(out, ":%u</span></h1>\n<dl class=\"stats\">", f->pf->line);
-	stat_item(out, "flow", "%" PRIu64, f->flow);
-	stat_item(out, "Ball-Larus paths executed", "%" PRIu64, f->nsingle);
-	stat_item(out, "Ball-Larus paths in all", "%" PRIu64, f->pf->num_paths);
-	stat_item(out, "multi-iteration paths", "%" PRIu64, f->nmulti);
-	stat_item(out, "k", "%" PRIu64, m->prof.k);
+	stat_item(out, "flow", f->flow);
+	stat_item(out, "Ball-Larus paths executed", f->nsingle);
+	stat_item(out, "Ball-Larus paths in all", f->pf->num_paths);
+	stat_item(out, "multi-iteration paths", f->nmulti);
+	stat_item(out, "k", m->prof.k);
 	fputs("</dl>\n", out);
 	if (f->pf->invalid_paths)
 		fprintf(out, "<p class=\"warn\">%" PRIu64 " invalid path IDs were received and not recorded.</p>\n",

@@ -81,7 +81,7 @@ async function main() {
   await page.goto(url('index.html'));
   const links = await page.$$eval('table.funcs tbody tr', (trs) =>
     trs.map((tr) => ({ name: tr.querySelector('a').textContent, href: tr.querySelector('a').getAttribute('href'),
-      flow: Number(tr.cells[3].textContent) })));
+      flow: Number(tr.cells[3].textContent.replace(/\D/g, '')) })));
   check(links.length === profile.functions.length, `index lists ${links.length} of ${profile.functions.length} functions`);
   check(links.every((l, i) => i === 0 || links[i - 1].flow >= l.flow), 'index is sorted by flow');
   await page.screenshot({ path: path.join(shotDir, 'html-index.png'), fullPage: true });
@@ -108,7 +108,7 @@ async function testFunction(page, links, fnName, errors, shoot) {
   // line -> the iteration numbers on its badges
   const badges = async () => new Map(await page.$$eval('table.src tr.hl', (trs) =>
     trs.map((t) => [Number(t.dataset.line), [...t.querySelectorAll('td.badges .badge')].map((b) => Number(b.textContent))])));
-  const rowInfo = (sel) => page.$eval(sel, (tr) => ({ ids: tr.dataset.ids.split(' '), count: tr.cells[1].textContent }));
+  const rowInfo = (sel) => page.$eval(sel, (tr) => ({ ids: tr.dataset.ids.split(' '), count: tr.cells[1].textContent.replace(/\D/g, '') }));
 
   check((await highlighted()).size === 0, 'nothing is highlighted before a path is selected');
 
