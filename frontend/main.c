@@ -6,11 +6,13 @@
  *   config      frontend/config.c       linker arguments for the runtime
  *   kipf        runtime/kipf_tool.c     rebuild a profile from a trace
  *   report      report/report.c         hottest paths of a profile
+ *   html        report/html/html_main.c a static web site of a profile
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "frontend.h"
+#include "html.h"
 #include "kipf_tool.h"
 #include "report.h"
 
@@ -24,6 +26,7 @@ static void usage(FILE *out)
 	             "  config --libs                            linker arguments for the runtime\n"
 	             "  report PROFILE [--top N] [--function F]  hottest paths of a profile\n"
 	             "  kipf --k K [-o OUT.json] TRACE           rebuild a profile from a trace\n"
+	             "  html PROFILE -o DIR                      a static web site of a profile\n"
 	             "Run 'kpath COMMAND --help' for a command's options.\n");
 }
 
@@ -44,6 +47,8 @@ int main(int argc, char **argv)
 		return kp_report_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kipf"))
 		return kp_kipf_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "html"))
+		return kp_html_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
 		usage(stdout);
 		return 0;

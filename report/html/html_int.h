@@ -1,0 +1,172 @@
+/*
+ * html_int.h: internals of `kpath html`, shared by its files and nothing
+ * else.
+ *
+ * The pipeline (html_main.c): parse the command line (html_args.c), read the
+ * profile through runtime/profile.h and flatten each function's k-IPF into
+ * ranked path sequences with per-line counts (html_model.c), read and
+ * syntax-highlight each source file once (html_source.c, html_highlight.c),
+ * write the pages (html_page.c) into a fresh temporary directory that
+ * replaces DIR only when everything is written (html_site.c).
+ *
+ * Invariants of a built model (html_model_build):
+ *  - funcs is sorted by flow desc, then file, line, name asc (functions that
+ *    never ran come last); files by flow desc, then name;
+ *  - in a function, single holds depth-1 sequences sorted by count desc,
+ *    then id asc; multi holds depth >= 2 sequences sorted by count desc,
+ *    then depth desc, then ids lexicographically;
+ *  - flow is the sum of the depth-1 counts (saturated at UINT64_MAX);
+ *  - linecount[] is sorted by line, unique: a line's count is the sum of
+ *    the counts of the executed Ball-Larus paths whose decoded lines
+ *    contain it (once per path, however often the path lists it).
+ */
+#ifndef KPATH_HTML_INT_H
+#define KPATH_HTML_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "profile.h"
+
+enum {
+	HTML_EXIT_OK = 0,
+	HTML_EXIT_FAIL = 1,
+	HTML_EXIT_USAGE = 2,
+};
+
+/* html_args.c */
+struct html_opts {
+	const char *profile;     /* the one positional argument */
+	const char *out;         /* -o DIR */
+	const char *source_root; /* --source-root DIR, or NULL (current dir) */
+	size_t top;              /* --top N rows per path table, 0 = all */
+	int help;
+};
+#define HTML_TOP_DEFAULT 25
+int html_args_parse(int argc, char **argv, struct html_opts *o, FILE *err);
+void html_usage(FILE *out);
+
+/* html_escape.c: text for HTML element content and quoted attribute
+ * values: & < > " ' are escaped, NUL becomes U+FFFD; other bytes pass
+ * through (pages are UTF-8). */
+void html_escape_n(FILE *out, const char *s, size_t n);
+void html_escape(FILE *out, const char *s);
+/* A file-name-safe slug of s: [A-Za-z0-9_-] kept, anything else '_', at
+ * most cap-1 bytes, never empty. */
+void html_slug(char *buf, size_t cap, const char *s);
+
+/* html_model.c */
+struct html_seq {
+	uint64_t count;
+	uint32_t depth;      /* >= 1 */
+	const uint64_t *ids; /* depth IDs in execution order */
+};
+
+struct html_linecount {
+	uint32_t line;
+	uint64_t count;
+};
+
+struct html_func {
+	const struct kp_func *pf; /* borrowed from the profile */
+	uint64_t flow;
+	int flow_saturated;
+	struct html_seq *single, *multi;
+	size_t nsingle, nmulti;
+	uint64_t *idpool; /* storage of every sequence's ids */
+	struct html_linecount *linecount;
+	size_t nlinecount;
+	uint32_t min_line, max_line; /* over f->line and every decoded line */
+	size_t file;                 /* index into html_model.files */
+	char page[96];               /* the page's file name in DIR */
+};
+
+struct html_file {
+	const char *name; /* as in the profile */
+	uint64_t flow;
+	size_t nfuncs;
+	struct html_source *src; /* NULL if not loaded or unreadable */
+};
+
+struct html_model {
+	struct kp_profile prof;
+	struct html_func *funcs;
+	size_t nfuncs;
+	struct html_file *files;
+	size_t nfiles;
+	uint64_t total_flow;
+};
+
+/* Builds m from a read profile (moved into m->prof; p is emptied).
+ * Returns 0 or -1 (out of memory). */
+int html_model_build(struct html_model *m, struct kp_profile *p);
+void html_model_free(struct html_model *m);
+/* The decoded lines of id in f, or NULL. */
+const struct kp_path *html_func_path(const struct html_func *f, uint64_t id);
+/* Percentage of count in flow (0 when flow is 0). */
+double html_share(uint64_t count, uint64_t flow);
+
+/* html_highlight.c: tree-sitter, the C grammar and its highlights query. */
+struct html_hl {
+	int16_t *cls;     /* per byte of the text: a class index, or -1 */
+	void *tree;       /* TSTree * */
+	const char *text;
+	size_t len;
+};
+/* Parses text and resolves the highlights query's captures into cls.
+ * Returns 0, or -1 with a reason in err. */
+int html_hl_run(struct html_hl *h, const char *text, size_t len, char *err, size_t errlen);
+void html_hl_free(struct html_hl *h);
+/* Frees the compiled query (once, at the end of a run). */
+void html_hl_cleanup(void);
+/* The CSS class (e.g. "tok-keyword") of a class index. */
+const char *html_hl_class(int cls);
+/* The 1-based first and last line of the innermost function definition
+ * that contains line; 0 if none. */
+int html_hl_function_lines(const struct html_hl *h, uint32_t line, uint32_t *first, uint32_t *last);
+
+/* html_source.c: a source file, split into lines and highlighted. */
+struct html_source {
+	char *path; /* the path it was read from */
+	char *text;
+	size_t len;
+	size_t *line_start; /* nlines + 1 entries; line L is [start[L-1], start[L]) */
+	uint32_t nlines;
+	struct html_hl hl;
+	int highlighted; /* 0 if tree-sitter failed: plain text */
+};
+/* Resolves name against root (NULL = current directory; absolute names are
+ * used as they are) and reads it.  NULL with a reason in err when it cannot
+ * be read. */
+struct html_source *html_source_load(const char *name, const char *root, char *err, size_t errlen);
+void html_source_free(struct html_source *s);
+/* Writes line (1-based) as highlighted, escaped HTML (without its end of
+ * line). */
+void html_source_line(FILE *out, const struct html_source *s, uint32_t line);
+
+/* html_page.c.  Each returns 0 or -1 on a write error (errno set). */
+int html_page_index(FILE *out, const struct html_model *m, const char *profile_name);
+int html_page_func(FILE *out, const struct html_model *m, const struct html_func *f, size_t top);
+
+/* html_site.c: the output directory, replaced atomically. */
+struct html_site {
+	char *final; /* DIR */
+	char *tmp;   /* a fresh directory beside it */
+};
+/* Creates the temporary directory beside dir.  Refuses (before writing
+ * anything) a dir that exists and is neither empty nor an earlier kpath
+ * html site.  Returns 0 or -1 with a reason in err. */
+int html_site_open(struct html_site *s, const char *dir, char *err, size_t errlen);
+/* Opens NAME (a plain file name) for writing inside the temporary dir. */
+FILE *html_site_create(struct html_site *s, const char *name, char *err, size_t errlen);
+/* Closes f, reporting a write error on NAME. */
+int html_site_close(FILE *f, const char *name, char *err, size_t errlen);
+/* Writes the embedded assets (kpath.css, kpath.js) and the site marker. */
+int html_site_assets(struct html_site *s, char *err, size_t errlen);
+/* Moves the temporary directory to DIR (replacing an earlier site). */
+int html_site_commit(struct html_site *s, char *err, size_t errlen);
+/* Removes the temporary directory (after a failure); frees s. */
+void html_site_abort(struct html_site *s);
+
+#endif

@@ -1,0 +1,284 @@
+/*
+ * html_model.c: what the pages show, computed from a kpath-profile/1.
+ *
+ * A function's k-IPF (k-BLPP paper, "k-Iteration Path Forest") is
+ * flattened into sequences: the node reached from the dummy root by the
+ * labels a1..an counts the runs of the n consecutive Ball-Larus paths
+ * a1..an in one activation.  Depth-1 nodes are the Ball-Larus paths (their
+ * counts are the plain BL counts), deeper nodes the multi-iteration paths.
+ * Per-line counts follow from the depth-1 counts and the decoded lines.
+ * See html_int.h for the invariants.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "html_int.h"
+
+static uint64_t sat_add(uint64_t a, uint64_t b, int *saturated)
+{
+	if (a > UINT64_MAX - b) {
+		*saturated = 1;
+		return UINT64_MAX;
+	}
+	return a + b;
+}
+
+double html_share(uint64_t count, uint64_t flow)
+{
+	return flow ? 100.0 * (double)count / (double)flow : 0.0;
+}
+
+const struct kp_path *html_func_path(const struct html_func *f, uint64_t id)
+{
+	return kp_func_path(f->pf, id);
+}
+
+/* Counts the nodes of the forest below node i (i itself excluded). */
+static size_t count_below(const struct kp_ipf *ipf, uint32_t i, size_t depth, size_t *idslots)
+{
+	size_t n = 0;
+	uint32_t c;
+
+	for (c = ipf->nodes[i].first_child; c != KP_NONE; c = ipf->nodes[c].next_sibling) {
+		n++;
+		*idslots += depth + 1;
+		n += count_below(ipf, c, depth + 1, idslots);
+	}
+	return n;
+}
+
+struct flatten {
+	const struct kp_ipf *ipf;
+	uint64_t path[KP_KMAX + 1];
+	uint64_t *pool;
+	size_t used;
+	struct html_func *f;
+};
+
+/* Appends every node below i, whose root path is fl->path[0..depth). */
+static void flatten_below(struct flatten *fl, uint32_t i, uint32_t depth)
+{
+	uint32_t c;
+
+	for (c = fl->ipf->nodes[i].first_child; c != KP_NONE; c = fl->ipf->nodes[c].next_sibling) {
+		const struct kp_node *nd = &fl->ipf->nodes[c];
+		struct html_seq *s;
+
+		if (depth >= KP_KMAX)
+			return; /* the reader guarantees depth <= k <= KP_KMAX */
+		fl->path[depth] = nd->id;
+		s = depth == 0 ? &fl->f->single[fl->f->nsingle++] : &fl->f->multi[fl->f->nmulti++];
+		s->count = nd->count;
+		s->depth = depth + 1;
+		memcpy(fl->pool + fl->used, fl->path, (depth + 1) * sizeof *fl->pool);
+		s->ids = fl->pool + fl->used;
+		fl->used += depth + 1;
+		flatten_below(fl, c, depth + 1);
+	}
+}
+
+static int cmp_single(const void *a, const void *b)
+{
+	const struct html_seq *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return (x->ids[0] > y->ids[0]) - (x->ids[0] < y->ids[0]);
+}
+
+static int cmp_multi(const void *a, const void *b)
+{
+	const struct html_seq *x = a, *y = b;
+	uint32_t i;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->depth != y->depth)
+		return x->depth > y->depth ? -1 : 1;
+	for (i = 0; i < x->depth; i++)
+		if (x->ids[i] != y->ids[i])
+			return x->ids[i] < y->ids[i] ? -1 : 1;
+	return 0;
+}
+
+static int cmp_linecount(const void *a, const void *b)
+{
+	const struct html_linecount *x = a, *y = b;
+
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* linecount: for each executed BL path, each distinct line it lists gets
+ * the path's count.  Lines are merged after sorting. */
+static int func_lines(struct html_func *f)
+{
+	size_t i, n = 0, out;
+	int sat = 0;
+
+	f->min_line = f->max_line = f->pf->line;
+	for (i = 0; i < f->nsingle; i++) {
+		const struct kp_path *p = html_func_path(f, f->single[i].ids[0]);
+		if (p)
+			n += p->nlines;
+	}
+	f->linecount = calloc(n ? n : 1, sizeof *f->linecount);
+	if (!f->linecount)
+		return -1;
+	for (i = 0; i < f->nsingle; i++) {
+		const struct kp_path *p = html_func_path(f, f->single[i].ids[0]);
+		size_t first = f->nlinecount, j, k;
+
+		if (!p)
+			continue;
+		for (j = 0; j < p->nlines; j++) {
+			uint32_t l = p->lines[j];
+			int seen = 0;
+
+			for (k = first; k < f->nlinecount && !seen; k++)
+				seen = f->linecount[k].line == l;
+			if (seen || l == 0)
+				continue;
+			f->linecount[f->nlinecount].line = l;
+			f->linecount[f->nlinecount++].count = f->single[i].count;
+			if (l < f->min_line)
+				f->min_line = l;
+			if (l > f->max_line)
+				f->max_line = l;
+		}
+	}
+	qsort(f->linecount, f->nlinecount, sizeof *f->linecount, cmp_linecount);
+	for (i = 0, out = 0; i < f->nlinecount; i++) {
+		if (out && f->linecount[out - 1].line == f->linecount[i].line)
+			f->linecount[out - 1].count = sat_add(f->linecount[out - 1].count, f->linecount[i].count, &sat);
+		else
+			f->linecount[out++] = f->linecount[i];
+	}
+	f->nlinecount = out;
+	return 0;
+}
+
+static int func_build(struct html_func *f, const struct kp_func *pf)
+{
+	struct flatten fl;
+	size_t slots = 0, nodes, nroots = 0, i;
+	uint32_t c;
+
+	memset(f, 0, sizeof *f);
+	f->pf = pf;
+	if (pf->ipf.n == 0)
+		return func_lines(f);
+	nodes = count_below(&pf->ipf, 0, 0, &slots);
+	for (c = pf->ipf.nodes[0].first_child; c != KP_NONE; c = pf->ipf.nodes[c].next_sibling)
+		nroots++;
+	f->single = calloc(nroots ? nroots : 1, sizeof *f->single);
+	f->multi = calloc(nodes - nroots ? nodes - nroots : 1, sizeof *f->multi);
+	f->idpool = calloc(slots ? slots : 1, sizeof *f->idpool);
+	if (!f->single || !f->multi || !f->idpool)
+		return -1;
+	memset(&fl, 0, sizeof fl);
+	fl.ipf = &pf->ipf;
+	fl.pool = f->idpool;
+	fl.f = f;
+	flatten_below(&fl, 0, 0);
+	qsort(f->single, f->nsingle, sizeof *f->single, cmp_single);
+	qsort(f->multi, f->nmulti, sizeof *f->multi, cmp_multi);
+	for (i = 0; i < f->nsingle; i++)
+		f->flow = sat_add(f->flow, f->single[i].count, &f->flow_saturated);
+	return func_lines(f);
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+	const struct html_func *x = a, *y = b;
+	int c;
+
+	if (x->flow != y->flow)
+		return x->flow > y->flow ? -1 : 1;
+	if ((c = strcmp(x->pf->file, y->pf->file)) != 0)
+		return c;
+	if (x->pf->line != y->pf->line)
+		return x->pf->line < y->pf->line ? -1 : 1;
+	return strcmp(x->pf->name, y->pf->name);
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+	const struct html_file *x = a, *y = b;
+
+	if (x->flow != y->flow)
+		return x->flow > y->flow ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Groups the functions by file name; sets each function's file index and
+ * page name (its rank, then a slug of its name: unique and safe). */
+static int build_files(struct html_model *m)
+{
+	size_t i, j;
+	int sat = 0;
+
+	m->files = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *m->files);
+	if (!m->files)
+		return -1;
+	for (i = 0; i < m->nfuncs; i++) {
+		const char *name = m->funcs[i].pf->file;
+
+		for (j = 0; j < m->nfiles && strcmp(m->files[j].name, name) != 0; j++)
+			;
+		if (j == m->nfiles)
+			m->files[m->nfiles++].name = name;
+		m->files[j].flow = sat_add(m->files[j].flow, m->funcs[i].flow, &sat);
+		m->files[j].nfuncs++;
+		m->total_flow = sat_add(m->total_flow, m->funcs[i].flow, &sat);
+	}
+	qsort(m->files, m->nfiles, sizeof *m->files, cmp_file);
+	for (i = 0; i < m->nfuncs; i++) {
+		struct html_func *f = &m->funcs[i];
+		char slug[64];
+
+		for (j = 0; strcmp(m->files[j].name, f->pf->file) != 0; j++)
+			;
+		f->file = j;
+		html_slug(slug, sizeof slug, f->pf->name);
+		snprintf(f->page, sizeof f->page, "f%zu-%s.html", i + 1, slug);
+	}
+	return 0;
+}
+
+int html_model_build(struct html_model *m, struct kp_profile *p)
+{
+	size_t i;
+
+	memset(m, 0, sizeof *m);
+	m->prof = *p;
+	memset(p, 0, sizeof *p);
+	m->funcs = calloc(m->prof.nfuncs ? m->prof.nfuncs : 1, sizeof *m->funcs);
+	if (!m->funcs)
+		return -1;
+	for (i = 0; i < m->prof.nfuncs; i++) {
+		m->nfuncs++;
+		if (func_build(&m->funcs[i], &m->prof.funcs[i]) < 0)
+			return -1;
+	}
+	qsort(m->funcs, m->nfuncs, sizeof *m->funcs, cmp_func);
+	return build_files(m);
+}
+
+void html_model_free(struct html_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfuncs; i++) {
+		free(m->funcs[i].single);
+		free(m->funcs[i].multi);
+		free(m->funcs[i].idpool);
+		free(m->funcs[i].linecount);
+	}
+	for (i = 0; i < m->nfiles; i++)
+		if (m->files[i].src)
+			html_source_free(m->files[i].src);
+	free(m->funcs);
+	free(m->files);
+	kp_profile_free(&m->prof);
+	memset(m, 0, sizeof *m);
+}
