@@ -12,7 +12,7 @@
  * the two profiles may hold different numbers of runs or inputs of other
  * sizes, and "path 3 went from 10% to 60% of the executions" is the change
  * a user is after.  Rows are ranked by |new share - old share| (percentage
- * points) desc, then fewer iterations first, then ids; rows whose share did
+ * points, the "delta(pp)" column) desc, then fewer iterations first, then ids; rows whose share did
  * not move are left out.  A sequence with count 0 on one side "appeared" or
  * "vanished".
  */
@@ -269,9 +269,9 @@ static void print_rows(FILE *out, const struct diff_func *d, size_t top)
 		wo = a > wo ? a : wo;
 		wn = b > wn ? b : wn;
 	}
-	fprintf(out, "    %3s  %-8s  %*s  %*s  %9s  %9s  %8s  %5s  %s\n", "#",
+	fprintf(out, "    %3s  %-8s  %*s  %*s  %9s  %9s  %9s  %5s  %s\n", "#",
 	        "change", wo, "old", wn, "new", "old share", "new share",
-	        "delta", "iters", "ids: lines");
+	        "delta(pp)", "iters", "ids: lines");
 	for (i = 0; i < shown; i++) {
 		const struct diff_row *w = &d->rows[i];
 		const struct rep_func *f = w->new_count ? d->new : d->old;
@@ -279,7 +279,7 @@ static void print_rows(FILE *out, const struct diff_func *d, size_t top)
 
 		fprintf(out,
 		        "    %3zu  %-8s  %*" PRIu64 "  %*" PRIu64
-		        "  %8.1f%%  %8.1f%%  %+7.1f%%  %5" PRIu32 "  ",
+		        "  %8.1f%%  %8.1f%%  %+9.1f  %5" PRIu32 "  ",
 		        i + 1, change_name[w->change], wo, w->old_count, wn,
 		        w->new_count, w->old_share, w->new_share, w->delta,
 		        w->seq->depth);
@@ -315,11 +315,11 @@ static void print_text(FILE *out, const struct diff_opts *o,
 		        d[i].changed, rep_shown(d[i].nrows, o->top));
 		print_rows(out, &d[i], o->top);
 	}
-	int first = 1;
-
 	if (nunchanged)
 		fprintf(out, "\nunchanged: %zu function%s\n", nunchanged,
 		        nunchanged == 1 ? "" : "s");
+	if (nonly)
+		fputs("\nnot compared:\n", out);
 	for (i = 0; i < nonly; i++) {
 		const struct rep_func *f = only[i];
 		int in_old = in_report(ro, f);
@@ -327,9 +327,7 @@ static void print_text(FILE *out, const struct diff_opts *o,
 
 		if (code && !in_old)
 			continue; /* said once, from the OLD side */
-		fprintf(out, "%s%s  %s:%u", first ? "\n" : "", f->name, f->file,
-		        f->line);
-		first = 0;
+		fprintf(out, "  %s  %s:%u", f->name, f->file, f->line);
 		if (code)
 			fprintf(out, "  code changed (checksum %s -> %s): not "
 			        "compared\n", f->checksum,
