@@ -65,8 +65,11 @@ static int merge_usage_error(FILE *err, const char *what, const char *arg)
 	return REP_EXIT_USAGE;
 }
 
-/* Reports every function of src that acc holds under another checksum. */
-static void report_conflicts(FILE *err, const struct kp_profile *acc,
+/* Reports every function of src that acc holds only under other
+ * checksums: merging adds it as a separate entry.  (One that acc already
+ * holds under the same checksum, perhaps beside other versions from an
+ * earlier merge, is summed into its own entry: nothing to report.) */
+static void report_conflicts(FILE *err, struct kp_profile *acc,
                              const struct kp_profile *src,
                              const char *src_path)
 {
@@ -74,6 +77,9 @@ static void report_conflicts(FILE *err, const struct kp_profile *acc,
 
 	for (i = 0; i < src->nfuncs; i++) {
 		const struct kp_func *s = &src->funcs[i];
+
+		if (kp_profile_find(acc, s->name, s->file, s->checksum))
+			continue;
 
 		for (j = 0; j < acc->nfuncs; j++) {
 			const struct kp_func *a = &acc->funcs[j];

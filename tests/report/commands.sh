@@ -90,6 +90,11 @@ has err.txt "kpath merge: warning: classify (runs.c:8): checksum"
 has err.txt "in v2.json"
 has err.txt "the code changed; kept separate, not summed"
 $CHECK conflict mc.json p10.json v2.json classify || fail "checksum conflict"
+# merging the merged file again with one version: summed into its own entry,
+# no new conflict
+expect_rc 0 "$KPATH" merge mc.json p10.json -o mc2.json
+grep -q "kept separate" err.txt && fail "merging a version already present reports a conflict"
+[ "$(grep -c '"name": "classify"' mc2.json)" = 2 ] || fail "mc2.json: classify is not listed twice"
 expect_rc 0 "$KPATH" report mc.json --function classify
 [ "$(grep -c '^classify  runs.c:8' out.txt)" = 2 ] || fail "report of mc.json does not list classify twice"
 
@@ -197,7 +202,7 @@ for cmd in report merge diff show paths; do
 done
 
 # ---- every profile this test wrote validates against the schema ----
-$VALIDATE acc.json m1.json m2.json m3.json m4.json one.json mk.json mx.json m43.json mc.json v2.json ||
+$VALIDATE acc.json m1.json m2.json m3.json m4.json one.json mk.json mx.json m43.json mc.json mc2.json v2.json ||
 	fail "a profile does not validate against docs/kpath-profile.schema.json"
 
 if [ $nfail -ne 0 ]; then
