@@ -132,6 +132,17 @@ sed 's/\x1b\[[0-9;]*m//g' "$WORK/show_c.out" >"$WORK/show_c.plain"
 same "$WORK/show_c.plain" show_f.expected "show --color=always without its escapes"
 NO_COLOR=1 "$KPATH" show diff_new.json --function f --color=auto >"$WORK/show_nc.out" 2>&1
 same "$WORK/show_nc.out" show_f.expected "show with NO_COLOR"
+# --color=auto on a terminal (script(1) gives one): colour unless NO_COLOR
+if command -v script >/dev/null 2>&1; then
+	script -qc "'$KPATH' show diff_new.json --function f" /dev/null >"$WORK/show_tty.out" 2>&1
+	grep -q "$(printf '\033')\[" "$WORK/show_tty.out" || fail "show on a terminal has no colour"
+	NO_COLOR=1 script -qc "'$KPATH' show diff_new.json --function f" /dev/null >"$WORK/show_tty_nc.out" 2>&1
+	grep -q "$(printf '\033')\[" "$WORK/show_tty_nc.out" && fail "show on a terminal with NO_COLOR=1 has colour"
+	tr -d '\r' <"$WORK/show_tty_nc.out" >"$WORK/show_tty_nc.plain"
+	same "$WORK/show_tty_nc.plain" show_f.expected "show on a terminal with NO_COLOR"
+else
+	echo "note: script(1) not found, --color=auto on a terminal not tested"
+fi
 cd "$WORK" || exit 1
 cp "$SRC/data/diff_new.json" .
 expect_rc 0 "$KPATH" show diff_new.json --function f --source-dir "$SRC/data" --color never
