@@ -224,8 +224,7 @@ struct annot {
 	uint64_t *count; /* count[l - first]; UINT64_MAX saturates */
 	char *ran;       /* ran[l - first]: some executed path starts a block on l */
 	uint64_t max;
-	const struct rep_seq *const *kp; /* the k-path columns */
-	size_t nkp;
+	size_t nkp; /* k-path columns: f->multi[0..nkp) (maximal, count order) */
 };
 
 static int has_line(const struct rep_decode *d, unsigned line)
@@ -285,10 +284,7 @@ static int annot_build(struct annot *a, const struct rep_func *f,
 				a->max = a->count[l];
 		}
 	}
-	a->nkp = rep_shown(f->nmulti, o->kpaths);
-	if (o->kpaths == 0)
-		a->nkp = 0;
-	a->kp = NULL;
+	a->nkp = o->kpaths ? rep_shown(f->nmulti, o->kpaths) : 0;
 	return 0;
 }
 
