@@ -9,4 +9,18 @@ int kp_cfg_main(int argc, char **argv);
 /* kpath config: prints build settings for instrumented programs. */
 int kp_config_main(int argc, char **argv);
 
+/* kpath paths: lists a function's static Ball-Larus paths (paths.c). */
+int kp_paths_main(int argc, char **argv);
+
+/* The hook between instrument.c's parse/build/number pipeline and paths.c:
+ * kp_paths_parse runs the pipeline of `kpath cfg` on in (only the function
+ * named only) and hands each numbered function to kp_paths_function instead
+ * of dumping it.  Returns the pipeline's exit status (1 if the file does not
+ * parse). */
+struct kp_paths_req;
+struct fn_plan;
+struct bl_dag;
+int kp_paths_parse(const char *in, const char **flags, int nflags, const char *only, struct kp_paths_req *req);
+void kp_paths_function(struct kp_paths_req *req, const struct fn_plan *plan, const struct bl_dag *dag);
+
 #endif

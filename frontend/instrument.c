@@ -149,6 +149,7 @@ struct walk {
 	bool expr_branches;
 	FILE *dump;           /* kpath cfg: dump CFGs here instead of rewriting */
 	const char *only;     /* kpath cfg --function */
+	struct kp_paths_req *paths; /* kpath paths: list paths (frontend/paths.c) */
 };
 
 static void instrument_function(struct walk *w, CXCursor fn)
@@ -165,6 +166,8 @@ static void instrument_function(struct walk *w, CXCursor fn)
 		line = plan.reason_line;
 	} else if (!(dag = bl_build(plan.g, err, sizeof err))) {
 		why = err;
+	} else if (w->paths) {
+		kp_paths_function(w->paths, &plan, dag);
 	} else if (w->dump) {
 		fprintf(w->dump, "function %s line %u checksum %016llx\n", plan.name, plan.line,
 		        (unsigned long long)bl_checksum(plan.g, dag));
@@ -263,7 +266,7 @@ static char *default_output(const char *in)
  * with dump set, prints each function's CFG and numbering instead of
  * writing out. */
 static int run(const char *in, const char *out, const char **flags, int nflags, bool quiet, bool check,
-               bool expr_branches, FILE *dump, const char *only);
+               bool expr_branches, FILE *dump, const char *only, struct kp_paths_req *paths);
 
 int kp_cfg_main(int argc, char **argv)
 {
@@ -292,7 +295,7 @@ int kp_cfg_main(int argc, char **argv)
 		fprintf(stderr, "usage: kpath cfg INPUT.c [--function NAME] [-- COMPILE-FLAGS...]\n");
 		return 2;
 	}
-	return run(in, NULL, flags, nflags, true, false, true, stdout, only);
+	return run(in, NULL, flags, nflags, true, false, true, stdout, only, NULL);
 }
 
 int kp_instrument_main(int argc, char **argv)
@@ -334,11 +337,16 @@ int kp_instrument_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	return run(in, out, flags, nflags, quiet, check, expr_branches, NULL, NULL);
+	return run(in, out, flags, nflags, quiet, check, expr_branches, NULL, NULL, NULL);
+}
+
+int kp_paths_parse(const char *in, const char **flags, int nflags, const char *only, struct kp_paths_req *req)
+{
+	return run(in, NULL, flags, nflags, true, false, true, stdout, only, req);
 }
 
 static int run(const char *in, const char *out, const char **flags, int nflags, bool quiet, bool check,
-               bool expr_branches, FILE *dump, const char *only)
+               bool expr_branches, FILE *dump, const char *only, struct kp_paths_req *paths)
 {
 	FILE *probe = fopen(in, "r");
 	if (!probe) {
@@ -396,7 +404,7 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	}
 	struct rw_file rw;
 	rw_file_init(&rw, prefix, in, check);
-	struct walk w = {&src, &rw, {0, 0, 0}, quiet, expr_branches, dump, only};
+	struct walk w = {&src, &rw, {0, 0, 0}, quiet, expr_branches, dump, only, paths};
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
 	if (dump) {
 		rw_file_free(&rw);

@@ -7,6 +7,10 @@
  *   kipf        runtime/kipf_tool.c     rebuild a profile from a trace
  *   report      report/report.c         hottest paths of a profile
  *   html        report/html/html_main.c a static web site of a profile
+ *   show        report/show.c           source annotated with counts and k-paths
+ *   merge       report/merge.c          sum profiles
+ *   diff        report/diff.c           what changed between two profiles
+ *   paths       frontend/paths.c        static Ball-Larus paths of a function
  */
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +29,10 @@ static void usage(FILE *out)
 	             "  cfg INPUT.c [--function F] [-- FLAGS]    dump CFGs and Ball-Larus numbering\n"
 	             "  config --libs                            linker arguments for the runtime\n"
 	             "  report PROFILE [--top N] [--function F]  hottest paths of a profile\n"
+	             "  show PROFILE [--function F]              source with line counts and k-paths\n"
+	             "  merge A.json B.json... -o OUT.json       sum profiles\n"
+	             "  diff OLD.json NEW.json                   paths that appeared, vanished, changed\n"
+	             "  paths INPUT.c --function F [-- FLAGS]    list a function's Ball-Larus paths\n"
 	             "  kipf --k K [-o OUT.json] TRACE           rebuild a profile from a trace\n"
 	             "  html PROFILE -o DIR                      a static web site of a profile\n"
 	             "Run 'kpath COMMAND --help' for a command's options.\n");
@@ -45,6 +53,14 @@ int main(int argc, char **argv)
 		return kp_config_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return kp_report_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "show"))
+		return kp_show_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "merge"))
+		return kp_merge_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "diff"))
+		return kp_diff_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "paths"))
+		return kp_paths_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kipf"))
 		return kp_kipf_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "html"))

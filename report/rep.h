@@ -23,6 +23,7 @@
 #ifndef KPATH_REP_H
 #define KPATH_REP_H
 
+#include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,14 +35,32 @@ enum {
 };
 
 /* rep_args.c */
+enum rep_sort {
+	REP_SORT_COUNT,  /* count desc, then longer first */
+	REP_SORT_LENGTH, /* iterations desc, then count desc */
+};
+
 struct rep_opts {
 	const char *profile;  /* the one positional argument */
-	const char *function; /* --function NAME, or NULL for all */
+	const char *function; /* --function RE (whole name), or NULL for all */
+	const char *file;     /* --file RE (anywhere in the file), or NULL */
 	size_t top;           /* --top N, rows per table; 0 = unlimited */
+	size_t min_iter;      /* --min-iterations I: multi rows of >= I iterations */
+	enum rep_sort sort;   /* --sort count|length (multi-iteration table) */
+	int prefixes;         /* --prefixes: also rows that a longer row extends */
 	int json;             /* --json */
 	int help;             /* --help / -h: print usage, exit 0 */
 };
 #define REP_TOP_DEFAULT 10
+
+/* Shared by the profile commands (report, merge, diff, show).
+ * rep_take_value: if argv[*i] is option name (as "NAME" or "NAME=VALUE"),
+ * stores its value in *val, advancing *i past a separate value, and returns
+ * 1; returns 0 if it is another argument, -1 if the value is missing.
+ * rep_parse_count: a decimal N >= 0 with nothing after it; 0 or -1. */
+int rep_take_value(int argc, char **argv, int *i, const char *name,
+                   const char **val);
+int rep_parse_count(const char *s, size_t *n);
 
 /* Fills o from argv[1..argc).  On error prints a one-line reason and the
  * usage to err and returns REP_EXIT_USAGE; otherwise REP_EXIT_OK. */
@@ -55,6 +74,8 @@ void rep_usage(FILE *out);
 struct rep_seq {
 	uint64_t count;
 	uint32_t depth;      /* >= 1 */
+	int extended;        /* the node has children: a recorded longer
+	                        sequence starts with this one (a prefix row) */
 	const uint64_t *ids; /* depth IDs in execution order; owned by the func */
 };
 
@@ -67,12 +88,14 @@ struct rep_decode {
 
 struct rep_func {
 	char *name, *file;
+	char checksum[17];  /* 16 hex digits of the profile's checksum */
 	unsigned line;
 	uint64_t num_paths, invalid_paths;
 	uint64_t flow;      /* sum of level-1 counts, saturated */
 	int flow_saturated; /* the true sum exceeded UINT64_MAX */
 	struct rep_seq *single, *multi;
 	size_t nsingle, nmulti, capsingle, capmulti;
+	size_t nmulti_all;  /* multi-iteration sequences before rep_select */
 	struct rep_decode *decode;
 	size_t ndecode, capdecode;
 	/* ID storage for the sequences: a list of chunks freed at once. */
@@ -93,7 +116,7 @@ int rep_func_init(struct rep_func *f, const char *name, const char *file,
                   unsigned line, uint64_t num_paths, uint64_t invalid_paths);
 /* Records the k-IPF node whose root path is ids[0..depth), copying ids. */
 int rep_func_add_seq(struct rep_func *f, const uint64_t *ids, uint32_t depth,
-                     uint64_t count);
+                     uint64_t count, int extended);
 /* Records that path id decodes to lines[0..n), copying lines. */
 int rep_func_add_decode(struct rep_func *f, uint64_t id,
                         const uint32_t *lines, size_t n);
@@ -110,22 +133,39 @@ int rep_load(const char *path, struct rep_report *r, char *why, size_t whylen);
 
 /* rep_rank.c: sorts everything as the invariants above say. */
 void rep_rank_report(struct rep_report *r);
+/* Keeps in f->multi the rows the options ask for (>= min_iter iterations;
+ * without prefixes, only the maximal ones: extended == 0) and sorts them by
+ * o->sort.  Sets f->nmulti_all to the number before filtering. */
+void rep_select_multi(struct rep_func *f, const struct rep_opts *o);
 /* Percentage of flow that count represents; 0 when flow is 0. */
 double rep_share(uint64_t count, uint64_t flow);
 /* Rows to show of a table of n when the limit is top (0 = unlimited). */
 size_t rep_shown(size_t n, size_t top);
 #ifndef NDEBUG
+/* The invariants above; multi is checked only for the count order (call it
+ * before rep_select_multi). */
 int rep_check(const struct rep_report *r);
 #endif
+/* Prints the source lines of ids[0..depth): "12 13 15" for one path,
+ * "[12 13] -> [13 15]" for several; "?" undecoded, "-" no lines. */
+void rep_print_lines(FILE *out, const struct rep_func *f, const uint64_t *ids,
+                     uint32_t depth);
+
+/* report.c: compiles RE for --function (whole = 1: the whole name must
+ * match) or --file (whole = 0: a match anywhere); POSIX extended syntax.
+ * Returns 0, or -1 after printing "kpath CMD: OPT 'RE': reason" to err. */
+int rep_regex_compile(regex_t *re, const char *pattern, int whole,
+                      const char *cmd, const char *opt, FILE *err);
 
 /* rep_text.c, rep_json.c.  funcs[0..n) are the functions to show, in
  * ranked order; selected is set when they were chosen with --function (the
  * text form then shows even a function that never ran in full).  Return 0,
  * or -1 on allocation failure or a write error. */
 int rep_text_render(FILE *out, const struct rep_report *r, const char *path,
-                    const struct rep_func *const *funcs, size_t n, size_t top,
-                    int selected);
+                    const struct rep_func *const *funcs, size_t n,
+                    const struct rep_opts *o, int selected);
 int rep_json_render(FILE *out, const struct rep_report *r, const char *path,
-                    const struct rep_func *const *funcs, size_t n, size_t top);
+                    const struct rep_func *const *funcs, size_t n,
+                    const struct rep_opts *o);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * rep_args.c: the command line of `kpath report`.
  *
- *   report PROFILE [--top N] [--function NAME] [--json] [--help]
+ *   report PROFILE [--top N] [--function RE] [--file RE] [--min-iterations I]
+ *          [--sort count|length] [--prefixes] [--json] [--help]
  *
  * Options may come before or after PROFILE, and take their value either as
  * the next argument or after '=' (--top=5).  "--" ends the options.  Exactly
@@ -15,16 +16,28 @@
 
 void rep_usage(FILE *out)
 {
-	fputs("usage: kpath report PROFILE [--top N] [--function NAME] [--json]\n"
+	fputs("usage: kpath report PROFILE [--top N] [--function RE] [--file RE]\n"
+	      "                    [--min-iterations I] [--sort count|length]\n"
+	      "                    [--prefixes] [--json]\n"
 	      "\n"
 	      "Shows, per function (hottest first), the hottest Ball-Larus paths\n"
 	      "and the hottest multi-iteration paths (2..k consecutive paths) of\n"
-	      "a kpath-profile/1 file.\n"
+	      "a kpath-profile/1 file, each with its share of the function's flow\n"
+	      "(the number of Ball-Larus paths it completed).\n"
 	      "\n"
-	      "  --top N          rows per table (default 10; 0 = all)\n"
-	      "  --function NAME  report only the function NAME\n"
-	      "  --json           print the tables as JSON\n"
-	      "  --help           print this help\n",
+	      "  --top N             rows per table (default 10; 0 = all)\n"
+	      "  --function RE       only functions whose whole name matches the\n"
+	      "                      POSIX extended regular expression RE\n"
+	      "  --file RE           only functions whose file name contains a\n"
+	      "                      match of RE\n"
+	      "  --min-iterations I  multi-iteration rows of at least I paths\n"
+	      "                      (default 2)\n"
+	      "  --sort count|length order of the multi-iteration table: hottest\n"
+	      "                      first (default), or longest first\n"
+	      "  --prefixes          also list the sequences a longer listed one\n"
+	      "                      starts with (by default only maximal ones)\n"
+	      "  --json              print the tables as JSON (kpath-report/1)\n"
+	      "  --help              print this help\n",
 	      out);
 }
 
@@ -38,7 +51,7 @@ static int usage_error(FILE *err, const char *fmt, const char *arg)
 }
 
 /* Parses a decimal N >= 0 with nothing after it. */
-static int parse_top(const char *s, size_t *top)
+int rep_parse_count(const char *s, size_t *top)
 {
 	char *end;
 	unsigned long long v;
@@ -56,8 +69,8 @@ static int parse_top(const char *s, size_t *top)
 /* If argv[*i] is option name (as "NAME" or "NAME=VALUE"), stores its value
  * in *val, advancing *i past a separate value, and returns 1; returns 0 if
  * it is another argument, -1 if the value is missing. */
-static int take_value(int argc, char **argv, int *i, const char *name,
-                      const char **val)
+int rep_take_value(int argc, char **argv, int *i, const char *name,
+                   const char **val)
 {
 	const char *a = argv[*i];
 	size_t n = strlen(name);
@@ -83,6 +96,7 @@ int rep_args_parse(int argc, char **argv, struct rep_opts *o, FILE *err)
 
 	memset(o, 0, sizeof *o);
 	o->top = REP_TOP_DEFAULT;
+	o->min_iter = 2;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -96,15 +110,35 @@ int rep_args_parse(int argc, char **argv, struct rep_opts *o, FILE *err)
 			o->json = 1;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			o->help = 1;
-		} else if ((r = take_value(argc, argv, &i, "--top", &val)) != 0) {
+		} else if ((r = rep_take_value(argc, argv, &i, "--top", &val)) != 0) {
 			if (r < 0)
 				return usage_error(err, "%s needs a value", a);
-			if (parse_top(val, &o->top) < 0)
+			if (rep_parse_count(val, &o->top) < 0)
 				return usage_error(err, "--top: not a count: '%s'", val);
-		} else if ((r = take_value(argc, argv, &i, "--function", &val)) != 0) {
+		} else if ((r = rep_take_value(argc, argv, &i, "--function", &val)) != 0) {
 			if (r < 0)
 				return usage_error(err, "%s needs a value", a);
 			o->function = val;
+		} else if ((r = rep_take_value(argc, argv, &i, "--file", &val)) != 0) {
+			if (r < 0)
+				return usage_error(err, "%s needs a value", a);
+			o->file = val;
+		} else if ((r = rep_take_value(argc, argv, &i, "--min-iterations", &val)) != 0) {
+			if (r < 0)
+				return usage_error(err, "%s needs a value", a);
+			if (rep_parse_count(val, &o->min_iter) < 0 || o->min_iter == 0)
+				return usage_error(err, "--min-iterations: not a count >= 1: '%s'", val);
+		} else if ((r = rep_take_value(argc, argv, &i, "--sort", &val)) != 0) {
+			if (r < 0)
+				return usage_error(err, "%s needs a value", a);
+			if (strcmp(val, "count") == 0)
+				o->sort = REP_SORT_COUNT;
+			else if (strcmp(val, "length") == 0)
+				o->sort = REP_SORT_LENGTH;
+			else
+				return usage_error(err, "--sort: 'count' or 'length', not '%s'", val);
+		} else if (strcmp(a, "--prefixes") == 0) {
+			o->prefixes = 1;
 		} else {
 			return usage_error(err, "unknown option '%s'", a);
 		}

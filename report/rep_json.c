@@ -6,14 +6,17 @@
  *     "functions": [
  *       { "name": "f", "file": "corpus/loop.c", "line": 12, "num_paths": 8,
  *         "invalid_paths": 0, "flow": 14, "flow_saturated": false,
- *         "paths": { "total": 3, "top": [
+ *         "paths": { "total": 3, "selected": 3, "top": [
  *           { "rank": 1, "count": 7, "share": 50.0, "id": 6,
  *             "lines": [12, 13, 15, 18] } ] },
- *         "multi": { "total": 5, "top": [
+ *         "multi": { "total": 5, "selected": 2, "top": [
  *           { "rank": 1, "count": 4, "share": 28.571428571428573,
  *             "iterations": 2, "ids": [6, 2],
  *             "lines": [[12, 13, 15], [13, 15]] } ] } } ] }
  *
+ * (plus top-level "multi_selection": "maximal" | "all", "min_iterations",
+ * "sort": "count" | "length", the options that chose the multi rows; total
+ * counts every recorded sequence, selected the rows the options keep.)
  * The same rows as the text form, in the same order; functions that never
  * ran are included (with empty tables), last.  share is an unrounded
  * percentage of the function's flow.  lines is null for a path the profile
@@ -100,7 +103,7 @@ static json_t *jrow(const struct rep_func *f, const struct rep_seq *s,
 }
 
 static json_t *jtable(const struct rep_func *f, const struct rep_seq *seq,
-                      size_t n, size_t top)
+                      size_t total, size_t n, size_t top)
 {
 	json_t *o = json_object(), *rows;
 	size_t i, shown = rep_shown(n, top);
@@ -108,7 +111,8 @@ static json_t *jtable(const struct rep_func *f, const struct rep_seq *seq,
 
 	if (e)
 		return NULL;
-	e |= set(o, "total", json_integer((json_int_t)n));
+	e |= set(o, "total", json_integer((json_int_t)total));
+	e |= set(o, "selected", json_integer((json_int_t)n));
 	e |= set(o, "top", rows = json_array());
 	for (i = 0; !e && i < shown; i++)
 		e |= json_array_append_new(rows, jrow(f, &seq[i], i + 1));
@@ -133,8 +137,9 @@ static json_t *jfunc(const struct rep_func *f, size_t top)
 	e |= set(o, "invalid_paths", ju64(f->invalid_paths));
 	e |= set(o, "flow", ju64(f->flow));
 	e |= set(o, "flow_saturated", json_boolean(f->flow_saturated));
-	e |= set(o, "paths", jtable(f, f->single, f->nsingle, top));
-	e |= set(o, "multi", jtable(f, f->multi, f->nmulti, top));
+	e |= set(o, "paths", jtable(f, f->single, f->nsingle, f->nsingle, top));
+	e |= set(o, "multi",
+	         jtable(f, f->multi, f->nmulti_all, f->nmulti, top));
 	if (e) {
 		json_decref(o);
 		return NULL;
@@ -143,8 +148,10 @@ static json_t *jfunc(const struct rep_func *f, size_t top)
 }
 
 int rep_json_render(FILE *out, const struct rep_report *r, const char *path,
-                    const struct rep_func *const *funcs, size_t n, size_t top)
+                    const struct rep_func *const *funcs, size_t n,
+                    const struct rep_opts *opt)
 {
+	size_t top = opt->top;
 	json_t *root = json_object(), *fa;
 	size_t i;
 	int e = !root;
@@ -158,6 +165,11 @@ int rep_json_render(FILE *out, const struct rep_report *r, const char *path,
 	e |= set(root, "k", json_integer(r->k));
 	e |= set(root, "runs", ju64(r->runs));
 	e |= set(root, "dropped", ju64(r->dropped));
+	e |= set(root, "multi_selection",
+	         json_string(opt->prefixes ? "all" : "maximal"));
+	e |= set(root, "min_iterations", json_integer((json_int_t)opt->min_iter));
+	e |= set(root, "sort",
+	         json_string(opt->sort == REP_SORT_LENGTH ? "length" : "count"));
 	e |= set(root, "functions", fa = json_array());
 	for (i = 0; !e && i < n; i++)
 		e |= json_array_append_new(fa, jfunc(funcs[i], top));

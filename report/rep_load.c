@@ -45,7 +45,8 @@ static int flatten_ipf(struct rep_func *rf, const struct kp_ipf *ipf,
 		if (c >= ipf->n || ++visited >= ipf->n || depth >= k)
 			return -2;
 		ids[depth] = ipf->nodes[c].id;
-		if (rep_func_add_seq(rf, ids, depth + 1, ipf->nodes[c].count) < 0)
+		if (rep_func_add_seq(rf, ids, depth + 1, ipf->nodes[c].count,
+		                     ipf->nodes[c].first_child != KP_NONE) < 0)
 			return -1;
 		stack[++depth] = c;
 		c = ipf->nodes[c].first_child;
@@ -61,6 +62,7 @@ static int load_func(struct rep_func *rf, const struct kp_func *f,
 	if (rep_func_init(rf, f->name, f->file, f->line, f->num_paths,
 	                  f->invalid_paths) < 0)
 		return -1;
+	snprintf(rf->checksum, sizeof rf->checksum, "%s", f->checksum);
 	if ((r = flatten_ipf(rf, &f->ipf, k)) < 0)
 		return r;
 	for (i = 0; i < f->npaths; i++)

@@ -89,7 +89,7 @@ int rep_func_init(struct rep_func *f, const char *name, const char *file,
 }
 
 int rep_func_add_seq(struct rep_func *f, const uint64_t *ids, uint32_t depth,
-                     uint64_t count)
+                     uint64_t count, int extended)
 {
 	struct rep_seq *v, *s;
 	uint64_t *copy;
@@ -114,6 +114,7 @@ int rep_func_add_seq(struct rep_func *f, const uint64_t *ids, uint32_t depth,
 	s = depth == 1 ? &f->single[f->nsingle++] : &f->multi[f->nmulti++];
 	s->count = count;
 	s->depth = depth;
+	s->extended = extended;
 	s->ids = copy;
 	if (depth == 1) {
 		/* Saturating sum: on overflow the shares are approximate, and
@@ -198,4 +199,26 @@ void rep_report_free(struct rep_report *r)
 		rep_func_free(&r->funcs[i]);
 	free(r->funcs);
 	memset(r, 0, sizeof *r);
+}
+
+void rep_print_lines(FILE *out, const struct rep_func *f, const uint64_t *ids,
+                     uint32_t depth)
+{
+	uint32_t i;
+	size_t j;
+
+	for (i = 0; i < depth; i++) {
+		const struct rep_decode *d = rep_func_lines(f, ids[i]);
+
+		if (depth > 1)
+			fputs(i ? " -> [" : "[", out);
+		if (!d)
+			fputc('?', out);
+		else if (!d->nlines)
+			fputc('-', out);
+		for (j = 0; d && j < d->nlines; j++)
+			fprintf(out, j ? " %u" : "%u", (unsigned)d->lines[j]);
+		if (depth > 1)
+			fputc(']', out);
+	}
 }

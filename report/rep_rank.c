@@ -8,7 +8,17 @@
  *  - Ball-Larus paths: count desc, id asc (ids are unique among roots);
  *  - multi-iteration paths: count desc, depth desc (a longer sequence with
  *    the same count says more), ids lexicographically asc (unique among
- *    the nodes of a prefix forest).
+ *    the nodes of a prefix forest); with --sort length, depth desc first.
+ *
+ * Which multi-iteration rows are shown (rep_select_multi): a k-IPF holds
+ * every prefix of every recorded sequence (k-BLPP paper, Property 1), so a
+ * hot k-iteration path "1 | 2 | 1 | 2" drags along "1 | 2" and "1 | 2 | 1"
+ * with nearly the same counts, which say nothing new.  By default only the
+ * maximal rows are kept: the leaves of the k-IPF, i.e. sequences that no
+ * recorded longer sequence starts with (k iterations, or fewer when the
+ * activation ended there).  A prefix's count is the sum of its extensions'
+ * counts plus the times the activation ended right after it, so nothing is
+ * lost; --prefixes lists them anyway.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +45,16 @@ static int cmp_seq(const void *pa, const void *pb)
 		if (a->ids[i] != b->ids[i])
 			return a->ids[i] < b->ids[i] ? -1 : 1;
 	return 0;
+}
+
+/* --sort length: iterations desc, then the count order. */
+static int cmp_seq_length(const void *pa, const void *pb)
+{
+	const struct rep_seq *a = pa, *b = pb;
+
+	if (a->depth != b->depth)
+		return a->depth > b->depth ? -1 : 1;
+	return cmp_seq(pa, pb);
 }
 
 static int cmp_decode(const void *pa, const void *pb)
@@ -84,6 +104,23 @@ void rep_rank_report(struct rep_report *r)
 	}
 	if (r->nfuncs)
 		qsort(r->funcs, r->nfuncs, sizeof *r->funcs, cmp_func);
+}
+
+void rep_select_multi(struct rep_func *f, const struct rep_opts *o)
+{
+	size_t i, n = 0;
+
+	f->nmulti_all = f->nmulti;
+	for (i = 0; i < f->nmulti; i++) {
+		const struct rep_seq *s = &f->multi[i];
+
+		if (s->depth < o->min_iter || (s->extended && !o->prefixes))
+			continue;
+		f->multi[n++] = *s;
+	}
+	f->nmulti = n;
+	if (n && o->sort == REP_SORT_LENGTH)
+		qsort(f->multi, n, sizeof *f->multi, cmp_seq_length);
 }
 
 double rep_share(uint64_t count, uint64_t flow)

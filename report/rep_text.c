@@ -8,7 +8,7 @@
  *     Ball-Larus paths: 3 executed, top 3
  *       #  count  share  id  lines
  *       1      7  50.0%   6  12 13 15 18
- *     multi-iteration paths: 5 executed, top 2
+ *     multi-iteration paths: 5 executed, 2 maximal, top 2
  *       #  count  share  iters  ids    lines
  *       1      4  28.6%      2  6 | 2  [12 13 15] -> [13 15]
  *
@@ -20,7 +20,9 @@
  * executions that began that sequence.  Numeric columns are right-aligned,
  * ids left-aligned, each as wide as its widest shown cell; lines come last
  * and are not padded, so no line has trailing blanks.  A path the profile
- * does not decode shows "?", one that has no source lines "-".
+ * does not decode shows "?", one that has no source lines "-".  The
+ * multi-iteration title counts every recorded sequence ("executed") and the
+ * rows kept by rep_select_multi ("maximal", or "listed" with --prefixes).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -140,14 +142,15 @@ static void fill_row(struct row *w, const struct rep_func *f,
 
 /* Prints one table: rows seq[0..n), of which the first shown. */
 static int print_table(FILE *out, const struct rep_func *f, const char *title,
-                       const struct rep_seq *seq, size_t n, size_t shown)
+                       const struct rep_seq *seq, size_t n, size_t shown,
+                       const char *kept)
 {
 	struct row *rows;
 	size_t i, c, width[NCOLS];
 	int multi = seq == f->multi, err = 0;
 
 	if (n == 0) {
-		fprintf(out, "  %s: none\n", title);
+		fprintf(out, "  %s: none%s\n", title, kept);
 		return 0;
 	}
 	rows = calloc(shown, sizeof *rows);
@@ -179,7 +182,8 @@ static int print_table(FILE *out, const struct rep_func *f, const char *title,
 		}
 	}
 	if (!err) {
-		fprintf(out, "  %s: %zu executed, top %zu\n", title, n, shown);
+		fprintf(out, "  %s: %zu executed%s, top %zu\n", title,
+		        multi ? f->nmulti_all : n, kept, shown);
 		fprintf(out, "    %*s  %*s  %*s", (int)width[COL_RANK], "#",
 		        (int)width[COL_COUNT], "count", (int)width[COL_SHARE],
 		        "share");
@@ -231,23 +235,41 @@ static void print_header(FILE *out, const struct rep_report *r,
 }
 
 static int print_func(FILE *out, const struct rep_report *r,
-                      const struct rep_func *f, size_t top)
+                      const struct rep_func *f, const struct rep_opts *o)
 {
+	char kept[96];
+
 	print_header(out, r, f);
-	if (f->nsingle == 0 && f->nmulti == 0) {
+	if (f->nsingle == 0 && f->nmulti_all == 0) {
 		fputs("  no paths executed\n", out);
 		return 0;
 	}
 	if (print_table(out, f, "Ball-Larus paths", f->single, f->nsingle,
-	                rep_shown(f->nsingle, top)) < 0)
+	                rep_shown(f->nsingle, o->top), "") < 0)
 		return -1;
+	/* Say what the multi-iteration table leaves out (rep_select_multi). */
+	kept[0] = '\0';
+	if (f->nmulti_all && (!o->prefixes || o->min_iter > 2))
+		snprintf(kept, sizeof kept, ", %zu %s", f->nmulti,
+		         o->prefixes ? "listed" : "maximal");
+	if (f->nmulti_all && o->min_iter > 2) {
+		size_t len = strlen(kept);
+
+		snprintf(kept + len, sizeof kept - len, " of >= %zu iterations",
+		         o->min_iter);
+	}
+	if (f->nmulti == 0 && f->nmulti_all) {
+		fprintf(out, "  multi-iteration paths: %zu executed%s, none shown\n",
+		        f->nmulti_all, kept);
+		return 0;
+	}
 	return print_table(out, f, "multi-iteration paths", f->multi,
-	                   f->nmulti, rep_shown(f->nmulti, top));
+	                   f->nmulti, rep_shown(f->nmulti, o->top), kept);
 }
 
 int rep_text_render(FILE *out, const struct rep_report *r, const char *path,
-                    const struct rep_func *const *funcs, size_t n, size_t top,
-                    int selected)
+                    const struct rep_func *const *funcs, size_t n,
+                    const struct rep_opts *o, int selected)
 {
 	size_t i, nidle = 0;
 
@@ -262,7 +284,7 @@ int rep_text_render(FILE *out, const struct rep_report *r, const char *path,
 			continue;
 		}
 		fputc('\n', out);
-		if (print_func(out, r, funcs[i], top) < 0)
+		if (print_func(out, r, funcs[i], o) < 0)
 			return -1;
 	}
 	if (nidle) {

@@ -4,6 +4,7 @@
  */
 #include <assert.h>
 #include <inttypes.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,8 +32,33 @@ static void warn(FILE *err, const struct rep_report *r,
 			        funcs[i]->invalid_paths);
 }
 
+/* Compiles --function RE (anchored: the whole name must match) or --file
+ * RE (unanchored).  Returns 0, or -1 after printing the regcomp error. */
+int rep_regex_compile(regex_t *re, const char *pattern, int whole,
+                      const char *cmd, const char *opt, FILE *err)
+{
+	size_t n = strlen(pattern) + 8;
+	char *full = malloc(n), msg[256];
+	int rc;
+
+	if (!full) {
+		fprintf(err, "kpath %s: out of memory\n", cmd);
+		return -1;
+	}
+	snprintf(full, n, whole ? "^(%s)$" : "%s", pattern);
+	rc = regcomp(re, full, REG_EXTENDED | REG_NOSUB);
+	free(full);
+	if (rc != 0) {
+		regerror(rc, re, msg, sizeof msg);
+		fprintf(err, "kpath %s: %s '%s': %s\n", cmd, opt, pattern, msg);
+		return -1;
+	}
+	return 0;
+}
+
 int kp_report_run(int argc, char **argv, FILE *out, FILE *err)
 {
+	regex_t fre, file_re;
 	struct rep_opts o;
 	struct rep_report r;
 	const struct rep_func **sel = NULL;
@@ -46,8 +72,21 @@ int kp_report_run(int argc, char **argv, FILE *out, FILE *err)
 		rep_usage(out);
 		return REP_EXIT_OK;
 	}
+	if (o.function && rep_regex_compile(&fre, o.function, 1, "report",
+	                                    "--function", err) < 0)
+		return REP_EXIT_USAGE;
+	if (o.file && rep_regex_compile(&file_re, o.file, 0, "report", "--file",
+	                                err) < 0) {
+		if (o.function)
+			regfree(&fre);
+		return REP_EXIT_USAGE;
+	}
 	why[0] = '\0';
 	if (rep_load(o.profile, &r, why, sizeof why) < 0) {
+		if (o.function)
+			regfree(&fre);
+		if (o.file)
+			regfree(&file_re);
 		fprintf(err, "kpath report: %s: %s\n", o.profile, why);
 		return REP_EXIT_FAIL;
 	}
@@ -61,19 +100,26 @@ int kp_report_run(int argc, char **argv, FILE *out, FILE *err)
 			return REP_EXIT_FAIL;
 		}
 	}
-	for (i = 0; i < r.nfuncs; i++)
-		if (!o.function || strcmp(r.funcs[i].name, o.function) == 0)
-			sel[n++] = &r.funcs[i];
-	if (o.function && n == 0) {
-		fprintf(err, "kpath report: no function '%s' in %s\n", o.function,
-		        o.profile);
+	for (i = 0; i < r.nfuncs; i++) {
+		rep_select_multi(&r.funcs[i], &o);
+		if (o.function && regexec(&fre, r.funcs[i].name, 0, NULL, 0))
+			continue;
+		if (o.file && regexec(&file_re, r.funcs[i].file, 0, NULL, 0))
+			continue;
+		sel[n++] = &r.funcs[i];
+	}
+	if ((o.function || o.file) && n == 0) {
+		fprintf(err, "kpath report: no function matching%s%s%s%s%s%s in %s\n",
+		        o.function ? " --function '" : "", o.function ? o.function : "",
+		        o.function ? "'" : "", o.file ? " --file '" : "",
+		        o.file ? o.file : "", o.file ? "'" : "", o.profile);
 		rc = REP_EXIT_FAIL;
 	} else {
 		warn(err, &r, sel, n);
 		if (o.json)
-			rc = rep_json_render(out, &r, o.profile, sel, n, o.top);
+			rc = rep_json_render(out, &r, o.profile, sel, n, &o);
 		else
-			rc = rep_text_render(out, &r, o.profile, sel, n, o.top,
+			rc = rep_text_render(out, &r, o.profile, sel, n, &o,
 			                     o.function != NULL);
 		if (rc < 0 || fflush(out) == EOF) {
 			fprintf(err, "kpath report: cannot write the report\n");
@@ -82,6 +128,10 @@ int kp_report_run(int argc, char **argv, FILE *out, FILE *err)
 	}
 	free(sel);
 	rep_report_free(&r);
+	if (o.function)
+		regfree(&fre);
+	if (o.file)
+		regfree(&file_re);
 	return rc;
 }
 

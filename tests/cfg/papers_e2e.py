@@ -8,7 +8,9 @@ depend on our numbering.  EXPECTED is a Python literal: a dict from tuples of
 block-name strings (one per Ball-Larus path) to counts, listing every node of
 the k-IPF; the profile's k-IPF must equal it exactly.
 """
-import ast, json, re, sys
+import ast, json, os, re, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "report"))
+import validate_profile  # noqa: E402  (JSON Schema check of the profile)
 
 prof_path, src_path, fname, expected_lit = sys.argv[1:5]
 if expected_lit.startswith("ngrams:"):
@@ -29,6 +31,8 @@ for no, line in enumerate(open(src_path), 1):
     if m:
         names[no] = m.group(1)
 prof = json.load(open(prof_path))
+schema_errors = validate_profile.validate(prof, prof_path)
+assert not schema_errors, schema_errors[:5]
 assert prof["schema"] == "kpath-profile/1", prof["schema"]
 fn = [f for f in prof["functions"] if f["name"] == fname]
 assert len(fn) == 1, "function %s not in profile" % fname

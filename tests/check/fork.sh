@@ -13,6 +13,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 $cc -std=c11 -O2 "$work/fork.kpath.c" -o "$work/fork" $("$kpath" config --libs) || fail build
 out=$(KPATH_K=1 KPATH_OUT="$work/p.json" "$work/fork") || fail "status $?"
 [ "$out" = "4950 0" ] || fail "output '$out'"
+python3 "$dir/../report/validate_profile.py" "$work/p.json" || fail "profile does not validate against the schema"
 python3 - "$work/p.json" <<'PY' || fail "profile"
 import json, sys
 p = json.load(open(sys.argv[1]))

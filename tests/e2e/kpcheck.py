@@ -2,7 +2,9 @@
 """kpcheck.py: checks on kpath profiles (kpath-profile/1) and traces
 (docs/trace-format.md, KPTRACE1) for the end-to-end tests.
 
-Standard library only.  Every failure is printed as "kpcheck: FAIL: ..." and
+Standard library, plus tests/report/validate_profile.py (python3-jsonschema):
+every profile loaded is validated against docs/kpath-profile.schema.json.
+Every failure is printed as "kpcheck: FAIL: ..." and
 makes the exit status 1; usage errors exit with 2.
 
   kpcheck.py profile PROF --k K --src-root DIR [--trace TRACE]
@@ -25,6 +27,9 @@ import re
 import sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "report"))
+import validate_profile  # noqa: E402  (tests/report: the JSON Schema check)
+
 failures = []
 
 
@@ -41,12 +46,17 @@ def finish():
 
 
 def load(path):
+    """The profile at path; it must validate against
+    docs/kpath-profile.schema.json (every profile a test reads is checked)."""
     try:
         with open(path) as f:
-            return json.load(f)
+            doc = json.load(f)
     except (OSError, ValueError) as e:
         print("kpcheck: FAIL: cannot load profile %s: %s" % (path, e))
         sys.exit(1)
+    for err in validate_profile.validate(doc, path)[:20]:
+        fail(err)
+    return doc
 
 
 def fkey(fn):

@@ -179,6 +179,26 @@ if [ -s "$W/k4.json" ]; then
 	fi
 	$CHECK doubled "$W/k4.json" "$W/acc.json" ||
 		fail "accumulating a second run into KPATH_OUT did not give runs=2 and doubled counts"
+	# kpath merge of the two runs' files == the file they accumulated into
+	if "$KPATH" merge "$W/k4.json" "$W/k4.json" -o "$W/merged.json" 2>"$W/merge.err"; then
+		cmp -s "$W/merged.json" "$W/acc.json" ||
+			fail "kpath merge k4.json k4.json differs from the accumulated acc.json"
+	else
+		show "$W/merge.err"
+		fail "kpath merge k4.json k4.json failed"
+	fi
+	# merging k = 4 with k = 1 gives k = 1: the k=1 profile doubled
+	if [ -s "$W/k1.json" ]; then
+		"$KPATH" merge "$W/k4.json" "$W/k1.json" -o "$W/merged1.json" 2>"$W/merge.err" &&
+			$CHECK doubled "$W/k1.json" "$W/merged1.json" ||
+			fail "kpath merge of the k=4 and k=1 profiles is not the k=1 profile doubled"
+	fi
+	# the reading commands accept every profile (and its sources)
+	for cmd in "report --top 0" "report --json" "show" "show --json"; do
+		# shellcheck disable=SC2086
+		"$KPATH" $cmd "$W/acc.json" >"$W/cmd.out" 2>"$W/cmd.err" ||
+			{ show "$W/cmd.err"; fail "kpath $cmd acc.json failed"; }
+	done
 fi
 
 if [ $nfail -ne 0 ]; then

@@ -36,6 +36,7 @@ CASES=$4
 WORK=$5
 shift 5
 CC=${CC:-gcc}
+VALIDATE=$(cd "$(dirname "$0")" && pwd)/../report/validate_profile.py
 TMO=${KPATH_CASE_TIMEOUT:-30}
 STD="-std=gnu11"
 
@@ -179,6 +180,7 @@ run_case() {
 	EP=$(sed -n -E 's/.*expect-paths: *([A-Za-z0-9_= ]*[0-9]).*/\1/p' "$NAME.c")
 	if [ -n "$EP" ] && [ -s "$W/profile.json" ]; then
 		if command -v python3 >/dev/null 2>&1; then
+			python3 "$VALIDATE" "$W/profile.json" || fail "profile does not validate against the schema"
 			python3 - "$W/profile.json" $EP <<'PYEOF' || fail "num_paths differ from expect-paths"
 import json, sys
 prof = json.load(open(sys.argv[1]))

@@ -132,6 +132,8 @@ static char *golden(const char *name, const char *p)
 	return res;
 }
 
+/* The whole text report, by default (maximal multi-iteration rows: the
+ * leaves 2|2|3, 6|2|2, 2|3, 2|2|2) and with --prefixes (every node). */
 static void test_full_text(void)
 {
 	const char *p = path("fixture.json");
@@ -145,6 +147,100 @@ static void test_full_text(void)
 	                    "invalid path IDs\n") == 0);
 	free(g);
 	run_free(&r);
+
+	r = run(p, "--prefixes", (char *)NULL);
+	g = golden("fixture_prefixes.expected", p);
+	CHECK(r.rc == 0);
+	if (!CHECK(strcmp(r.out, g) == 0))
+		fprintf(stderr, "--- got:\n%s--- expected:\n%s", r.out, g);
+	free(g);
+	run_free(&r);
+}
+
+/* --function RE (whole name), --file RE (anywhere), --min-iterations,
+ * --sort length. */
+static void test_select(void)
+{
+	const char *p = path("fixture.json");
+	struct run r = run(p, "--function", "l.*", (char *)NULL);
+
+	CHECK(r.rc == 0);
+	CHECK(has(r.out, "\nloop  corpus/loop.c:12\n"));
+	CHECK(lacks(r.out, "hot") && lacks(r.out, "cold") && lacks(r.out, "bad"));
+	run_free(&r);
+
+	/* anchored: "o" is no function's whole name */
+	r = run(p, "--function", "o", (char *)NULL);
+	CHECK(r.rc == 1);
+	CHECK(strcmp(r.out, "") == 0);
+	CHECK(has(r.err, "no function matching --function 'o' in "));
+	run_free(&r);
+
+	r = run(p, "--file", "a\\.c$", (char *)NULL);
+	CHECK(r.rc == 0);
+	CHECK(has(r.out, "\nhot  corpus/a.c:40\n"));
+	CHECK(has(r.out, "not executed: 1 function\n  cold  corpus/a.c:3\n"));
+	CHECK(lacks(r.out, "loop") && lacks(r.out, "bad"));
+	run_free(&r);
+
+	r = run(p, "--function", "hot|loop", "--file", "loop", (char *)NULL);
+	CHECK(r.rc == 0);
+	CHECK(has(r.out, "loop  corpus") && lacks(r.out, "hot  corpus"));
+	run_free(&r);
+
+	r = run(p, "--function", "loop", "--min-iterations", "3",
+	        (char *)NULL);
+	CHECK(r.rc == 0);
+	CHECK(has(r.out, "  multi-iteration paths: 6 executed, 3 maximal of "
+	                 ">= 3 iterations, top 3\n"
+	                 "    #  count  share  iters  ids        lines\n"
+	                 "    1      2  22.2%      3  2 | 2 | 3  "
+	                 "[13 14 15] -> [13 14 15] -> [13 15 18]\n"
+	                 "    2      2  22.2%      3  6 | 2 | 2  "
+	                 "[12 13 15] -> [13 14 15] -> [13 14 15]\n"
+	                 "    3      1  11.1%      3  2 | 2 | 2  "
+	                 "[13 14 15] -> [13 14 15] -> [13 14 15]\n"));
+	run_free(&r);
+
+	r = run(p, "--function", "loop", "--min-iterations", "4",
+	        (char *)NULL);
+	CHECK(r.rc == 0);
+	CHECK(has(r.out, "  multi-iteration paths: 6 executed, 0 maximal of "
+	                 ">= 4 iterations, none shown\n"));
+	run_free(&r);
+
+	r = run(p, "--function", "loop", "--sort", "length", "--prefixes",
+	        "--top", "0", (char *)NULL);
+	CHECK(r.rc == 0);
+	CHECK(has(r.out, "  multi-iteration paths: 6 executed, top 6\n"
+	                 "    #  count  share  iters  ids        lines\n"
+	                 "    1      2  22.2%      3  2 | 2 | 3  "
+	                 "[13 14 15] -> [13 14 15] -> [13 15 18]\n"
+	                 "    2      2  22.2%      3  6 | 2 | 2  "
+	                 "[12 13 15] -> [13 14 15] -> [13 14 15]\n"
+	                 "    3      1  11.1%      3  2 | 2 | 2  "
+	                 "[13 14 15] -> [13 14 15] -> [13 14 15]\n"
+	                 "    4      3  33.3%      2  2 | 2      "
+	                 "[13 14 15] -> [13 14 15]\n"
+	                 "    5      2  22.2%      2  2 | 3      "
+	                 "[13 14 15] -> [13 15 18]\n"
+	                 "    6      2  22.2%      2  6 | 2      "
+	                 "[12 13 15] -> [13 14 15]\n"));
+	run_free(&r);
+
+	r = run(p, "--sort", "random", (char *)NULL);
+	CHECK(r.rc == 2);
+	CHECK(has(r.err, "--sort: 'count' or 'length', not 'random'"));
+	run_free(&r);
+
+	r = run(p, "--function", "(", (char *)NULL);
+	CHECK(r.rc == 2);
+	CHECK(has(r.err, "kpath report: --function '(': "));
+	run_free(&r);
+
+	r = run(p, "--min-iterations", "0", (char *)NULL);
+	CHECK(r.rc == 2);
+	run_free(&r);
 }
 
 static void test_top(void)
@@ -156,17 +252,17 @@ static void test_top(void)
 	                 "    #  count  share  id  lines\n"
 	                 "    1      5  55.6%   2  13 14 15\n"
 	                 "    2      2  22.2%   3  13 15 18\n"
-	                 "  multi-iteration paths: 6 executed, top 2\n"
+	                 "  multi-iteration paths: 6 executed, 4 maximal, top 2\n"
 	                 "    #  count  share  iters  ids        lines\n"
-	                 "    1      3  33.3%      2  2 | 2      "
-	                 "[13 14 15] -> [13 14 15]\n"
-	                 "    2      2  22.2%      3  2 | 2 | 3  "
+	                 "    1      2  22.2%      3  2 | 2 | 3  "
 	                 "[13 14 15] -> [13 14 15] -> [13 15 18]\n"
+	                 "    2      2  22.2%      3  6 | 2 | 2  "
+	                 "[12 13 15] -> [13 14 15] -> [13 14 15]\n"
 	                 "\nbad"));
 	CHECK(lacks(r.out, "12 13 15\n"));
 	run_free(&r);
 
-	r = run("--top=1", path("fixture.json"), (char *)NULL);
+	r = run("--top=1", path("fixture.json"), "--prefixes", (char *)NULL);
 	CHECK(r.rc == 0);
 	CHECK(has(r.out, "  multi-iteration paths: 6 executed, top 1\n"
 	                 "    #  count  share  iters  ids    lines\n"
@@ -177,7 +273,7 @@ static void test_top(void)
 	/* 0 means all. */
 	r = run(path("fixture.json"), "--top", "0", (char *)NULL);
 	CHECK(r.rc == 0);
-	CHECK(has(r.out, "multi-iteration paths: 6 executed, top 6\n"));
+	CHECK(has(r.out, "multi-iteration paths: 6 executed, 4 maximal, top 4\n"));
 	run_free(&r);
 }
 
@@ -216,7 +312,7 @@ static void test_function(void)
 		char want[4200];
 
 		snprintf(want, sizeof want,
-		         "kpath report: no function 'nope' in %s\n", p);
+		         "kpath report: no function matching --function 'nope' in %s\n", p);
 		CHECK(strcmp(r.err, want) == 0);
 	}
 	run_free(&r);
@@ -276,7 +372,9 @@ static void test_json(void)
 	CHECK(int_is(json_array_get(at(row, "lines"), 2), 15));
 	multi = at(loop, "multi");
 	CHECK(int_is(at(multi, "total"), 6));
-	row = json_array_get(at(multi, "top"), 1);
+	CHECK(int_is(at(multi, "selected"), 4));
+	CHECK(strcmp(json_string_value(at(root, "multi_selection")), "maximal") == 0);
+	row = json_array_get(at(multi, "top"), 0);
 	CHECK(int_is(at(row, "count"), 2));
 	CHECK(int_is(at(row, "iterations"), 3));
 	CHECK(int_is(json_array_get(at(row, "ids"), 0), 2));
@@ -363,7 +461,7 @@ static void test_errors(void)
 	r = run("--help", (char *)NULL);
 	CHECK(r.rc == 0);
 	CHECK(has(r.out, "usage: kpath report PROFILE [--top N] "
-	                 "[--function NAME] [--json]\n"));
+	                 "[--function RE] [--file RE]\n"));
 	CHECK(strcmp(r.err, "") == 0);
 	run_free(&r);
 }
@@ -378,6 +476,7 @@ int main(int argc, char **argv)
 	test_full_text();
 	test_top();
 	test_function();
+	test_select();
 	test_json();
 	test_errors();
 	if (failures) {

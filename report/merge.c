@@ -1,0 +1,181 @@
+/*
+ * merge.c: `kpath merge A.json B.json ... -o OUT.json`, the sum of profiles.
+ *
+ * All the arithmetic is kp_profile_merge_into (runtime/profile.c), the same
+ * code the runtime accumulates with, so a merge of per-process files equals
+ * the file those processes would have accumulated into.  This file only
+ * reads every input first (any unreadable input: nothing is written), says
+ * what the merge does with inputs that do not line up, and writes the result
+ * atomically.
+ *
+ * Why the sum is associative and commutative: every summed field (runs,
+ * dropped, invalid_paths, emitted, each k-IPF node's count) is an integer
+ * addition keyed by (name, file, checksum) and by the node's label sequence;
+ * the k of the result is the minimum of the inputs' k, and truncation to a
+ * smaller k commutes with addition (it drops the same nodes from every
+ * operand); `paths` is a union; the writer sorts into canonical order.  So
+ * any grouping or order of the same inputs gives a byte-identical file.
+ *
+ * Why merging at a smaller k is exact (k-BLPP paper, Definition of the
+ * k-IPF and Property 2): the node labelled <a1..ad>, d <= k, counts the
+ * positions i of the activations' path streams with s_i..s_{i+d-1} =
+ * a1..ad.  That number does not depend on k.  So the k'-IPF (k' < k) of the
+ * same streams is exactly the k-IPF's nodes of depth <= k' with the same
+ * counts, and nothing a k'-IPF holds is missing from the k-IPF.  Cutting
+ * every input at k' and summing therefore gives the k'-IPF of all the runs
+ * together, as if they had all run with KPATH_K=k' (tests/report/merge_k.sh
+ * checks this against n-gram counts recomputed from a trace).  Merging at a
+ * larger k is impossible (the k'-profile lacks the deeper n-grams), hence
+ * the minimum.
+ *
+ * Functions with the same name and file but another checksum were built
+ * from different code: their path IDs mean different paths, so they are
+ * never summed; both are kept (the profile format allows it) and the
+ * conflict is reported on stderr.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "rep.h"
+#include "report.h"
+
+static void merge_usage(FILE *out)
+{
+	fputs("usage: kpath merge A.json B.json ... -o OUT.json\n"
+	      "\n"
+	      "Sums kpath-profile/1 files (runs, counts, invalid and dropped\n"
+	      "events).  Profiles of different k are merged at the smallest k\n"
+	      "(exact: a k-IPF cut at depth k' is the k'-IPF).  A function whose\n"
+	      "checksum differs between inputs (the code changed) is kept twice,\n"
+	      "never summed, and reported.  OUT.json is written atomically and\n"
+	      "may be one of the inputs.\n"
+	      "\n"
+	      "  -o, --output OUT.json  the merged profile (required)\n"
+	      "  --help                 print this help\n",
+	      out);
+}
+
+static int merge_usage_error(FILE *err, const char *what, const char *arg)
+{
+	fprintf(err, "kpath merge: %s%s%s\n", what, arg ? ": " : "",
+	        arg ? arg : "");
+	merge_usage(err);
+	return REP_EXIT_USAGE;
+}
+
+/* Reports every function of src that acc holds only under other
+ * checksums: merging adds it as a separate entry.  (One that acc already
+ * holds under the same checksum, perhaps beside other versions from an
+ * earlier merge, is summed into its own entry: nothing to report.) */
+static void report_conflicts(FILE *err, struct kp_profile *acc,
+                             const struct kp_profile *src,
+                             const char *src_path)
+{
+	size_t i, j;
+
+	for (i = 0; i < src->nfuncs; i++) {
+		const struct kp_func *s = &src->funcs[i];
+
+		if (kp_profile_find(acc, s->name, s->file, s->checksum))
+			continue;
+
+		for (j = 0; j < acc->nfuncs; j++) {
+			const struct kp_func *a = &acc->funcs[j];
+
+			if (strcmp(a->name, s->name) || strcmp(a->file, s->file) ||
+			    !strcmp(a->checksum, s->checksum))
+				continue;
+			fprintf(err,
+			        "kpath merge: warning: %s (%s:%u): checksum %s in %s, "
+			        "%s before: the code changed; kept separate, not "
+			        "summed\n",
+			        s->name, s->file, s->line, s->checksum, src_path,
+			        a->checksum);
+			break;
+		}
+	}
+}
+
+int kp_merge_run(int argc, char **argv, FILE *out, FILE *err)
+{
+	const char **inputs = NULL, *output = NULL, *val;
+	struct kp_profile acc;
+	char why[1024];
+	int i, r, n = 0, only_files = 0, rc = REP_EXIT_OK;
+
+	inputs = calloc((size_t)argc, sizeof *inputs);
+	if (!inputs) {
+		fputs("kpath merge: out of memory\n", err);
+		return REP_EXIT_FAIL;
+	}
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (only_files || a[0] != '-' || a[1] == '\0') {
+			inputs[n++] = a;
+		} else if (!strcmp(a, "--")) {
+			only_files = 1;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			merge_usage(out);
+			free(inputs);
+			return REP_EXIT_OK;
+		} else if ((r = rep_take_value(argc, argv, &i, "-o", &val)) != 0 ||
+		           (r = rep_take_value(argc, argv, &i, "--output", &val)) != 0) {
+			if (r < 0 || output) {
+				free(inputs);
+				return merge_usage_error(
+				    err, r < 0 ? "-o needs a file name" : "-o given twice",
+				    NULL);
+			}
+			output = val;
+		} else {
+			free(inputs);
+			return merge_usage_error(err, "unknown option", a);
+		}
+	}
+	if (!output || n == 0) {
+		free(inputs);
+		return merge_usage_error(err, !output ? "no output (-o OUT.json)"
+		                                      : "no input profile",
+		                         NULL);
+	}
+	kp_profile_init(&acc, KP_KMAX);
+	for (i = 0; i < n && rc == REP_EXIT_OK; i++) {
+		struct kp_profile p;
+
+		why[0] = '\0';
+		if (kp_profile_read(inputs[i], &p, why, sizeof why) != 0) {
+			fprintf(err, "kpath merge: %s\n",
+			        why[0] ? why : "cannot read a profile");
+			rc = REP_EXIT_FAIL;
+		} else {
+			if (i && p.k != acc.k)
+				fprintf(err,
+				        "kpath merge: note: %s has k %u, the profiles "
+				        "before it k %u: merging at k %u\n",
+				        inputs[i], p.k, acc.k,
+				        p.k < acc.k ? p.k : acc.k);
+			report_conflicts(err, &acc, &p, inputs[i]);
+			if (kp_profile_merge_into(&acc, &p, why, sizeof why) != 0) {
+				fprintf(err, "kpath merge: %s\n", why);
+				rc = REP_EXIT_FAIL;
+			}
+		}
+		kp_profile_free(&p);
+	}
+	if (rc == REP_EXIT_OK &&
+	    kp_profile_write_atomic(output, &acc, why, sizeof why) != 0) {
+		fprintf(err, "kpath merge: %s\n", why);
+		rc = REP_EXIT_FAIL;
+	}
+	kp_profile_free(&acc);
+	free(inputs);
+	return rc;
+}
+
+int kp_merge_main(int argc, char **argv)
+{
+	return kp_merge_run(argc, argv, stdout, stderr);
+}

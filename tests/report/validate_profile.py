@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""validate_profile.py PROFILE...: validates kpath profiles against
+docs/kpath-profile.schema.json (JSON Schema, Debian python3-jsonschema).
+
+Also importable: validate(doc, what) returns a list of error strings, so
+the other test scripts (tests/e2e/kpcheck.py, tests/builds/check_profile.py)
+validate every profile they read.  Exit status 1 when a file fails, 2 when
+jsonschema is missing (scripts/test installs it).
+"""
+import json
+import os
+import sys
+
+SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                           "kpath-profile.schema.json")
+_validator = None
+
+
+def _get_validator():
+    global _validator
+    if _validator is None:
+        try:
+            import jsonschema
+        except ImportError:
+            print("validate_profile: python3-jsonschema is not installed (apt-get install python3-jsonschema)")
+            sys.exit(2)
+        with open(SCHEMA_PATH) as f:
+            schema = json.load(f)
+        cls = jsonschema.validators.validator_for(schema)
+        cls.check_schema(schema)
+        _validator = cls(schema)
+    return _validator
+
+
+def validate(doc, what="profile"):
+    """Errors of doc against the schema, as 'WHAT: at PATH: message'."""
+    errs = []
+    for e in sorted(_get_validator().iter_errors(doc), key=lambda e: list(e.absolute_path)):
+        where = "/".join(str(x) for x in e.absolute_path) or "(top)"
+        errs.append("%s: schema kpath-profile/1: at %s: %s" % (what, where, e.message[:200]))
+    # What JSON Schema cannot say: the depth of the forest is at most k,
+    # and a child's count never exceeds its parent's (profile-schema.md).
+    if not errs:
+        k = doc["k"]
+
+        def walk(nodes, depth, parent, where):
+            for n in nodes:
+                c = int(n["count"])
+                if depth > k:
+                    errs.append("%s: %s: deeper than k = %d" % (what, where, k))
+                    return
+                if parent is not None and c > parent:
+                    errs.append("%s: %s: count %d above its parent's %d" % (what, where, c, parent))
+                walk(n["children"], depth + 1, c, where + "/" + str(n["id"]))
+
+        for fn in doc["functions"]:
+            walk(fn["kipf"], 1, None, "%s:%s kipf" % (fn["file"], fn["name"]))
+    return errs
+
+
+def validate_file(path):
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        return ["%s: cannot load: %s" % (path, e)]
+    return validate(doc, path)
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        sys.exit(2)
+    bad = 0
+    for p in sys.argv[1:]:
+        errs = validate_file(p)
+        for e in errs[:20]:
+            print("validate_profile: FAIL: " + e)
+        bad += bool(errs)
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
