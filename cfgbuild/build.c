@@ -1633,7 +1633,9 @@ static void plan_return_type(struct builder *b, CXCursor fn)
 	if (r.kind == CXType_Pointer || r.kind == CXType_FunctionProto) {
 		ok = declarator(r, "%s", &decl);
 		if (ok && clang_isConstQualifiedType(r)) {
-			char *p = strstr(decl, " const ");
+			/* the top-level qualifier is the one next to the name
+			 * ("int *const *const %s"), not the first one */
+			char *p = strstr(decl, " const %s");
 			if (p)
 				memmove(p, p + 6, strlen(p + 6) + 1);
 		}

@@ -2,7 +2,7 @@
  * structs with const members, const pointers behind typedefs.
  * Structs with const members (or const structs) cannot be assigned to a
  * temporary: each return initialises its own, in a statement expression.
- * expect: instrumented=8 skipped=0 cut=0 */
+ * expect: instrumented=9 skipped=0 cut=0 */
 #include <stdio.h>
 
 typedef const int cint;
@@ -19,6 +19,8 @@ static rec r_rec(int x) { if (x > 1) return (rec){x, x * x}; rec r = {0, -1}; re
 static crec r_crec(int x) { crec c = {x}; return c; }
 static vlong r_vlong(int x) { return x + 1L; }
 static const rec *r_recp(const rec *p) { return p; }
+static int *gp = &g;
+static int *const *const r_cpcp(int x) { if (x) return &gp; return 0; }
 struct nested { rec inner; int n; };
 static struct nested r_nested(int x)
 {
@@ -35,7 +37,7 @@ int main(void)
 		rec r = r_rec(i);
 		printf("%d: %d %d %d,%d %d %ld %d\n", i, r_cint(i), r_cptr(i) != 0, r.id, r.v, r_crec(i).a, r_vlong(i),
 		       r_recp(&r)->v);
-		printf("%d %d\n", r_nested(i).inner.id, r_nested(i + 2).n);
+		printf("%d %d %d\n", r_nested(i).inner.id, r_nested(i + 2).n, r_cpcp(i) ? **r_cpcp(i) : -1);
 	}
 	return 0;
 }
