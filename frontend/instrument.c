@@ -23,6 +23,7 @@
 #include "build.h"
 #include "builds.h"
 #include "cfg.h"
+#include "expand.h"
 #include "frontend.h"
 #include "rewrite.h"
 
@@ -58,6 +59,18 @@ static unsigned report_diagnostics(CXTranslationUnit tu)
 			clang_disposeString(s);
 			errors++;
 		}
+		clang_disposeDiagnostic(d);
+	}
+	return errors;
+}
+
+/* The number of clang errors, without printing them. */
+static unsigned report_errors_quietly(CXTranslationUnit tu)
+{
+	unsigned n = clang_getNumDiagnostics(tu), errors = 0;
+	for (unsigned i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		errors += clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
 		clang_disposeDiagnostic(d);
 	}
 	return errors;
@@ -141,7 +154,22 @@ static const char *choose_prefix(CXTranslationUnit tu, CXFile file, size_t len, 
 
 /* --- per function ---------------------------------------------------------- */
 
+/* A function whose control flow is partly spelled by macros, and what
+ * writing its invocations out gave (expand.h). */
+struct macro_fn {
+	char *name;
+	uint32_t start, end; /* extent in the original file */
+	char *reason;        /* why it could not be written out, NULL if it was */
+};
+
+struct macro_fns {
+	struct macro_fn *v;
+	uint32_t n, cap;
+};
+
 struct walk {
+	struct macro_fns *macro; /* survey: collect macro failures here instead of instrumenting */
+	const struct macro_fns *expanded; /* reasons from the expansion, for the messages */
 	struct src_file *src;
 	struct rw_file *rw;
 	struct counts counts;
@@ -150,6 +178,40 @@ struct walk {
 	FILE *dump;           /* kpath cfg: dump CFGs here instead of rewriting */
 	const char *only;     /* kpath cfg --function */
 };
+
+static const struct macro_fn *find_macro_fn(const struct macro_fns *m, const char *name)
+{
+	for (uint32_t i = 0; m && i < m->n; i++)
+		if (!strcmp(m->v[i].name, name))
+			return &m->v[i];
+	return NULL;
+}
+
+/* Survey: remembers a function that fails only because a macro spells
+ * some of its control flow. */
+static void survey_function(struct walk *w, CXCursor fn)
+{
+	struct fn_plan plan;
+	memset(&plan, 0, sizeof plan);
+	plan.expr_branches = w->expr_branches;
+	if (!build_function(w->src, fn, &plan) && plan.macro && plan.name) {
+		struct macro_fns *m = w->macro;
+		if (m->n == m->cap) {
+			m->cap = m->cap ? 2 * m->cap : 16;
+			m->v = realloc(m->v, m->cap * sizeof *m->v);
+			if (!m->v) {
+				fprintf(stderr, "kpath: out of memory\n");
+				exit(1);
+			}
+		}
+		CXSourceRange r = clang_getCursorExtent(fn);
+		unsigned a, b;
+		clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &a);
+		clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &b);
+		m->v[m->n++] = (struct macro_fn){strdup(plan.name), a, b > a ? b : a + 1, NULL};
+	}
+	build_plan_free(&plan);
+}
 
 static void instrument_function(struct walk *w, CXCursor fn)
 {
@@ -160,9 +222,15 @@ static void instrument_function(struct walk *w, CXCursor fn)
 	const char *why = NULL;
 	unsigned line = 0;
 	struct bl_dag *dag = NULL;
+	char macro_why[600];
 	if (!build_function(w->src, fn, &plan)) {
 		why = plan.reason;
 		line = plan.reason_line;
+		const struct macro_fn *mf = plan.macro && plan.name ? find_macro_fn(w->expanded, plan.name) : NULL;
+		if (mf && mf->reason) {
+			snprintf(macro_why, sizeof macro_why, "%s; it cannot be written out: %s", plan.reason, mf->reason);
+			why = macro_why;
+		}
 	} else if (!(dag = bl_build(plan.g, err, sizeof err))) {
 		why = err;
 	} else if (w->dump) {
@@ -209,7 +277,10 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		if (!match)
 			return CXChildVisit_Continue;
 	}
-	instrument_function(w, c);
+	if (w->macro)
+		survey_function(w, c);
+	else
+		instrument_function(w, c);
 	return CXChildVisit_Continue;
 }
 
@@ -257,6 +328,127 @@ static char *default_output(const char *in)
 		out[n - 2] = 0;
 	strcat(out, ".kpath.c");
 	return out;
+}
+
+/* --- macro invocations written out (expand.h) ------------------------------ */
+
+struct region_scan {
+	const struct src_file *src;
+	const struct macro_fns *fns;
+	struct xp_region *v;
+	uint32_t n, cap;
+};
+
+/* True when offset off is on a preprocessing directive's (logical) line. */
+static bool on_directive_line(const struct src_file *src, uint32_t off)
+{
+	size_t s = off;
+	for (;;) {
+		while (s > 0 && src->text[s - 1] != '\n')
+			s--;
+		if (s >= 2 && src->text[s - 2] == '\\') { /* continued from the line above */
+			s -= 2;
+			continue;
+		}
+		break;
+	}
+	while (s < src->len && (src->text[s] == ' ' || src->text[s] == '\t'))
+		s++;
+	return s < src->len && src->text[s] == '#';
+}
+
+static enum CXChildVisitResult scan_expansion(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct region_scan *rs = d;
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_MacroExpansion)
+		return CXChildVisit_Continue;
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXFile f1, f2;
+	unsigned a, b;
+	clang_getSpellingLocation(clang_getRangeStart(r), &f1, NULL, NULL, &a);
+	clang_getSpellingLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &b);
+	if (!f1 || !f2 || !clang_File_isEqual(f1, rs->src->file) || !clang_File_isEqual(f2, rs->src->file) ||
+	    b <= a || b > rs->src->len || on_directive_line(rs->src, a))
+		return CXChildVisit_Continue;
+	for (uint32_t i = 0; i < rs->fns->n; i++) {
+		const struct macro_fn *fn = &rs->fns->v[i];
+		if (a > fn->end || b <= fn->start)
+			continue;
+		if (rs->n == rs->cap) {
+			rs->cap = rs->cap ? 2 * rs->cap : 64;
+			rs->v = realloc(rs->v, rs->cap * sizeof *rs->v);
+			if (!rs->v) {
+				fprintf(stderr, "kpath: out of memory\n");
+				exit(1);
+			}
+		}
+		struct xp_region *x = &rs->v[rs->n++];
+		x->start = a;
+		x->end = b;
+		x->fn = i;
+		CXString n = clang_getCursorSpelling(c);
+		snprintf(x->name, sizeof x->name, "%s", clang_getCString(n));
+		clang_disposeString(n);
+		break;
+	}
+	return CXChildVisit_Continue;
+}
+
+static int region_cmp(const void *a, const void *b)
+{
+	const struct xp_region *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end; /* outer first */
+}
+
+/* Writes out the macro invocations of the functions in fns (their reasons
+ * go into fns) and parses the result as the main file.  Returns the new
+ * translation unit, or NULL when nothing was written out or the result does
+ * not parse (then every function keeps its text, with a reason). */
+static CXTranslationUnit expand_and_reparse(CXIndex index, const struct src_file *src, struct macro_fns *fns,
+                                            const char **flags, int nflags, const char *prefix, char **text)
+{
+	struct region_scan rs = {src, fns, NULL, 0, 0};
+	clang_visitChildren(clang_getTranslationUnitCursor(src->tu), scan_expansion, &rs);
+	if (rs.n)
+		qsort(rs.v, rs.n, sizeof *rs.v, region_cmp);
+	uint32_t kept = 0; /* outermost invocations only: an argument's own invocation is inside */
+	for (uint32_t i = 0; i < rs.n; i++)
+		if (!kept || rs.v[i].start >= rs.v[kept - 1].end)
+			rs.v[kept++] = rs.v[i];
+	struct xp_request rq = {src->path, src->text, src->len, flags, nflags, prefix, rs.v, kept, fns->n};
+	struct xp_result res;
+	memset(&res, 0, sizeof res);
+	xp_expand(&rq, &res);
+	free(rs.v);
+	bool any = false;
+	for (uint32_t i = 0; i < fns->n; i++) {
+		fns->v[i].reason = res.reason[i];
+		res.reason[i] = NULL;
+		any |= res.expanded[i];
+	}
+	CXTranslationUnit tu = NULL;
+	if (any) {
+		struct CXUnsavedFile uf = {src->path, res.text, (unsigned long)res.len};
+		enum CXErrorCode rc = clang_parseTranslationUnit2(index, src->path, flags, nflags, &uf, 1,
+		                                                  CXTranslationUnit_DetailedPreprocessingRecord, &tu);
+		if (rc != CXError_Success || !tu || report_errors_quietly(tu)) {
+			if (tu)
+				clang_disposeTranslationUnit(tu);
+			tu = NULL;
+			for (uint32_t i = 0; i < fns->n; i++)
+				if (res.expanded[i] && !fns->v[i].reason)
+					fns->v[i].reason = strdup("the file with its expansion does not parse");
+		}
+	}
+	if (tu) {
+		*text = res.text; /* the unsaved file must outlive the translation unit */
+		res.text = NULL;
+	}
+	xp_result_free(&res, fns->n);
+	return tu;
 }
 
 /* Shared by instrument and cfg: parses in with flags and runs the pipeline;
@@ -354,6 +546,8 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	memset(&src, 0, sizeof src);
 	CXIndex index = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
+	struct macro_fns mfns = {0};
+	char *expanded_text = NULL;
 	enum CXErrorCode rc = clang_parseTranslationUnit2(index, in, flags, nflags, NULL, 0,
 	                                                  CXTranslationUnit_DetailedPreprocessingRecord, &tu);
 	int status = 0;
@@ -394,9 +588,31 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 		status = 1;
 		goto done;
 	}
+	/* survey: functions that fail only because macros spell some of their
+	 * control flow get those invocations written out, and the file is parsed
+	 * again (expand.h) */
+	struct walk survey = {&mfns, NULL, &src, NULL, {0, 0, 0}, quiet, expr_branches, NULL, only};
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &survey);
+	if (mfns.n) {
+		CXTranslationUnit tu2 = expand_and_reparse(index, &src, &mfns, flags, nflags, prefix, &expanded_text);
+		if (tu2) {
+			clang_disposeTranslationUnit(tu);
+			tu = tu2;
+			src.file = clang_getFile(tu, in);
+			src.tu = tu;
+			src.text = clang_getFileContents(tu, src.file, &src.len);
+			src_free_lines(&src);
+			if (!src.text || !src_index_lines(&src) ||
+			    !choose_prefix(tu, src.file, src.len, prefix, sizeof prefix, &reserved) || reserved) {
+				fprintf(stderr, "kpath: error: %s: cannot read back the file with macro expansions\n", in);
+				status = 1;
+				goto done;
+			}
+		}
+	}
 	struct rw_file rw;
 	rw_file_init(&rw, prefix, in, check);
-	struct walk w = {&src, &rw, {0, 0, 0}, quiet, expr_branches, dump, only};
+	struct walk w = {NULL, &mfns, &src, &rw, {0, 0, 0}, quiet, expr_branches, dump, only};
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
 	if (dump) {
 		rw_file_free(&rw);
@@ -413,6 +629,12 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	free(text);
 	rw_file_free(&rw);
 done:
+	for (uint32_t i = 0; i < mfns.n; i++) {
+		free(mfns.v[i].name);
+		free(mfns.v[i].reason);
+	}
+	free(mfns.v);
+	free(expanded_text);
 	src_free_lines(&src);
 	if (tu)
 		clang_disposeTranslationUnit(tu);
