@@ -357,6 +357,52 @@ static bool on_directive_line(const struct src_file *src, uint32_t off)
 	return s < src->len && src->text[s] == '#';
 }
 
+/* The offset after the ")" closing the "(" at off (comments and literals
+ * skipped), or 0 if there is none. */
+static uint32_t match_paren(const struct src_file *src, uint32_t off)
+{
+	int depth = 0;
+	for (size_t i = off; i < src->len; i++) {
+		char ch = src->text[i];
+		if (ch == '/' && i + 1 < src->len && src->text[i + 1] == '*') {
+			const char *e = strstr(src->text + i + 2, "*/");
+			if (!e)
+				return 0;
+			i = (size_t)(e - src->text) + 1;
+		} else if (ch == '/' && i + 1 < src->len && src->text[i + 1] == '/') {
+			while (i < src->len && src->text[i] != '\n')
+				i++;
+		} else if (ch == '"' || ch == '\'') {
+			for (i++; i < src->len && src->text[i] != ch && src->text[i] != '\n'; i++)
+				if (src->text[i] == '\\')
+					i++;
+		} else if (ch == '(') {
+			depth++;
+		} else if (ch == ')' && --depth == 0) {
+			return (uint32_t)i + 1;
+		} else if (ch == '#' && (i == 0 || src->text[i - 1] == '\n')) {
+			return 0; /* a directive inside: leave it */
+		}
+	}
+	return 0;
+}
+
+/* An object-like macro whose expansion may be a function-like macro's name
+ * ("#define PICK TRY", then "PICK(x)"): the invocation goes on to the ")"
+ * after it.  Writing out a longer region is still checked token for token. */
+static uint32_t invocation_end(const struct src_file *src, uint32_t a, uint32_t b)
+{
+	if (memchr(src->text + a, '(', b - a))
+		return b;
+	uint32_t i = b;
+	while (i < src->len && (src->text[i] == ' ' || src->text[i] == '\t' || src->text[i] == '\n'))
+		i++;
+	if (i >= src->len || src->text[i] != '(')
+		return b;
+	uint32_t e = match_paren(src, i);
+	return e ? e : b;
+}
+
 static enum CXChildVisitResult scan_expansion(CXCursor c, CXCursor parent, CXClientData d)
 {
 	struct region_scan *rs = d;
@@ -371,6 +417,7 @@ static enum CXChildVisitResult scan_expansion(CXCursor c, CXCursor parent, CXCli
 	if (!f1 || !f2 || !clang_File_isEqual(f1, rs->src->file) || !clang_File_isEqual(f2, rs->src->file) ||
 	    b <= a || b > rs->src->len || on_directive_line(rs->src, a))
 		return CXChildVisit_Continue;
+	b = invocation_end(rs->src, a, b);
 	for (uint32_t i = 0; i < rs->fns->n; i++) {
 		const struct macro_fn *fn = &rs->fns->v[i];
 		if (a > fn->end || b <= fn->start)
