@@ -9,4 +9,9 @@ int kp_cfg_main(int argc, char **argv);
 /* kpath config: prints build settings for instrumented programs. */
 int kp_config_main(int argc, char **argv);
 
+/* Writes data to path through a temporary file in the same directory and a
+ * rename, so that readers never see a partial file.  0, or -1 with errno. */
+#include <stddef.h>
+int kp_write_atomic(const char *path, const char *data, size_t len);
+
 #endif

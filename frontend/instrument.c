@@ -13,6 +13,7 @@
  * reported with its reason.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "builds.h"
 #include "cfg.h"
 #include "expand.h"
+#include "headers.h"
 #include "frontend.h"
 #include "rewrite.h"
 
@@ -34,7 +36,7 @@ struct counts {
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: kpath instrument INPUT.c [-o OUTPUT.c] [--quiet] [--check] [--no-expr-branches]\n"
-	             "                        [-- COMPILE-FLAGS...]\n"
+	             "                        [--include-dir DIR]... [--include-out DIR] [-- COMPILE-FLAGS...]\n"
 	             "       kpath instrument -p BUILD_DIR [-o OUT_DIR] [--quiet]\n"
 	             "  (every C file of BUILD_DIR/compile_commands.json, into a mirrored tree)\n"
 	             "  Writes INPUT.c with Ball-Larus path tracing for kpath's runtime\n"
@@ -42,6 +44,10 @@ static void usage(FILE *out)
 	             "  (-I, -D, -std, ...).  Link the result with $(kpath config --libs).\n"
 	             "  --no-expr-branches  treat conditions as atomic: &&, || and ?: do not\n"
 	             "           split paths (by default they are branches like if/else)\n"
+	             "  --include-dir DIR  also instrument functions defined in headers under DIR:\n"
+	             "           instrumented copies go to --include-out (default: kpath-include/\n"
+	             "           beside OUTPUT.c), mirroring their path under DIR, and the output\n"
+	             "           includes them in place of the originals (repeatable)\n"
 	             "  --check  testing aid: also report every CFG edge taken, for kpath's\n"
 	             "           checking runtime (tests/check), which verifies every path ID.\n");
 }
@@ -168,6 +174,7 @@ struct macro_fns {
 };
 
 struct walk {
+	struct hdr_set *hdrs;    /* --include-dir: headers whose functions are instrumented too */
 	struct macro_fns *macro; /* survey: collect macro failures here instead of instrumenting */
 	const struct macro_fns *expanded; /* reasons from the expansion, for the messages */
 	struct src_file *src;
@@ -268,7 +275,8 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		return CXChildVisit_Continue;
 	CXFile f;
 	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
-	if (!f || !clang_File_isEqual(f, w->src->file))
+	struct hdr *h = NULL;
+	if (!f || (!clang_File_isEqual(f, w->src->file) && (w->macro || !(h = hdr_find(w->hdrs, f)))))
 		return CXChildVisit_Continue;
 	if (w->only) {
 		CXString n = clang_getCursorSpelling(c);
@@ -277,10 +285,19 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		if (!match)
 			return CXChildVisit_Continue;
 	}
-	if (w->macro)
+	if (w->macro) {
 		survey_function(w, c);
-	else
+	} else if (h) { /* a header's function: its own text and edits */
+		struct src_file *src = w->src;
+		struct rw_file *rw = w->rw;
+		w->src = &h->src;
+		w->rw = &h->rw;
 		instrument_function(w, c);
+		w->src = src;
+		w->rw = rw;
+	} else {
+		instrument_function(w, c);
+	}
 	return CXChildVisit_Continue;
 }
 
@@ -288,7 +305,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 
 /* Writes data to path through a temporary file in the same directory and a
  * rename, so that readers never see a partial file. */
-static int write_atomic(const char *path, const char *data, size_t len)
+int kp_write_atomic(const char *path, const char *data, size_t len)
 {
 	size_t n = strlen(path) + 32;
 	char *tmp = malloc(n);
@@ -315,6 +332,38 @@ static int write_atomic(const char *path, const char *data, size_t len)
 	free(tmp);
 	errno = e;
 	return -1;
+}
+
+/* --include-out's default: kpath-include/ beside the output file. */
+static char *default_include_out(const char *out)
+{
+	const char *slash = strrchr(out, '/');
+	size_t n = slash ? (size_t)(slash - out + 1) : 0;
+	char *p = malloc(n + 16);
+	if (!p)
+		exit(1);
+	snprintf(p, n + 16, "%.*skpath-include", (int)n, out);
+	return p;
+}
+
+/* True when an identifier of file starts with prefix. */
+static bool prefix_used(CXTranslationUnit tu, CXFile file, size_t len, const char *prefix)
+{
+	CXToken *toks;
+	unsigned n;
+	CXSourceRange all = clang_getRange(clang_getLocationForOffset(tu, file, 0),
+	                                   clang_getLocationForOffset(tu, file, (unsigned)len));
+	clang_tokenize(tu, all, &toks, &n);
+	bool used = false;
+	for (unsigned i = 0; i < n && !used; i++) {
+		if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+			continue;
+		CXString s = clang_getTokenSpelling(tu, toks[i]);
+		used = !strncmp(clang_getCString(s), prefix, strlen(prefix));
+		clang_disposeString(s);
+	}
+	clang_disposeTokens(tu, toks, n);
+	return used;
 }
 
 static char *default_output(const char *in)
@@ -501,8 +550,14 @@ static CXTranslationUnit expand_and_reparse(CXIndex index, const struct src_file
 /* Shared by instrument and cfg: parses in with flags and runs the pipeline;
  * with dump set, prints each function's CFG and numbering instead of
  * writing out. */
+struct inc_opts {
+	const char **dirs; /* --include-dir */
+	int n;
+	const char *out;   /* --include-out, NULL: beside the output, kpath-include/ */
+};
+
 static int run(const char *in, const char *out, const char **flags, int nflags, bool quiet, bool check,
-               bool expr_branches, FILE *dump, const char *only);
+               bool expr_branches, FILE *dump, const char *only, const struct inc_opts *inc);
 
 int kp_cfg_main(int argc, char **argv)
 {
@@ -531,14 +586,15 @@ int kp_cfg_main(int argc, char **argv)
 		fprintf(stderr, "usage: kpath cfg INPUT.c [--function NAME] [-- COMPILE-FLAGS...]\n");
 		return 2;
 	}
-	return run(in, NULL, flags, nflags, true, false, true, stdout, only);
+	return run(in, NULL, flags, nflags, true, false, true, stdout, only, NULL);
 }
 
 int kp_instrument_main(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
 	bool quiet = false, check = false, expr_branches = true;
-	int i, nflags = 0;
+	int i, nflags = 0, nincdirs = 0;
+	const char **incdirs = NULL, *incout = NULL;
 	const char **flags = NULL;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
@@ -553,6 +609,13 @@ int kp_instrument_main(int argc, char **argv)
 			check = true;
 		} else if (!strcmp(argv[i], "--no-expr-branches")) {
 			expr_branches = false;
+		} else if (!strcmp(argv[i], "--include-dir") && i + 1 < argc) {
+			incdirs = realloc(incdirs, (size_t)(nincdirs + 1) * sizeof *incdirs);
+			if (!incdirs)
+				return 1;
+			incdirs[nincdirs++] = argv[++i];
+		} else if (!strcmp(argv[i], "--include-out") && i + 1 < argc) {
+			incout = argv[++i];
 		} else if (!strncmp(argv[i], "-p", 2)) {
 			return kp_compdb_main(argc, argv); /* -p BUILD_DIR: compile_commands.json */
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -573,11 +636,14 @@ int kp_instrument_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	return run(in, out, flags, nflags, quiet, check, expr_branches, NULL, NULL);
+		struct inc_opts inc = {incdirs, nincdirs, incout};
+	int rc = run(in, out, flags, nflags, quiet, check, expr_branches, NULL, NULL, &inc);
+	free(incdirs);
+	return rc;
 }
 
 static int run(const char *in, const char *out, const char **flags, int nflags, bool quiet, bool check,
-               bool expr_branches, FILE *dump, const char *only)
+               bool expr_branches, FILE *dump, const char *only, const struct inc_opts *inc)
 {
 	FILE *probe = fopen(in, "r");
 	if (!probe) {
@@ -594,6 +660,7 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	CXIndex index = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
 	struct macro_fns mfns = {0};
+	struct hdr_set hdrs = {0};
 	char *expanded_text = NULL;
 	enum CXErrorCode rc = clang_parseTranslationUnit2(index, in, flags, nflags, NULL, 0,
 	                                                  CXTranslationUnit_DetailedPreprocessingRecord, &tu);
@@ -638,7 +705,7 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	/* survey: functions that fail only because macros spell some of their
 	 * control flow get those invocations written out, and the file is parsed
 	 * again (expand.h) */
-	struct walk survey = {&mfns, NULL, &src, NULL, {0, 0, 0}, quiet, expr_branches, NULL, only};
+	struct walk survey = {NULL, &mfns, NULL, &src, NULL, {0, 0, 0}, quiet, expr_branches, NULL, only};
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &survey);
 	if (mfns.n) {
 		CXTranslationUnit tu2 = expand_and_reparse(index, &src, &mfns, flags, nflags, prefix, &expanded_text);
@@ -659,14 +726,40 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	}
 	struct rw_file rw;
 	rw_file_init(&rw, prefix, in, check);
-	struct walk w = {NULL, &mfns, &src, &rw, {0, 0, 0}, quiet, expr_branches, dump, only};
+	if (!dump && inc && inc->n) {
+		char err[PATH_MAX + 128];
+		char *root = inc->out ? strdup(inc->out) : default_include_out(out);
+		bool ok = hdr_collect(tu, in, inc->dirs, inc->n, root, &hdrs, err, sizeof err);
+		free(root);
+		for (unsigned i = 0; ok && i < hdrs.n; i++)
+			if (prefix_used(tu, hdrs.v[i].file, hdrs.v[i].src.len, prefix)) {
+				snprintf(err, sizeof err, "%s uses identifiers starting with %s, kpath's prefix for this file",
+				         hdrs.v[i].spelling, prefix);
+				ok = false;
+			}
+		if (!ok) {
+			fprintf(stderr, "kpath: error: %s: %s; nothing written\n", in, err);
+			rw_file_free(&rw);
+			status = 1;
+			goto done;
+		}
+		hdr_plan_edits(&hdrs, tu, src.file, src.text, src.len, &rw, prefix, check);
+	}
+	struct walk w = {&hdrs, NULL, &mfns, &src, &rw, {0, 0, 0}, quiet, expr_branches, dump, only};
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
 	if (dump) {
 		rw_file_free(&rw);
 		goto done;
 	}
+	char herr[PATH_MAX + 128];
+	if (!hdr_write(&hdrs, &rw, herr, sizeof herr)) {
+		fprintf(stderr, "kpath: error: %s; %s not written\n", herr, out);
+		rw_file_free(&rw);
+		status = 1;
+		goto done;
+	}
 	char *text = rw_render(&rw, src.text, src.len, out);
-	if (write_atomic(out, text, strlen(text)) != 0) {
+	if (kp_write_atomic(out, text, strlen(text)) != 0) {
 		fprintf(stderr, "kpath: error: cannot write '%s': %s\n", out, strerror(errno));
 		status = 1;
 	} else {
@@ -676,6 +769,7 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	free(text);
 	rw_file_free(&rw);
 done:
+	hdr_set_free(&hdrs);
 	for (uint32_t i = 0; i < mfns.n; i++) {
 		free(mfns.v[i].name);
 		free(mfns.v[i].reason);
