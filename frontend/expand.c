@@ -323,7 +323,7 @@ static unsigned count_newlines(const char *s, const char *e)
 }
 
 static const char *const control_words[] = {"if", "else", "for", "while", "do", "switch", "case", "default",
-                                            "break", "continue", "return", "goto", "{", NULL};
+                                            "break", "continue", "return", "goto", "{", ":", NULL};
 
 static bool has_control(const char *text, size_t len)
 {

@@ -166,6 +166,8 @@ struct macro_fn {
 	char *name;
 	uint32_t start, end; /* extent in the original file */
 	char *reason;        /* why it could not be written out, NULL if it was */
+	uint32_t group;      /* functions sharing an invocation are written out together:
+	                        the group's first function (union-find parent) */
 };
 
 struct macro_fns {
@@ -215,7 +217,8 @@ static void survey_function(struct walk *w, CXCursor fn)
 		unsigned a, b;
 		clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &a);
 		clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &b);
-		m->v[m->n++] = (struct macro_fn){strdup(plan.name), a, b > a ? b : a + 1, NULL};
+		m->v[m->n] = (struct macro_fn){strdup(plan.name), a, b > a ? b : a + 1, NULL, m->n};
+		m->n++;
 	}
 	build_plan_free(&plan);
 }
@@ -381,9 +384,16 @@ static char *default_output(const char *in)
 
 /* --- macro invocations written out (expand.h) ------------------------------ */
 
+static uint32_t group_of(struct macro_fns *m, uint32_t i)
+{
+	while (m->v[i].group != i)
+		i = m->v[i].group;
+	return i;
+}
+
 struct region_scan {
 	const struct src_file *src;
-	const struct macro_fns *fns;
+	struct macro_fns *fns;
 	struct xp_region *v;
 	uint32_t n, cap;
 };
@@ -467,10 +477,18 @@ static enum CXChildVisitResult scan_expansion(CXCursor c, CXCursor parent, CXCli
 	    b <= a || b > rs->src->len || on_directive_line(rs->src, a))
 		return CXChildVisit_Continue;
 	b = invocation_end(rs->src, a, b);
+	uint32_t owner = UINT32_MAX;
 	for (uint32_t i = 0; i < rs->fns->n; i++) {
-		const struct macro_fn *fn = &rs->fns->v[i];
+		struct macro_fn *fn = &rs->fns->v[i];
 		if (a > fn->end || b <= fn->start)
 			continue;
+		if (owner != UINT32_MAX) { /* one invocation, several functions */
+			uint32_t r1 = group_of(rs->fns, owner), r2 = group_of(rs->fns, i);
+			if (r1 != r2)
+				rs->fns->v[r1 > r2 ? r1 : r2].group = r1 < r2 ? r1 : r2;
+			continue;
+		}
+		owner = i;
 		if (rs->n == rs->cap) {
 			rs->cap = rs->cap ? 2 * rs->cap : 64;
 			rs->v = realloc(rs->v, rs->cap * sizeof *rs->v);
@@ -486,7 +504,6 @@ static enum CXChildVisitResult scan_expansion(CXCursor c, CXCursor parent, CXCli
 		CXString n = clang_getCursorSpelling(c);
 		snprintf(x->name, sizeof x->name, "%s", clang_getCString(n));
 		clang_disposeString(n);
-		break;
 	}
 	return CXChildVisit_Continue;
 }
@@ -508,6 +525,8 @@ static CXTranslationUnit expand_and_reparse(CXIndex index, const struct src_file
 {
 	struct region_scan rs = {src, fns, NULL, 0, 0};
 	clang_visitChildren(clang_getTranslationUnitCursor(src->tu), scan_expansion, &rs);
+	for (uint32_t i = 0; i < rs.n; i++) /* a group is written out as one function */
+		rs.v[i].fn = group_of(fns, rs.v[i].fn);
 	if (rs.n)
 		qsort(rs.v, rs.n, sizeof *rs.v, region_cmp);
 	uint32_t kept = 0; /* outermost invocations only: an argument's own invocation is inside */
@@ -518,13 +537,17 @@ static CXTranslationUnit expand_and_reparse(CXIndex index, const struct src_file
 	struct xp_result res;
 	memset(&res, 0, sizeof res);
 	xp_expand(&rq, &res);
-	free(rs.v);
 	bool any = false;
 	for (uint32_t i = 0; i < fns->n; i++) {
-		fns->v[i].reason = res.reason[i];
-		res.reason[i] = NULL;
+		uint32_t g = group_of(fns, i);
+		if (res.reason[g])
+			fns->v[i].reason = strdup(res.reason[g]);
+		else if (!res.expanded[g])
+			fns->v[i].reason = strdup("none of the invocations in its own text holds control flow (the "
+			                          "file includes itself, or a macro's name comes from another file)");
 		any |= res.expanded[i];
 	}
+	free(rs.v);
 	CXTranslationUnit tu = NULL;
 	if (any) {
 		struct CXUnsavedFile uf = {src->path, res.text, (unsigned long)res.len};
@@ -535,7 +558,7 @@ static CXTranslationUnit expand_and_reparse(CXIndex index, const struct src_file
 				clang_disposeTranslationUnit(tu);
 			tu = NULL;
 			for (uint32_t i = 0; i < fns->n; i++)
-				if (res.expanded[i] && !fns->v[i].reason)
+				if (res.expanded[group_of(fns, i)] && !fns->v[i].reason)
 					fns->v[i].reason = strdup("the file with its expansion does not parse");
 		}
 	}
