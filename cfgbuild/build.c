@@ -1645,11 +1645,31 @@ static void drop_inactive(struct builder *b)
 		clang_disposeSourceRangeList(skipped);
 }
 
+/* The function's text as a range of the file: its extent may start or end
+ * inside a macro's definition ("#define local static" in a header, then
+ * "local int f(void) {...}"), and clang_tokenize returns nothing for a range
+ * whose ends are in different files.  The expansion locations are in the
+ * file; the end is taken to the end of its line, so that a macro invocation
+ * ending the function is covered. */
+static CXSourceRange function_range(struct builder *b, CXCursor fn)
+{
+	CXSourceRange r = clang_getCursorExtent(fn);
+	bool in1, in2;
+	uint32_t s = loc_offset(b, clang_getRangeStart(r), &in1);
+	uint32_t e = loc_offset(b, clang_getRangeEnd(r), &in2);
+	if (!in1 || !in2 || e < s)
+		return r;
+	while (e < b->src->len && b->src->text[e] != '\n')
+		e++;
+	return clang_getRange(clang_getLocationForOffset(b->src->tu, b->src->file, s),
+	                      clang_getLocationForOffset(b->src->tu, b->src->file, e));
+}
+
 static void load_tokens(struct builder *b, CXCursor fn)
 {
 	CXToken *t;
 	unsigned n;
-	clang_tokenize(b->src->tu, clang_getCursorExtent(fn), &t, &n);
+	clang_tokenize(b->src->tu, function_range(b, fn), &t, &n);
 	b->toks = xrealloc(NULL, (n + 1) * sizeof *b->toks);
 	b->ntoks = 0;
 	for (unsigned i = 0; i < n; i++) {

@@ -454,7 +454,12 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 		const struct xp_region *r = &rq->regions[idx];
 		const char *a = out.p + t.t[open].off + t.t[open].len, *e = s;
 		open = UINT32_MAX;
-		if (!has_control(a, (size_t)(e - a)))
+		/* an empty expansion is written out too: a statement after it (as
+		 * in "case 0: Trace((...)); x = 1;") then starts in the file */
+		bool blank = true;
+		for (const char *p = a; p < e && blank; p++)
+			blank = *p == ' ' || *p == '\t' || *p == '\n';
+		if (!blank && !has_control(a, (size_t)(e - a)))
 			continue;
 		for (const char *p = a; p < e; p++)
 			if (*p == '\n') {

@@ -51,7 +51,7 @@ struct xp_result {
 };
 
 /* Expands, per function, the invocations whose expansion holds control
- * flow (a statement keyword, a brace or a colon: labels).  All or none of a function's
+ * flow (a statement keyword, a brace or a colon: labels) or is empty.  All or none of a function's
  * invocations are written out.  Never fails as a whole: a function whose
  * invocations cannot be expanded faithfully keeps its text and gets a
  * reason. */

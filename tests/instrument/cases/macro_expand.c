@@ -1,9 +1,10 @@
 /* Macro invocations holding control flow are written out as their
  * expansion; the cases where that would not be the same program are
  * skipped with the reason (frontend/expand.c).
- * expect: instrumented=21 skipped=4 cut=0
+ * expect: instrumented=23 skipped=4 cut=0
  * expect-skip: x_line_multi x_selfref x_pragma x_counter
- * expect-paths: x_and=3 x_foreach=4 x_nested=8 x_args=10 x_def_fn=2 x_switchmac=4 x_label=2 */
+ * expect-paths: x_and=3 x_foreach=4 x_nested=8 x_args=10 x_def_fn=2 x_switchmac=4 x_label=2 x_bool=2 x_trace_case=2 */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -206,6 +207,28 @@ LABEL(1)
 	return v;
 }
 
+/* the return type is a macro from a header (bool): the function's extent
+ * starts inside <stdbool.h> */
+static bool x_bool(int v)
+{
+	if (v > 2)
+		return true;
+	return false;
+}
+
+/* a case label followed by a macro that expands to nothing */
+#define TRACE(x)
+static int x_trace_case(int v)
+{
+	switch (v) {
+	case 1:
+		TRACE(("one"));
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int x_empty_if(int v)
 {
 	ID(if) (v > 2) ID(return) 9;
@@ -219,6 +242,6 @@ int main(void)
 		       x_and(i, 12 - i), x_foreach(i), x_until(i), x_nested(i), x_args(i), x_paste(i), x_str(i),
 		       x_switchmac(i), x_def_fn(i), x_loops(i), x_tern(i), x_block(i), x_line_single(i),
 		       x_line_multi(i), x_selfref(), x_pragma(i), x_redef1(i), x_redef2(i), x_indirect(i), x_plain(i),
-		       x_counter(i), x_empty_if(i), selfref + x_label(i));
+		       x_counter(i), x_empty_if(i), selfref + x_label(i) + x_bool(i) + x_trace_case(i));
 	return 0;
 }
