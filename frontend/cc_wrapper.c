@@ -25,7 +25,10 @@
  * Environment: KPATH_CC (compiler when none is given), KPATH_KEEP=DIR (keep
  * each instrumented file as DIR/<absolute source dir>/NAME.kpath.c),
  * KPATH_CC_VERBOSE (show kpath's own messages), KPATH_CC_DISABLE (pure
- * pass-through), KPATH_BIN (the kpath executable; default: next to kpath-cc).
+ * pass-through), KPATH_BIN (the kpath executable; default: next to kpath-cc),
+ * KPATH_INCLUDE_DIR=DIR[:DIR...] (kpath instrument --include-dir: instrumented
+ * header copies in the source's temporary directory, named in dependency
+ * files by their originals).
  */
 /* realpath, strndup, mkdtemp */
 #define _XOPEN_SOURCE 700
@@ -158,6 +161,8 @@ static struct kp_vec created;
 /* Directories kpath instrument filled (header copies): removed with all
  * they hold. */
 static struct kp_vec created_trees;
+/* KPATH_INCLUDE_DIR, split at ':' */
+static struct kp_vec include_dirs;
 
 static void remove_dir_tree(const char *dir)
 {
@@ -494,6 +499,20 @@ static void fix_depfiles(const struct kp_vec *args, const struct kp_ccline *cl, 
 		for (int j = 0; j < cand.n; j++)
 			replace_in_file(cand.v[j], tmp_paths[i], esc);
 		free(esc);
+		/* instrumented header copies (KPATH_INCLUDE_DIR): the originals */
+		for (int k = 0; k < include_dirs.n; k++) {
+			char from[PATH_MAX + 64], to[PATH_MAX + 2];
+			int dl = (int)(kp_base_name(tmp_paths[i]) - tmp_paths[i]);
+			if (include_dirs.n > 1)
+				snprintf(from, sizeof from, "%.*skpath-include/%d/", dl, tmp_paths[i], k);
+			else
+				snprintf(from, sizeof from, "%.*skpath-include/", dl, tmp_paths[i]);
+			char *d = make_escape(include_dirs.v[k]);
+			snprintf(to, sizeof to, "%s/", d);
+			free(d);
+			for (int j = 0; j < cand.n; j++)
+				replace_in_file(cand.v[j], from, to);
+		}
 	}
 	kp_vec_free(&cand);
 }
@@ -644,12 +663,16 @@ int main(int argc, char **argv)
 		if (incdirs && *incdirs) {
 			/* functions of headers under these directories too: the copies
 			 * go to this source's own directory, removed with it */
-			char *list = strdup(incdirs), *save = NULL;
-			for (char *d = list ? strtok_r(list, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save)) {
-				kp_vec_push(&cmd, "--include-dir");
-				kp_vec_push(&cmd, d);
+			if (!include_dirs.n) {
+				char *list = strdup(incdirs), *save = NULL;
+				for (char *d = list ? strtok_r(list, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save))
+					kp_vec_push(&include_dirs, d);
+				free(list);
 			}
-			free(list);
+			for (int k = 0; k < include_dirs.n; k++) {
+				kp_vec_push(&cmd, "--include-dir");
+				kp_vec_push(&cmd, include_dirs.v[k]);
+			}
 			char incout[PATH_MAX + 48];
 			snprintf(incout, sizeof incout, "%s/kpath-include", sub);
 			kp_vec_push(&cmd, "--include-out");

@@ -101,7 +101,13 @@ static enum CXChildVisitResult collect_one(CXCursor c, CXCursor parent, CXClient
 		if (!h->desc_name)
 			exit(1);
 		snprintf(h->desc_name, dn, "%s (via %s)", spelling, cs->main_path);
-		h->out_path = xprintf2(cs->out_root, "/", real + n + 1);
+		if (cs->nd > 1) { /* several directories: one subdirectory each, by position */
+			char sub[32];
+			snprintf(sub, sizeof sub, "/%d/", k);
+			h->out_path = xprintf2(cs->out_root, sub, real + n + 1);
+		} else {
+			h->out_path = xprintf2(cs->out_root, "/", real + n + 1);
+		}
 		break;
 	}
 done:

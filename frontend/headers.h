@@ -3,7 +3,8 @@
  * headers under DIR are instrumented too.
  *
  * Every header under DIR that the translation unit includes is copied to
- * OUT_ROOT/<its path relative to DIR> (instrumented where it defines
+ * OUT_ROOT/<its path relative to DIR> (OUT_ROOT/<k>/<path> with several
+ * directories, k = 0, 1... their order on the command line; instrumented where it defines
  * functions), and every `#include` of such a header, in the main file or in
  * a copy, is redirected to the copy by insertions only:
  *     #include "util.h"   ->   #include kp_inc_1a2b3c4d (slash-star)"util.h"(star-slash)

@@ -9,7 +9,8 @@
 #      (including __FILE__ inside a header function), the profile has the
 #      header functions once per including file, with no invalid path;
 #   2. the same with --check and the checking runtime: 0 mismatches;
-#   3. kpath-cc with KPATH_INCLUDE_DIR: same output, header functions profiled;
+#   3. kpath-cc with KPATH_INCLUDE_DIR: same output, header functions profiled,
+#      dependency files (-MD) name the original headers;
 #   4. kpath instrument -p with --include-dir on a compile_commands.json;
 #   5. b.c instrumented with -DUTIL_EXTRA into the same output after a.c:
 #      the header copy changes, and compiling a.c's output now stops with
@@ -88,6 +89,11 @@ cmp -s "$W/native.out" "$W/p3.out" || fail "kpath-cc program output differs"
 profile_funcs "$W/p3.json" >"$W/p3.funcs"
 grep -q '^sum_odd|include/lib/util.h (via src/a.c)|[1-9]' "$W/p3.funcs" || { show "$W/p3.funcs"; fail "kpath-cc: no profiled header function"; }
 ls "$W"/kpath-cc.* >/dev/null 2>&1 && fail "kpath-cc left temporary files"
+# a dependency file names the original headers, not the (deleted) copies
+(cd "$PROJECT" && KPATH_INCLUDE_DIR=include "$KPATH_CC" $CC -I include -MD -c src/a.c -o "$W/a.o") 2>"$W/kccd.err" ||
+	{ show "$W/kccd.err"; fatal "kpath-cc -MD -c failed"; }
+grep -q 'include/lib/util.h' "$W/a.d" || { show "$W/a.d"; fail "dependency file does not name include/lib/util.h"; }
+grep -q 'kpath-include' "$W/a.d" && { show "$W/a.d"; fail "dependency file names a temporary header copy"; }
 
 # 4. kpath instrument -p
 mkdir -p "$W/bdir"
