@@ -87,6 +87,14 @@ static void fail_at(struct builder *b, uint32_t off, const char *fmt, ...)
 	longjmp(b->fail, 1);
 }
 
+/* A failure caused by control flow that a macro expansion spells: the
+ * caller may write the expansion out and try again (frontend/expand.c). */
+static void fail_macro(struct builder *b, uint32_t off, const char *why)
+{
+	b->plan->macro = true;
+	fail_at(b, off, "%s", why);
+}
+
 static void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
@@ -182,7 +190,7 @@ static uint32_t stmt_tok(struct builder *b, CXCursor c, const char *kw)
 	uint32_t off = cursor_start(b, c);
 	uint32_t i = tok_at(b, off);
 	if (i == CFG_NONE || (kw && !tok_is(b, i, kw)))
-		fail_at(b, off, "control flow inside a macro expansion (or a statement keyword spelled "
+		fail_macro(b, off, "control flow inside a macro expansion (or a statement keyword spelled "
 		                "with a digraph or line splice)");
 	return i;
 }
@@ -329,7 +337,7 @@ static uint32_t stmt_last_tok(struct builder *b, CXCursor c)
 	switch (kind) {
 	case CXCursor_CompoundStmt:
 		if (!tok_is(b, i, "{"))
-			fail_at(b, b->toks[i].off, "compound statement inside a macro expansion");
+			fail_macro(b, b->toks[i].off, "compound statement inside a macro expansion");
 		r = match_close(b, i);
 		break;
 	case CXCursor_IfStmt:
@@ -347,7 +355,7 @@ static uint32_t stmt_last_tok(struct builder *b, CXCursor c)
 		kids_free(&k);
 		uint32_t w = body_end + 1;
 		if (!tok_is(b, w, "while") || !tok_is(b, w + 1, "("))
-			fail_at(b, b->toks[i].off, "do-while condition inside a macro expansion");
+			fail_macro(b, b->toks[i].off, "do-while condition inside a macro expansion");
 		r = match_close(b, w + 1);
 		if (r == CFG_NONE || !tok_is(b, r + 1, ";"))
 			fail_at(b, b->toks[i].off, "cannot find the end of a do-while statement");
@@ -359,7 +367,7 @@ static uint32_t stmt_last_tok(struct builder *b, CXCursor c)
 		break;
 	}
 	if (r == CFG_NONE)
-		fail_at(b, b->toks[i].off, "cannot find the end of a statement (macro?)");
+		fail_macro(b, b->toks[i].off, "cannot find the end of a statement (macro?)");
 	return r;
 }
 
@@ -600,7 +608,7 @@ static void body_close(struct builder *b, const struct body *bd)
 static void cond_range(struct builder *b, uint32_t kw, uint32_t *open, uint32_t *close)
 {
 	if (!tok_is(b, kw + 1, "("))
-		fail_at(b, b->toks[kw].off, "condition inside a macro expansion");
+		fail_macro(b, b->toks[kw].off, "condition inside a macro expansion");
 	uint32_t r = match_close(b, kw + 1);
 	if (r == CFG_NONE)
 		fail_at(b, b->toks[kw].off, "unbalanced parentheses");
@@ -792,7 +800,7 @@ static void cond_branch(struct builder *b, CXCursor c, uint32_t t, uint32_t f)
 	}
 	uint32_t first, last;
 	if (!expr_range(b, c, &first, &last))
-		fail_at(b, cursor_start(b, c), "condition operand inside a macro expansion");
+		fail_macro(b, cursor_start(b, c), "condition operand inside a macro expansion");
 	uint32_t open = add_site(b, SITE_COND_OPEN, b->toks[first].off, 1);
 	value_expr(b, c);
 	uint32_t cl = add_site(b, SITE_COND_CLOSE, tok_end(b, last), 0);
@@ -1053,7 +1061,7 @@ static void do_stmt(struct builder *b, CXCursor c)
 	b->loop = saved;
 	uint32_t w = bd.last_tok + 1, lp, rp;
 	if (!tok_is(b, w, "while"))
-		fail_at(b, b->toks[kw].off, "do-while condition inside a macro expansion");
+		fail_macro(b, b->toks[kw].off, "do-while condition inside a macro expansion");
 	cond_range(b, w, &lp, &rp);
 	b->plan->g->blocks[cond].line = offset_line(b, b->toks[w].off);
 	b->cur = cond;
@@ -1076,7 +1084,7 @@ static void for_stmt(struct builder *b, CXCursor c)
 	struct kids k = children(c);
 	uint32_t kw = stmt_tok(b, c, "for");
 	if (!tok_is(b, kw + 1, "("))
-		fail_at(b, b->toks[kw].off, "for header inside a macro expansion");
+		fail_macro(b, b->toks[kw].off, "for header inside a macro expansion");
 	uint32_t rp = match_close(b, kw + 1), s1 = CFG_NONE, s2 = CFG_NONE;
 	if (rp == CFG_NONE)
 		fail_at(b, b->toks[kw].off, "unbalanced for header");
@@ -1097,7 +1105,7 @@ static void for_stmt(struct builder *b, CXCursor c)
 		}
 	}
 	if (s2 == CFG_NONE)
-		fail_at(b, b->toks[kw].off, "for header inside a macro expansion");
+		fail_macro(b, b->toks[kw].off, "for header inside a macro expansion");
 	/* A declaration in the init part ends with its own ";" (s1). */
 	CXCursor init = clang_getNullCursor(), cnd = clang_getNullCursor(), inc = clang_getNullCursor();
 	CXCursor body = k.v[k.n - 1];
@@ -1210,7 +1218,7 @@ static void case_stmt(struct builder *b, CXCursor c, bool is_default)
 	CXCursor sub = k.v[k.n - 1];
 	uint32_t sub_tok = stmt_tok(b, sub, NULL);
 	if (sub_tok == 0 || !tok_is(b, sub_tok - 1, ":"))
-		fail_at(b, b->toks[kw].off, "case label inside a macro expansion");
+		fail_macro(b, b->toks[kw].off, "case label inside a macro expansion");
 	for (unsigned i = 0; i + 1 < k.n; i++)
 		check_expr(b, k.v[i]);
 	uint32_t blk = new_block(b, offset_line(b, b->toks[kw].off));
@@ -1695,11 +1703,31 @@ static void drop_inactive(struct builder *b)
 		clang_disposeSourceRangeList(skipped);
 }
 
+/* The function's text as a range of the file: its extent may start or end
+ * inside a macro's definition ("#define local static" in a header, then
+ * "local int f(void) {...}"), and clang_tokenize returns nothing for a range
+ * whose ends are in different files.  The expansion locations are in the
+ * file; the end is taken to the end of its line, so that a macro invocation
+ * ending the function is covered. */
+static CXSourceRange function_range(struct builder *b, CXCursor fn)
+{
+	CXSourceRange r = clang_getCursorExtent(fn);
+	bool in1, in2;
+	uint32_t s = loc_offset(b, clang_getRangeStart(r), &in1);
+	uint32_t e = loc_offset(b, clang_getRangeEnd(r), &in2);
+	if (!in1 || !in2 || e < s)
+		return r;
+	while (e < b->src->len && b->src->text[e] != '\n')
+		e++;
+	return clang_getRange(clang_getLocationForOffset(b->src->tu, b->src->file, s),
+	                      clang_getLocationForOffset(b->src->tu, b->src->file, e));
+}
+
 static void load_tokens(struct builder *b, CXCursor fn)
 {
 	CXToken *t;
 	unsigned n;
-	clang_tokenize(b->src->tu, clang_getCursorExtent(fn), &t, &n);
+	clang_tokenize(b->src->tu, function_range(b, fn), &t, &n);
 	b->toks = xrealloc(NULL, (n + 1) * sizeof *b->toks);
 	b->ntoks = 0;
 	for (unsigned i = 0; i < n; i++) {
@@ -1804,7 +1832,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 	uint32_t open = stmt_tok(&b, body, "{");
 	uint32_t close = match_close(&b, open);
 	if (close == CFG_NONE)
-		fail_at(&b, name_off, "function body inside a macro expansion");
+		fail_macro(&b, name_off, "function body inside a macro expansion");
 	plan_return_type(&b, fn);
 	find_computed_goto_targets(&b, body, name_off);
 	add_site(&b, SITE_ENTRY, tok_end(&b, open), 1);

@@ -74,6 +74,7 @@ struct fn_plan {
 	bool has_setjmp;           /* a setjmp block exists: kp_ret is volatile (-Wclobbered) */
 	char reason[256];          /* why the function cannot be instrumented */
 	unsigned reason_line;
+	bool macro;                /* the reason is control flow spelled by a macro expansion */
 };
 
 struct src_file {

@@ -25,10 +25,14 @@
  * Environment: KPATH_CC (compiler when none is given), KPATH_KEEP=DIR (keep
  * each instrumented file as DIR/<absolute source dir>/NAME.kpath.c),
  * KPATH_CC_VERBOSE (show kpath's own messages), KPATH_CC_DISABLE (pure
- * pass-through), KPATH_BIN (the kpath executable; default: next to kpath-cc).
+ * pass-through), KPATH_BIN (the kpath executable; default: next to kpath-cc),
+ * KPATH_INCLUDE_DIR=DIR[:DIR...] (kpath instrument --include-dir: instrumented
+ * header copies in the source's temporary directory, named in dependency
+ * files by their originals).
  */
 /* realpath, strndup, mkdtemp */
 #define _XOPEN_SOURCE 700
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -71,6 +75,8 @@ static void usage(FILE *out)
 	        "environment:\n"
 	        "  KPATH_CC=CC          compiler when none is given on the command line\n"
 	        "  KPATH_KEEP=DIR       keep instrumented sources as DIR/<source dir>/NAME.kpath.c\n"
+	        "  KPATH_INCLUDE_DIR=DIR[:DIR...]  also instrument functions of headers under\n"
+	        "                       these directories (kpath instrument --include-dir)\n"
 	        "  KPATH_CC_VERBOSE=1   show kpath instrument's messages\n"
 	        "  KPATH_CC_DISABLE=1   run the compiler unchanged\n"
 	        "  KPATH_BIN=PATH       the kpath executable (default: next to kpath-cc)\n");
@@ -152,8 +158,38 @@ static void exec_or_die(char **argv)
 /* Every file and directory kpath-cc creates under tmpdir, in creation order. */
 static struct kp_vec created;
 
+/* Directories kpath instrument filled (header copies): removed with all
+ * they hold. */
+static struct kp_vec created_trees;
+/* KPATH_INCLUDE_DIR, split at ':' */
+static struct kp_vec include_dirs;
+
+static void remove_dir_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			char p[PATH_MAX];
+			if (snprintf(p, sizeof p, "%s/%s", dir, de->d_name) >= (int)sizeof p)
+				continue;
+			struct stat st;
+			if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+				remove_dir_tree(p);
+			else
+				remove(p);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
 static void remove_tree(void)
 {
+	for (int i = created_trees.n - 1; i >= 0; i--)
+		remove_dir_tree(created_trees.v[i]);
 	for (int i = created.n - 1; i >= 0; i--)
 		if (remove(created.v[i]) != 0 && errno != ENOENT)
 			rmdir(created.v[i]);
@@ -463,6 +499,20 @@ static void fix_depfiles(const struct kp_vec *args, const struct kp_ccline *cl, 
 		for (int j = 0; j < cand.n; j++)
 			replace_in_file(cand.v[j], tmp_paths[i], esc);
 		free(esc);
+		/* instrumented header copies (KPATH_INCLUDE_DIR): the originals */
+		for (int k = 0; k < include_dirs.n; k++) {
+			char from[PATH_MAX + 64], to[PATH_MAX + 2];
+			int dl = (int)(kp_base_name(tmp_paths[i]) - tmp_paths[i]);
+			if (include_dirs.n > 1)
+				snprintf(from, sizeof from, "%.*skpath-include/%d/", dl, tmp_paths[i], k);
+			else
+				snprintf(from, sizeof from, "%.*skpath-include/", dl, tmp_paths[i]);
+			char *d = make_escape(include_dirs.v[k]);
+			snprintf(to, sizeof to, "%s/", d);
+			free(d);
+			for (int j = 0; j < cand.n; j++)
+				replace_in_file(cand.v[j], from, to);
+		}
 	}
 	kp_vec_free(&cand);
 }
@@ -609,6 +659,26 @@ int main(int argc, char **argv)
 		kp_vec_push(&cmd, "-o");
 		kp_vec_push(&cmd, tmp_paths[i]);
 		kp_vec_push(&cmd, "--quiet");
+		const char *incdirs = getenv("KPATH_INCLUDE_DIR");
+		if (incdirs && *incdirs) {
+			/* functions of headers under these directories too: the copies
+			 * go to this source's own directory, removed with it */
+			if (!include_dirs.n) {
+				char *list = strdup(incdirs), *save = NULL;
+				for (char *d = list ? strtok_r(list, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save))
+					kp_vec_push(&include_dirs, d);
+				free(list);
+			}
+			for (int k = 0; k < include_dirs.n; k++) {
+				kp_vec_push(&cmd, "--include-dir");
+				kp_vec_push(&cmd, include_dirs.v[k]);
+			}
+			char incout[PATH_MAX + 48];
+			snprintf(incout, sizeof incout, "%s/kpath-include", sub);
+			kp_vec_push(&cmd, "--include-out");
+			kp_vec_push(&cmd, incout);
+			kp_vec_push(&created_trees, incout);
+		}
 		kp_vec_push(&cmd, "--");
 		concat(&cmd, &cl.parse_flags);
 		int st = run(cmd.v, NULL, log);

@@ -33,11 +33,13 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: kpath instrument -p BUILD_DIR [-o OUT_DIR] [--quiet]\n"
+	fprintf(out, "usage: kpath instrument -p BUILD_DIR [-o OUT_DIR] [--quiet] [--include-dir DIR]...\n"
 	             "  Instruments every C file of BUILD_DIR/compile_commands.json with its own\n"
 	             "  flags into OUT_DIR (default BUILD_DIR/kpath-src), mirroring the source tree\n"
 	             "  below the sources' common directory, and writes OUT_DIR/compile_commands.json\n"
-	             "  to compile the instrumented tree (link with $(kpath config --libs)).\n");
+	             "  to compile the instrumented tree (link with $(kpath config --libs)).\n"
+	             "  --include-dir DIR: functions of headers under DIR too; their instrumented\n"
+	             "  copies go to OUT_DIR/kpath-include, mirroring their path under DIR.\n");
 }
 
 struct entry {
@@ -151,6 +153,7 @@ int kp_compdb_main(int argc, char **argv)
 {
 	const char *build = NULL, *outdir = NULL;
 	bool quiet = false;
+	struct kp_vec incdirs = {0}; /* absolute: each entry is instrumented from its own directory */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-p") && i + 1 < argc)
 			build = argv[++i];
@@ -160,7 +163,15 @@ int kp_compdb_main(int argc, char **argv)
 			outdir = argv[++i];
 		else if (!strcmp(argv[i], "--quiet"))
 			quiet = true;
-		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		else if (!strcmp(argv[i], "--include-dir") && i + 1 < argc) {
+			char real[PATH_MAX];
+			if (!realpath(argv[++i], real)) {
+				fprintf(stderr, "kpath: error: --include-dir %s: %s\n", argv[i], strerror(errno));
+				kp_vec_free(&incdirs);
+				return 1;
+			}
+			kp_vec_push(&incdirs, real);
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
 			return 0;
 		} else {
@@ -307,6 +318,16 @@ int kp_compdb_main(int argc, char **argv)
 		kp_vec_push(&iargs, e->out);
 		if (quiet)
 			kp_vec_push(&iargs, "--quiet");
+		for (int k = 0; k < incdirs.n; k++) {
+			kp_vec_push(&iargs, "--include-dir");
+			kp_vec_push(&iargs, incdirs.v[k]);
+		}
+		if (incdirs.n) {
+			char incout[PATH_MAX + 16];
+			snprintf(incout, sizeof incout, "%s/kpath-include", odir);
+			kp_vec_push(&iargs, "--include-out");
+			kp_vec_push(&iargs, incout);
+		}
 		kp_vec_push(&iargs, "--");
 		for (int k = 0; k < cl.parse_flags.n; k++)
 			kp_vec_push(&iargs, cl.parse_flags.v[k]);
@@ -352,5 +373,6 @@ int kp_compdb_main(int argc, char **argv)
 		kp_vec_free(&es[i].args);
 	}
 	free(es);
+	kp_vec_free(&incdirs);
 	return status;
 }

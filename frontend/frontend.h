@@ -23,4 +23,9 @@ struct bl_dag;
 int kp_paths_parse(const char *in, const char **flags, int nflags, const char *only, struct kp_paths_req *req);
 void kp_paths_function(struct kp_paths_req *req, const struct fn_plan *plan, const struct bl_dag *dag);
 
+/* Writes data to path through a temporary file in the same directory and a
+ * rename, so that readers never see a partial file.  0, or -1 with errno. */
+#include <stddef.h>
+int kp_write_atomic(const char *path, const char *data, size_t len);
+
 #endif

@@ -13,6 +13,7 @@
  * reported with its reason.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@
 #include "build.h"
 #include "builds.h"
 #include "cfg.h"
+#include "expand.h"
+#include "headers.h"
 #include "frontend.h"
 #include "rewrite.h"
 
@@ -33,7 +36,7 @@ struct counts {
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: kpath instrument INPUT.c [-o OUTPUT.c] [--quiet] [--check] [--no-expr-branches]\n"
-	             "                        [-- COMPILE-FLAGS...]\n"
+	             "                        [--include-dir DIR]... [--include-out DIR] [-- COMPILE-FLAGS...]\n"
 	             "       kpath instrument -p BUILD_DIR [-o OUT_DIR] [--quiet]\n"
 	             "  (every C file of BUILD_DIR/compile_commands.json, into a mirrored tree)\n"
 	             "  Writes INPUT.c with Ball-Larus path tracing for kpath's runtime\n"
@@ -41,6 +44,10 @@ static void usage(FILE *out)
 	             "  (-I, -D, -std, ...).  Link the result with $(kpath config --libs).\n"
 	             "  --no-expr-branches  treat conditions as atomic: &&, || and ?: do not\n"
 	             "           split paths (by default they are branches like if/else)\n"
+	             "  --include-dir DIR  also instrument functions defined in headers under DIR:\n"
+	             "           instrumented copies go to --include-out (default: kpath-include/\n"
+	             "           beside OUTPUT.c), mirroring their path under DIR, and the output\n"
+	             "           includes them in place of the originals (repeatable)\n"
 	             "  --check  testing aid: also report every CFG edge taken, for kpath's\n"
 	             "           checking runtime (tests/check), which verifies every path ID.\n");
 }
@@ -58,6 +65,18 @@ static unsigned report_diagnostics(CXTranslationUnit tu)
 			clang_disposeString(s);
 			errors++;
 		}
+		clang_disposeDiagnostic(d);
+	}
+	return errors;
+}
+
+/* The number of clang errors, without printing them. */
+static unsigned report_errors_quietly(CXTranslationUnit tu)
+{
+	unsigned n = clang_getNumDiagnostics(tu), errors = 0;
+	for (unsigned i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		errors += clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
 		clang_disposeDiagnostic(d);
 	}
 	return errors;
@@ -141,7 +160,25 @@ static const char *choose_prefix(CXTranslationUnit tu, CXFile file, size_t len, 
 
 /* --- per function ---------------------------------------------------------- */
 
+/* A function whose control flow is partly spelled by macros, and what
+ * writing its invocations out gave (expand.h). */
+struct macro_fn {
+	char *name;
+	uint32_t start, end; /* extent in the original file */
+	char *reason;        /* why it could not be written out, NULL if it was */
+	uint32_t group;      /* functions sharing an invocation are written out together:
+	                        the group's first function (union-find parent) */
+};
+
+struct macro_fns {
+	struct macro_fn *v;
+	uint32_t n, cap;
+};
+
 struct walk {
+	struct hdr_set *hdrs;    /* --include-dir: headers whose functions are instrumented too */
+	struct macro_fns *macro; /* survey: collect macro failures here instead of instrumenting */
+	const struct macro_fns *expanded; /* reasons from the expansion, for the messages */
 	struct src_file *src;
 	struct rw_file *rw;
 	struct counts counts;
@@ -152,6 +189,41 @@ struct walk {
 	struct kp_paths_req *paths; /* kpath paths: list paths (frontend/paths.c) */
 };
 
+static const struct macro_fn *find_macro_fn(const struct macro_fns *m, const char *name)
+{
+	for (uint32_t i = 0; m && i < m->n; i++)
+		if (!strcmp(m->v[i].name, name))
+			return &m->v[i];
+	return NULL;
+}
+
+/* Survey: remembers a function that fails only because a macro spells
+ * some of its control flow. */
+static void survey_function(struct walk *w, CXCursor fn)
+{
+	struct fn_plan plan;
+	memset(&plan, 0, sizeof plan);
+	plan.expr_branches = w->expr_branches;
+	if (!build_function(w->src, fn, &plan) && plan.macro && plan.name) {
+		struct macro_fns *m = w->macro;
+		if (m->n == m->cap) {
+			m->cap = m->cap ? 2 * m->cap : 16;
+			m->v = realloc(m->v, m->cap * sizeof *m->v);
+			if (!m->v) {
+				fprintf(stderr, "kpath: out of memory\n");
+				exit(1);
+			}
+		}
+		CXSourceRange r = clang_getCursorExtent(fn);
+		unsigned a, b;
+		clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &a);
+		clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &b);
+		m->v[m->n] = (struct macro_fn){strdup(plan.name), a, b > a ? b : a + 1, NULL, m->n};
+		m->n++;
+	}
+	build_plan_free(&plan);
+}
+
 static void instrument_function(struct walk *w, CXCursor fn)
 {
 	struct fn_plan plan;
@@ -161,9 +233,15 @@ static void instrument_function(struct walk *w, CXCursor fn)
 	const char *why = NULL;
 	unsigned line = 0;
 	struct bl_dag *dag = NULL;
+	char macro_why[600];
 	if (!build_function(w->src, fn, &plan)) {
 		why = plan.reason;
 		line = plan.reason_line;
+		const struct macro_fn *mf = plan.macro && plan.name ? find_macro_fn(w->expanded, plan.name) : NULL;
+		if (mf && mf->reason) {
+			snprintf(macro_why, sizeof macro_why, "%s; it cannot be written out: %s", plan.reason, mf->reason);
+			why = macro_why;
+		}
 	} else if (!(dag = bl_build(plan.g, err, sizeof err))) {
 		why = err;
 	} else if (w->paths) {
@@ -203,7 +281,8 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		return CXChildVisit_Continue;
 	CXFile f;
 	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
-	if (!f || !clang_File_isEqual(f, w->src->file))
+	struct hdr *h = NULL;
+	if (!f || (!clang_File_isEqual(f, w->src->file) && (w->macro || !(h = hdr_find(w->hdrs, f)))))
 		return CXChildVisit_Continue;
 	if (w->only) {
 		CXString n = clang_getCursorSpelling(c);
@@ -212,7 +291,19 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		if (!match)
 			return CXChildVisit_Continue;
 	}
-	instrument_function(w, c);
+	if (w->macro) {
+		survey_function(w, c);
+	} else if (h) { /* a header's function: its own text and edits */
+		struct src_file *src = w->src;
+		struct rw_file *rw = w->rw;
+		w->src = &h->src;
+		w->rw = &h->rw;
+		instrument_function(w, c);
+		w->src = src;
+		w->rw = rw;
+	} else {
+		instrument_function(w, c);
+	}
 	return CXChildVisit_Continue;
 }
 
@@ -220,7 +311,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 
 /* Writes data to path through a temporary file in the same directory and a
  * rename, so that readers never see a partial file. */
-static int write_atomic(const char *path, const char *data, size_t len)
+int kp_write_atomic(const char *path, const char *data, size_t len)
 {
 	size_t n = strlen(path) + 32;
 	char *tmp = malloc(n);
@@ -249,6 +340,38 @@ static int write_atomic(const char *path, const char *data, size_t len)
 	return -1;
 }
 
+/* --include-out's default: kpath-include/ beside the output file. */
+static char *default_include_out(const char *out)
+{
+	const char *slash = strrchr(out, '/');
+	size_t n = slash ? (size_t)(slash - out + 1) : 0;
+	char *p = malloc(n + 16);
+	if (!p)
+		exit(1);
+	snprintf(p, n + 16, "%.*skpath-include", (int)n, out);
+	return p;
+}
+
+/* True when an identifier of file starts with prefix. */
+static bool prefix_used(CXTranslationUnit tu, CXFile file, size_t len, const char *prefix)
+{
+	CXToken *toks;
+	unsigned n;
+	CXSourceRange all = clang_getRange(clang_getLocationForOffset(tu, file, 0),
+	                                   clang_getLocationForOffset(tu, file, (unsigned)len));
+	clang_tokenize(tu, all, &toks, &n);
+	bool used = false;
+	for (unsigned i = 0; i < n && !used; i++) {
+		if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+			continue;
+		CXString s = clang_getTokenSpelling(tu, toks[i]);
+		used = !strncmp(clang_getCString(s), prefix, strlen(prefix));
+		clang_disposeString(s);
+	}
+	clang_disposeTokens(tu, toks, n);
+	return used;
+}
+
 static char *default_output(const char *in)
 {
 	size_t n = strlen(in);
@@ -262,11 +385,206 @@ static char *default_output(const char *in)
 	return out;
 }
 
+/* --- macro invocations written out (expand.h) ------------------------------ */
+
+static uint32_t group_of(struct macro_fns *m, uint32_t i)
+{
+	while (m->v[i].group != i)
+		i = m->v[i].group;
+	return i;
+}
+
+struct region_scan {
+	const struct src_file *src;
+	struct macro_fns *fns;
+	struct xp_region *v;
+	uint32_t n, cap;
+};
+
+/* True when offset off is on a preprocessing directive's (logical) line. */
+static bool on_directive_line(const struct src_file *src, uint32_t off)
+{
+	size_t s = off;
+	for (;;) {
+		while (s > 0 && src->text[s - 1] != '\n')
+			s--;
+		if (s >= 2 && src->text[s - 2] == '\\') { /* continued from the line above */
+			s -= 2;
+			continue;
+		}
+		break;
+	}
+	while (s < src->len && (src->text[s] == ' ' || src->text[s] == '\t'))
+		s++;
+	return s < src->len && src->text[s] == '#';
+}
+
+/* The offset after the ")" closing the "(" at off (comments and literals
+ * skipped), or 0 if there is none. */
+static uint32_t match_paren(const struct src_file *src, uint32_t off)
+{
+	int depth = 0;
+	for (size_t i = off; i < src->len; i++) {
+		char ch = src->text[i];
+		if (ch == '/' && i + 1 < src->len && src->text[i + 1] == '*') {
+			const char *e = strstr(src->text + i + 2, "*/");
+			if (!e)
+				return 0;
+			i = (size_t)(e - src->text) + 1;
+		} else if (ch == '/' && i + 1 < src->len && src->text[i + 1] == '/') {
+			while (i < src->len && src->text[i] != '\n')
+				i++;
+		} else if (ch == '"' || ch == '\'') {
+			for (i++; i < src->len && src->text[i] != ch && src->text[i] != '\n'; i++)
+				if (src->text[i] == '\\')
+					i++;
+		} else if (ch == '(') {
+			depth++;
+		} else if (ch == ')' && --depth == 0) {
+			return (uint32_t)i + 1;
+		} else if (ch == '#' && (i == 0 || src->text[i - 1] == '\n')) {
+			return 0; /* a directive inside: leave it */
+		}
+	}
+	return 0;
+}
+
+/* An object-like macro whose expansion may be a function-like macro's name
+ * ("#define PICK TRY", then "PICK(x)"): the invocation goes on to the ")"
+ * after it.  Writing out a longer region is still checked token for token. */
+static uint32_t invocation_end(const struct src_file *src, uint32_t a, uint32_t b)
+{
+	if (memchr(src->text + a, '(', b - a))
+		return b;
+	uint32_t i = b;
+	while (i < src->len && (src->text[i] == ' ' || src->text[i] == '\t' || src->text[i] == '\n'))
+		i++;
+	if (i >= src->len || src->text[i] != '(')
+		return b;
+	uint32_t e = match_paren(src, i);
+	return e ? e : b;
+}
+
+static enum CXChildVisitResult scan_expansion(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct region_scan *rs = d;
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_MacroExpansion)
+		return CXChildVisit_Continue;
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXFile f1, f2;
+	unsigned a, b;
+	clang_getSpellingLocation(clang_getRangeStart(r), &f1, NULL, NULL, &a);
+	clang_getSpellingLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &b);
+	if (!f1 || !f2 || !clang_File_isEqual(f1, rs->src->file) || !clang_File_isEqual(f2, rs->src->file) ||
+	    b <= a || b > rs->src->len || on_directive_line(rs->src, a))
+		return CXChildVisit_Continue;
+	b = invocation_end(rs->src, a, b);
+	uint32_t owner = UINT32_MAX;
+	for (uint32_t i = 0; i < rs->fns->n; i++) {
+		struct macro_fn *fn = &rs->fns->v[i];
+		if (a > fn->end || b <= fn->start)
+			continue;
+		if (owner != UINT32_MAX) { /* one invocation, several functions */
+			uint32_t r1 = group_of(rs->fns, owner), r2 = group_of(rs->fns, i);
+			if (r1 != r2)
+				rs->fns->v[r1 > r2 ? r1 : r2].group = r1 < r2 ? r1 : r2;
+			continue;
+		}
+		owner = i;
+		if (rs->n == rs->cap) {
+			rs->cap = rs->cap ? 2 * rs->cap : 64;
+			rs->v = realloc(rs->v, rs->cap * sizeof *rs->v);
+			if (!rs->v) {
+				fprintf(stderr, "kpath: out of memory\n");
+				exit(1);
+			}
+		}
+		struct xp_region *x = &rs->v[rs->n++];
+		x->start = a;
+		x->end = b;
+		x->fn = i;
+		CXString n = clang_getCursorSpelling(c);
+		snprintf(x->name, sizeof x->name, "%s", clang_getCString(n));
+		clang_disposeString(n);
+	}
+	return CXChildVisit_Continue;
+}
+
+static int region_cmp(const void *a, const void *b)
+{
+	const struct xp_region *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end; /* outer first */
+}
+
+/* Writes out the macro invocations of the functions in fns (their reasons
+ * go into fns) and parses the result as the main file.  Returns the new
+ * translation unit, or NULL when nothing was written out or the result does
+ * not parse (then every function keeps its text, with a reason). */
+static CXTranslationUnit expand_and_reparse(CXIndex index, const struct src_file *src, struct macro_fns *fns,
+                                            const char **flags, int nflags, const char *prefix, char **text)
+{
+	struct region_scan rs = {src, fns, NULL, 0, 0};
+	clang_visitChildren(clang_getTranslationUnitCursor(src->tu), scan_expansion, &rs);
+	for (uint32_t i = 0; i < rs.n; i++) /* a group is written out as one function */
+		rs.v[i].fn = group_of(fns, rs.v[i].fn);
+	if (rs.n)
+		qsort(rs.v, rs.n, sizeof *rs.v, region_cmp);
+	uint32_t kept = 0; /* outermost invocations only: an argument's own invocation is inside */
+	for (uint32_t i = 0; i < rs.n; i++)
+		if (!kept || rs.v[i].start >= rs.v[kept - 1].end)
+			rs.v[kept++] = rs.v[i];
+	struct xp_request rq = {src->path, src->text, src->len, flags, nflags, prefix, rs.v, kept, fns->n};
+	struct xp_result res;
+	memset(&res, 0, sizeof res);
+	xp_expand(&rq, &res);
+	bool any = false;
+	for (uint32_t i = 0; i < fns->n; i++) {
+		uint32_t g = group_of(fns, i);
+		if (res.reason[g])
+			fns->v[i].reason = strdup(res.reason[g]);
+		else if (!res.expanded[g])
+			fns->v[i].reason = strdup("none of the invocations in its own text holds control flow (the "
+			                          "file includes itself, or a macro's name comes from another file)");
+		any |= res.expanded[i];
+	}
+	free(rs.v);
+	CXTranslationUnit tu = NULL;
+	if (any) {
+		struct CXUnsavedFile uf = {src->path, res.text, (unsigned long)res.len};
+		enum CXErrorCode rc = clang_parseTranslationUnit2(index, src->path, flags, nflags, &uf, 1,
+		                                                  CXTranslationUnit_DetailedPreprocessingRecord, &tu);
+		if (rc != CXError_Success || !tu || report_errors_quietly(tu)) {
+			if (tu)
+				clang_disposeTranslationUnit(tu);
+			tu = NULL;
+			for (uint32_t i = 0; i < fns->n; i++)
+				if (res.expanded[group_of(fns, i)] && !fns->v[i].reason)
+					fns->v[i].reason = strdup("the file with its expansion does not parse");
+		}
+	}
+	if (tu) {
+		*text = res.text; /* the unsaved file must outlive the translation unit */
+		res.text = NULL;
+	}
+	xp_result_free(&res, fns->n);
+	return tu;
+}
+
 /* Shared by instrument and cfg: parses in with flags and runs the pipeline;
  * with dump set, prints each function's CFG and numbering instead of
  * writing out. */
+struct inc_opts {
+	const char **dirs; /* --include-dir */
+	int n;
+	const char *out;   /* --include-out, NULL: beside the output, kpath-include/ */
+};
+
 static int run(const char *in, const char *out, const char **flags, int nflags, bool quiet, bool check,
-               bool expr_branches, FILE *dump, const char *only, struct kp_paths_req *paths);
+               bool expr_branches, FILE *dump, const char *only, const struct inc_opts *inc,
+               struct kp_paths_req *paths);
 
 int kp_cfg_main(int argc, char **argv)
 {
@@ -295,14 +613,15 @@ int kp_cfg_main(int argc, char **argv)
 		fprintf(stderr, "usage: kpath cfg INPUT.c [--function NAME] [-- COMPILE-FLAGS...]\n");
 		return 2;
 	}
-	return run(in, NULL, flags, nflags, true, false, true, stdout, only, NULL);
+	return run(in, NULL, flags, nflags, true, false, true, stdout, only, NULL, NULL);
 }
 
 int kp_instrument_main(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
 	bool quiet = false, check = false, expr_branches = true;
-	int i, nflags = 0;
+	int i, nflags = 0, nincdirs = 0;
+	const char **incdirs = NULL, *incout = NULL;
 	const char **flags = NULL;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
@@ -317,6 +636,13 @@ int kp_instrument_main(int argc, char **argv)
 			check = true;
 		} else if (!strcmp(argv[i], "--no-expr-branches")) {
 			expr_branches = false;
+		} else if (!strcmp(argv[i], "--include-dir") && i + 1 < argc) {
+			incdirs = realloc(incdirs, (size_t)(nincdirs + 1) * sizeof *incdirs);
+			if (!incdirs)
+				return 1;
+			incdirs[nincdirs++] = argv[++i];
+		} else if (!strcmp(argv[i], "--include-out") && i + 1 < argc) {
+			incout = argv[++i];
 		} else if (!strncmp(argv[i], "-p", 2)) {
 			return kp_compdb_main(argc, argv); /* -p BUILD_DIR: compile_commands.json */
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -337,16 +663,20 @@ int kp_instrument_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	return run(in, out, flags, nflags, quiet, check, expr_branches, NULL, NULL, NULL);
+	struct inc_opts inc = {incdirs, nincdirs, incout};
+	int rc = run(in, out, flags, nflags, quiet, check, expr_branches, NULL, NULL, &inc, NULL);
+	free(incdirs);
+	return rc;
 }
 
 int kp_paths_parse(const char *in, const char **flags, int nflags, const char *only, struct kp_paths_req *req)
 {
-	return run(in, NULL, flags, nflags, true, false, true, stdout, only, req);
+	return run(in, NULL, flags, nflags, true, false, true, stdout, only, NULL, req);
 }
 
 static int run(const char *in, const char *out, const char **flags, int nflags, bool quiet, bool check,
-               bool expr_branches, FILE *dump, const char *only, struct kp_paths_req *paths)
+               bool expr_branches, FILE *dump, const char *only, const struct inc_opts *inc,
+               struct kp_paths_req *paths)
 {
 	FILE *probe = fopen(in, "r");
 	if (!probe) {
@@ -362,6 +692,9 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	memset(&src, 0, sizeof src);
 	CXIndex index = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
+	struct macro_fns mfns = {0};
+	struct hdr_set hdrs = {0};
+	char *expanded_text = NULL;
 	enum CXErrorCode rc = clang_parseTranslationUnit2(index, in, flags, nflags, NULL, 0,
 	                                                  CXTranslationUnit_DetailedPreprocessingRecord, &tu);
 	int status = 0;
@@ -402,16 +735,64 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 		status = 1;
 		goto done;
 	}
+	/* survey: functions that fail only because macros spell some of their
+	 * control flow get those invocations written out, and the file is parsed
+	 * again (expand.h) */
+	struct walk survey = {NULL, &mfns, NULL, &src, NULL, {0, 0, 0}, quiet, expr_branches, NULL, only, NULL};
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &survey);
+	if (mfns.n) {
+		CXTranslationUnit tu2 = expand_and_reparse(index, &src, &mfns, flags, nflags, prefix, &expanded_text);
+		if (tu2) {
+			clang_disposeTranslationUnit(tu);
+			tu = tu2;
+			src.file = clang_getFile(tu, in);
+			src.tu = tu;
+			src.text = clang_getFileContents(tu, src.file, &src.len);
+			src_free_lines(&src);
+			if (!src.text || !src_index_lines(&src) ||
+			    !choose_prefix(tu, src.file, src.len, prefix, sizeof prefix, &reserved) || reserved) {
+				fprintf(stderr, "kpath: error: %s: cannot read back the file with macro expansions\n", in);
+				status = 1;
+				goto done;
+			}
+		}
+	}
 	struct rw_file rw;
 	rw_file_init(&rw, prefix, in, check);
-	struct walk w = {&src, &rw, {0, 0, 0}, quiet, expr_branches, dump, only, paths};
+	if (!dump && inc && inc->n) {
+		char err[PATH_MAX + 128];
+		char *root = inc->out ? strdup(inc->out) : default_include_out(out);
+		bool ok = hdr_collect(tu, in, inc->dirs, inc->n, root, &hdrs, err, sizeof err);
+		free(root);
+		for (unsigned i = 0; ok && i < hdrs.n; i++)
+			if (prefix_used(tu, hdrs.v[i].file, hdrs.v[i].src.len, prefix)) {
+				snprintf(err, sizeof err, "%s uses identifiers starting with %s, kpath's prefix for this file",
+				         hdrs.v[i].spelling, prefix);
+				ok = false;
+			}
+		if (!ok) {
+			fprintf(stderr, "kpath: error: %s: %s; nothing written\n", in, err);
+			rw_file_free(&rw);
+			status = 1;
+			goto done;
+		}
+		hdr_plan_edits(&hdrs, tu, src.file, src.text, src.len, &rw, prefix, check);
+	}
+	struct walk w = {&hdrs, NULL, &mfns, &src, &rw, {0, 0, 0}, quiet, expr_branches, dump, only, paths};
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
 	if (dump) {
 		rw_file_free(&rw);
 		goto done;
 	}
+	char herr[PATH_MAX + 128];
+	if (!hdr_write(&hdrs, &rw, herr, sizeof herr)) {
+		fprintf(stderr, "kpath: error: %s; %s not written\n", herr, out);
+		rw_file_free(&rw);
+		status = 1;
+		goto done;
+	}
 	char *text = rw_render(&rw, src.text, src.len, out);
-	if (write_atomic(out, text, strlen(text)) != 0) {
+	if (kp_write_atomic(out, text, strlen(text)) != 0) {
 		fprintf(stderr, "kpath: error: cannot write '%s': %s\n", out, strerror(errno));
 		status = 1;
 	} else {
@@ -421,6 +802,13 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	free(text);
 	rw_file_free(&rw);
 done:
+	hdr_set_free(&hdrs);
+	for (uint32_t i = 0; i < mfns.n; i++) {
+		free(mfns.v[i].name);
+		free(mfns.v[i].reason);
+	}
+	free(mfns.v);
+	free(expanded_text);
 	src_free_lines(&src);
 	if (tu)
 		clang_disposeTranslationUnit(tu);

@@ -107,7 +107,44 @@ void rw_file_free(struct rw_file *f)
 	free(f->descs);
 	free(f->desc_names);
 	free(f->check_tables);
+	free(f->preamble_extra);
+	free(f->tail_extra);
 	memset(f, 0, sizeof *f);
+}
+
+void rw_insert(struct rw_file *f, uint32_t off, const char *text)
+{
+	if (f->nedits == f->cap_edits) {
+		f->cap_edits = f->cap_edits ? 2 * f->cap_edits : 64;
+		f->edits = realloc(f->edits, f->cap_edits * sizeof *f->edits);
+	}
+	char *t = strdup(text);
+	if (!f->edits || !t) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	f->edits[f->nedits] = (struct rw_edit){off, 1, 0x80000000u + f->nedits, t};
+	f->nedits++;
+}
+
+void rw_adopt_descriptors(struct rw_file *dst, struct rw_file *src)
+{
+	for (uint32_t i = 0; i < src->ndescs; i++) {
+		if (dst->ndescs == dst->cap_descs) {
+			dst->cap_descs = dst->cap_descs ? 2 * dst->cap_descs : 16;
+			dst->descs = realloc(dst->descs, dst->cap_descs * sizeof *dst->descs);
+			dst->desc_names = realloc(dst->desc_names, dst->cap_descs * sizeof *dst->desc_names);
+			dst->check_tables = realloc(dst->check_tables, dst->cap_descs * sizeof *dst->check_tables);
+			if (!dst->descs || !dst->desc_names || !dst->check_tables) {
+				fprintf(stderr, "kpath: out of memory\n");
+				exit(1);
+			}
+		}
+		dst->check_tables[dst->ndescs] = src->check ? src->check_tables[i] : NULL;
+		dst->descs[dst->ndescs] = src->descs[i];
+		dst->desc_names[dst->ndescs++] = src->desc_names[i];
+	}
+	src->ndescs = 0;
 }
 
 /* The tables a profile needs to decode this function's path IDs (see
@@ -184,6 +221,8 @@ static unsigned count_lines(const struct buf *b)
 	return n;
 }
 
+static void put_edited(struct buf *bp, const struct rw_file *f, const char *text, size_t len);
+
 char *rw_render(const struct rw_file *f, const char *text, size_t len, const char *out_name)
 {
 	struct buf b = {0};
@@ -201,10 +240,48 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 		for (uint32_t i = 0; i < f->ndescs; i++)
 			put(&b, f->check_tables[i], strlen(f->check_tables[i]));
 	}
+	if (f->preamble_extra)
+		put(&b, f->preamble_extra, strlen(f->preamble_extra));
 	put(&b, "#line 1 ", 8);
 	put_cstr(&b, f->src_name);
 	put(&b, "\n", 1);
+	put_edited(&b, f, text, len);
 
+	putf(&b, "#line %u ", count_lines(&b) + 2);
+	put_cstr(&b, out_name);
+	put(&b, "\n", 1);
+	if (f->tail_extra)
+		put(&b, f->tail_extra, strlen(f->tail_extra));
+	for (uint32_t i = 0; i < f->ndescs; i++)
+		put(&b, f->descs[i], strlen(f->descs[i]));
+	if (f->ndescs) {
+		putf(&b, "#if defined(__GNUC__) || defined(__clang__)\n"
+		         "__attribute__((constructor, no_instrument_function)) static void %sregister_all(void)\n{\n",
+		     f->prefix);
+		for (uint32_t i = 0; i < f->ndescs; i++)
+			putf(&b, "\tkpath_rt_register(&%s);\n", f->desc_names[i]);
+		put(&b, "}\n#endif\n", 9);
+	}
+	return b.s;
+}
+
+char *rw_render_header(const struct rw_file *f, const char *text, size_t len, const char *line_name,
+                       const char *preamble)
+{
+	struct buf b = {0};
+	put(&b, "", 0);
+	if (preamble)
+		put(&b, preamble, strlen(preamble));
+	putf(&b, "#line 1 %s\n", line_name);
+	put_edited(&b, f, text, len);
+	return b.s;
+}
+
+/* The text with f's edits applied, in (offset, phase, seq) order; ends with
+ * a newline. */
+static void put_edited(struct buf *bp, const struct rw_file *f, const char *text, size_t len)
+{
+	struct buf b = *bp;
 	struct rw_edit *e = malloc((f->nedits + 1) * sizeof *e);
 	if (!e) {
 		fprintf(stderr, "kpath: out of memory\n");
@@ -222,19 +299,5 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 	free(e);
 	if (len && text[len - 1] != '\n')
 		put(&b, "\n", 1);
-
-	putf(&b, "#line %u ", count_lines(&b) + 2);
-	put_cstr(&b, out_name);
-	put(&b, "\n", 1);
-	for (uint32_t i = 0; i < f->ndescs; i++)
-		put(&b, f->descs[i], strlen(f->descs[i]));
-	if (f->ndescs) {
-		putf(&b, "#if defined(__GNUC__) || defined(__clang__)\n"
-		         "__attribute__((constructor, no_instrument_function)) static void %sregister_all(void)\n{\n",
-		     f->prefix);
-		for (uint32_t i = 0; i < f->ndescs; i++)
-			putf(&b, "\tkpath_rt_register(&%s);\n", f->desc_names[i]);
-		put(&b, "}\n#endif\n", 9);
-	}
-	return b.s;
+	*bp = b;
 }

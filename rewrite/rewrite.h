@@ -35,6 +35,9 @@ struct rw_file {
 	char **descs;             /* descriptor definitions, one per function */
 	char **desc_names;        /* their identifiers */
 	uint32_t ndescs, cap_descs;
+	char *preamble_extra;     /* more preamble text (malloc'd, may be NULL): e.g. macros naming
+	                             instrumented header copies */
+	char *tail_extra;         /* more text at the end (malloc'd, may be NULL) */
 };
 
 void rw_file_init(struct rw_file *f, const char *prefix, const char *src_name, bool check);
@@ -53,5 +56,17 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
  * out_name is used for the #line directive of the generated tail.
  * Returns a malloc'ed NUL-terminated buffer. */
 char *rw_render(const struct rw_file *f, const char *text, size_t len, const char *out_name);
+
+/* An insertion of text (no newline) at offset off, after the others there. */
+void rw_insert(struct rw_file *f, uint32_t off, const char *text);
+/* Moves the descriptors (and check tables) of src into dst: functions of a
+ * header are placed with the header's edits but described in the main
+ * file. */
+void rw_adopt_descriptors(struct rw_file *dst, struct rw_file *src);
+/* A header copy: "#line 1 LINE_NAME" (written as is: a string literal or
+ * a macro naming one), then the text with f's edits (the descriptors live
+ * in the main file's output).  preamble (may be NULL) comes first. */
+char *rw_render_header(const struct rw_file *f, const char *text, size_t len, const char *line_name,
+                       const char *preamble);
 
 #endif

@@ -1,0 +1,593 @@
+/*
+ * expand.c: macro invocations written out as their expansion (expand.h).
+ *
+ * Invariant: the text handed back preprocesses to exactly the token stream
+ * of the original file (checked, not assumed), and every token outside the
+ * written-out invocations keeps its line.  The proof obligations, each
+ * checked by running the preprocessor:
+ *   1. markers do not disturb the expansion: the marked, flattened file
+ *      without its markers preprocesses to the original's tokens (this also
+ *      rejects __LINE__ in a multi-line invocation, and an invocation whose
+ *      extent does not cover all of its arguments);
+ *   2. the edited file preprocesses to the original's tokens (this rejects a
+ *      macro whose output is re-expanded differently when read again, e.g. a
+ *      self-referential `#define x (x + 1)`, and __COUNTER__ shifts).
+ * Preprocessing runs on a temporary copy beside the source (so quoted
+ * includes resolve as for the original) that starts with `#line 1 "PATH"`
+ * (so __FILE__ is the original's).
+ */
+#include "expand.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct sbuf {
+	char *p;
+	size_t n, cap;
+};
+
+static void sb_put(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (b->n + n + 1 > cap)
+			cap *= 2;
+		char *q = realloc(b->p, cap);
+		if (!q) {
+			fprintf(stderr, "kpath: out of memory\n");
+			exit(1);
+		}
+		b->p = q;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = 0;
+}
+
+static void sb_str(struct sbuf *b, const char *s)
+{
+	sb_put(b, s, strlen(s));
+}
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	char tmp[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	sb_str(b, tmp);
+}
+
+static char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	if (!p) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+/* --- running the preprocessor ----------------------------------------------- */
+
+struct pp {
+	const struct xp_request *rq;
+	char *tmp;       /* temporary copy beside the source */
+	char *tmp_base;  /* its last component (must not leak into expansions) */
+};
+
+/* Flags for `clang -E`: the parser flags without those that write files or
+ * change the action. */
+static bool keep_flag(const char **f, int n, int *i)
+{
+	const char *a = f[*i];
+	if (!strcmp(a, "-MF") || !strcmp(a, "-MT") || !strcmp(a, "-MQ") || !strcmp(a, "-o")) {
+		(*i)++;
+		return false;
+	}
+	(void)n;
+	return strncmp(a, "-M", 2) && strcmp(a, "-c") && strcmp(a, "-S") && strcmp(a, "-E") &&
+	       strncmp(a, "-o", 2);
+}
+
+/* Preprocesses text with `clang -E -P`; the output in *out (malloc'd).
+ * false with a reason in err when clang cannot run or fails. */
+static bool pp_run(struct pp *pp, const char *text, size_t len, struct sbuf *out, char *err, size_t errsz)
+{
+	const struct xp_request *rq = pp->rq;
+	FILE *f = fopen(pp->tmp, "w");
+	if (!f) {
+		snprintf(err, errsz, "cannot write %s: %s", pp->tmp, strerror(errno));
+		return false;
+	}
+	fputs("#line 1 \"", f);
+	for (const char *s = rq->path; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputs("\"\n", f);
+	bool ok = fwrite(text, 1, len, f) == len;
+	ok &= fclose(f) == 0;
+	if (!ok) {
+		snprintf(err, errsz, "cannot write %s", pp->tmp);
+		return false;
+	}
+	const char *clang = getenv("KPATH_CLANG");
+	const char **argv = malloc((size_t)(rq->nflags + 10) * sizeof *argv);
+	if (!argv) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	int argc = 0;
+	argv[argc++] = clang && *clang ? clang : KPATH_CLANG_DEFAULT;
+	for (int i = 0; i < rq->nflags; i++)
+		if (keep_flag(rq->flags, rq->nflags, &i))
+			argv[argc++] = rq->flags[i];
+	argv[argc++] = "-E";
+	argv[argc++] = "-P";
+	argv[argc++] = "-w";
+	argv[argc++] = "-x";
+	argv[argc++] = "c";
+	argv[argc++] = pp->tmp;
+	argv[argc] = NULL;
+	int fds[2];
+	if (pipe(fds) != 0) {
+		free(argv);
+		snprintf(err, errsz, "pipe: %s", strerror(errno));
+		return false;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		free(argv);
+		close(fds[0]);
+		close(fds[1]);
+		snprintf(err, errsz, "fork: %s", strerror(errno));
+		return false;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(null, 2);
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	free(argv);
+	close(fds[1]);
+	out->n = 0;
+	sb_put(out, "", 0);
+	char buf[65536];
+	ssize_t r;
+	while ((r = read(fds[0], buf, sizeof buf)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		sb_put(out, buf, (size_t)r);
+	}
+	close(fds[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+			snprintf(err, errsz, "cannot run %s (set KPATH_CLANG)", clang && *clang ? clang : KPATH_CLANG_DEFAULT);
+		else
+			snprintf(err, errsz, "the preprocessor failed on the expanded text");
+		return false;
+	}
+	return true;
+}
+
+/* --- preprocessing tokens (C11 6.4) of clang -E output ------------------------ */
+
+struct ptok {
+	uint32_t off, len;
+};
+
+struct ptoks {
+	struct ptok *t;
+	uint32_t n, cap;
+};
+
+static bool is_idc(char c)
+{
+	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (unsigned char)c >= 0x80;
+}
+
+static const char *const punct[] = {"%:%:", "...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=",
+                                    "==", "!=", "&&", "||", "*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=",
+                                    "##", "<:", ":>", "<%", "%>", "%:", NULL};
+
+/* Length of the token at s (s < e, not whitespace). */
+static size_t tok_len(const char *s, const char *e)
+{
+	const char *p = s;
+	if (is_idc(*p) && !(*p >= '0' && *p <= '9')) {
+		while (p < e && is_idc(*p))
+			p++;
+		/* encoding prefix of a literal: u8"...", L'x' */
+		if (p < e && (*p == '"' || *p == '\'') && p - s <= 2)
+			goto literal;
+		return (size_t)(p - s);
+	}
+	if ((*p >= '0' && *p <= '9') || (*p == '.' && p + 1 < e && p[1] >= '0' && p[1] <= '9')) {
+		p++;
+		while (p < e) {
+			if ((*p == '+' || *p == '-') && strchr("eEpP", p[-1]))
+				p++;
+			else if (is_idc(*p) || *p == '.')
+				p++;
+			else
+				break;
+		}
+		return (size_t)(p - s);
+	}
+	if (*p == '"' || *p == '\'') {
+	literal:;
+		char q = *p++;
+		while (p < e && *p != q && *p != '\n') {
+			if (*p == '\\' && p + 1 < e)
+				p++;
+			p++;
+		}
+		return (size_t)(p < e && *p == q ? p + 1 - s : p - s);
+	}
+	for (int i = 0; punct[i]; i++) {
+		size_t n = strlen(punct[i]);
+		if ((size_t)(e - s) >= n && !memcmp(s, punct[i], n))
+			return n;
+	}
+	return 1;
+}
+
+static void tokenize(const char *text, size_t len, struct ptoks *out)
+{
+	out->n = 0;
+	const char *s = text, *e = text + len;
+	while (s < e) {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' || *s == '\v') {
+			s++;
+			continue;
+		}
+		size_t n = tok_len(s, e);
+		if (out->n == out->cap) {
+			out->cap = out->cap ? out->cap * 2 : 4096;
+			out->t = realloc(out->t, out->cap * sizeof *out->t);
+			if (!out->t) {
+				fprintf(stderr, "kpath: out of memory\n");
+				exit(1);
+			}
+		}
+		out->t[out->n++] = (struct ptok){(uint32_t)(s - text), (uint32_t)n};
+		s += n;
+	}
+}
+
+static bool tok_eq(const char *a, struct ptok ta, const char *b, struct ptok tb)
+{
+	return ta.len == tb.len && !memcmp(a + ta.off, b + tb.off, ta.len);
+}
+
+/* --- the edit --------------------------------------------------------------- */
+
+/* The region's text on one line: comments and line splices removed,
+ * newlines turned into spaces (string literals cannot hold a raw newline). */
+static void flatten(struct sbuf *b, const char *s, const char *e)
+{
+	while (s < e) {
+		if (*s == '\\' && s + 1 < e && s[1] == '\n') {
+			s += 2;
+		} else if (*s == '/' && s + 1 < e && s[1] == '/') {
+			while (s < e && *s != '\n')
+				s++;
+			sb_put(b, " ", 1);
+		} else if (*s == '/' && s + 1 < e && s[1] == '*') {
+			s += 2;
+			while (s + 1 < e && !(s[0] == '*' && s[1] == '/'))
+				s++;
+			s = s + 2 <= e ? s + 2 : e;
+			sb_put(b, " ", 1);
+		} else if (*s == '"' || *s == '\'') {
+			const char *p = s + tok_len(s, e);
+			sb_put(b, s, (size_t)(p - s));
+			s = p;
+		} else {
+			sb_put(b, *s == '\n' ? " " : s, 1);
+			s++;
+		}
+	}
+}
+
+static unsigned count_newlines(const char *s, const char *e)
+{
+	unsigned n = 0;
+	for (; s < e; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static const char *const control_words[] = {"if", "else", "for", "while", "do", "switch", "case", "default",
+                                            "break", "continue", "return", "goto", "{", ":", NULL};
+
+static bool has_control(const char *text, size_t len)
+{
+	struct ptoks t = {0};
+	tokenize(text, len, &t);
+	bool found = false;
+	for (uint32_t i = 0; i < t.n && !found; i++)
+		for (int k = 0; control_words[k] && !found; k++)
+			found = t.t[i].len == strlen(control_words[k]) &&
+			        !memcmp(text + t.t[i].off, control_words[k], t.t[i].len);
+	free(t.t);
+	return found;
+}
+
+struct job {
+	struct pp pp;
+	struct ptoks orig;    /* tokens of the original, preprocessed */
+	struct sbuf orig_pp;
+	char **expansion;     /* per region: its expansion on one line, NULL if not written out */
+	char **reason;        /* per function */
+};
+
+static void set_reason(struct job *j, uint32_t fn, const char *fmt, ...)
+{
+	char tmp[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	if (!j->reason[fn])
+		j->reason[fn] = xstrdup(tmp);
+}
+
+/* Compares a preprocessed text with the original's tokens, ignoring the
+ * marker tokens (prefix "Pxp") when markers is set. */
+static bool same_tokens(struct job *j, const char *text, const struct ptoks *t, const char *marker)
+{
+	size_t ml = marker ? strlen(marker) : 0;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < t->n; i++) {
+		if (marker && t->t[i].len > ml && !memcmp(text + t->t[i].off, marker, ml))
+			continue;
+		if (k >= j->orig.n || !tok_eq(text, t->t[i], j->orig_pp.p, j->orig.t[k]))
+			return false;
+		k++;
+	}
+	return k == j->orig.n;
+}
+
+/* The edited text: regions of the functions in sel with an expansion are
+ * replaced by it, on their first line, followed by their newlines. */
+static void build_edit(const struct xp_request *rq, struct job *j, const bool *sel, struct sbuf *b)
+{
+	size_t pos = 0;
+	b->n = 0;
+	for (uint32_t i = 0; i < rq->nregions; i++) {
+		const struct xp_region *r = &rq->regions[i];
+		if (!sel[r->fn] || !j->expansion[i])
+			continue;
+		sb_put(b, rq->text + pos, r->start - pos);
+		sb_printf(b, "/* kpath: expansion of %s */ ", r->name);
+		sb_str(b, j->expansion[i]);
+		sb_put(b, " ", 1);
+		for (unsigned k = count_newlines(rq->text + r->start, rq->text + r->end); k; k--)
+			sb_put(b, "\n", 1);
+		pos = r->end;
+	}
+	sb_put(b, rq->text + pos, rq->len - pos);
+}
+
+/* Tries to write out the invocations of the functions in sel; on success
+ * j->expansion holds them, otherwise each function of sel gets a reason
+ * (when sel holds a single function) or false is returned for a retry one
+ * by one. */
+static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel, bool single)
+{
+	char err[256];
+	struct sbuf m = {0}, out = {0};
+	struct ptoks t = {0};
+	char marker[48];
+	snprintf(marker, sizeof marker, "%sxp", rq->prefix);
+	/* 1. marked and flattened copy */
+	size_t pos = 0;
+	uint32_t nsel = 0;
+	for (uint32_t i = 0; i < rq->nregions; i++) {
+		const struct xp_region *r = &rq->regions[i];
+		if (!sel[r->fn])
+			continue;
+		nsel++;
+		sb_put(&m, rq->text + pos, r->start - pos);
+		sb_printf(&m, " %sb%u ", marker, i);
+		flatten(&m, rq->text + r->start, rq->text + r->end);
+		sb_printf(&m, " %se%u ", marker, i);
+		for (unsigned k = count_newlines(rq->text + r->start, rq->text + r->end); k; k--)
+			sb_put(&m, "\n", 1);
+		pos = r->end;
+	}
+	sb_put(&m, rq->text + pos, rq->len - pos);
+	bool ok = false;
+	if (!nsel) {
+		ok = true;
+		goto out;
+	}
+	if (!pp_run(&j->pp, m.p, m.n, &out, err, sizeof err))
+		goto fail;
+	tokenize(out.p, out.n, &t);
+	if (!same_tokens(j, out.p, &t, marker)) {
+		snprintf(err, sizeof err, "its expansion depends on the invocation's layout (__LINE__ in a "
+		                          "multi-line invocation?) or on tokens after it");
+		goto fail;
+	}
+	/* 2. the expansions between the markers */
+	size_t ml = strlen(marker);
+	for (uint32_t i = 0, open = UINT32_MAX; i < t.n; i++) {
+		const char *s = out.p + t.t[i].off;
+		if (t.t[i].len <= ml + 1 || memcmp(s, marker, ml))
+			continue;
+		unsigned idx = (unsigned)strtoul(s + ml + 1, NULL, 10);
+		if (s[ml] == 'b') {
+			open = i;
+			continue;
+		}
+		if (idx >= rq->nregions || open == UINT32_MAX ||
+		    (unsigned)strtoul(out.p + t.t[open].off + ml + 1, NULL, 10) != idx) {
+			snprintf(err, sizeof err, "a macro invocation whose expansion is not contiguous");
+			goto fail;
+		}
+		const struct xp_region *r = &rq->regions[idx];
+		const char *a = out.p + t.t[open].off + t.t[open].len, *e = s;
+		open = UINT32_MAX;
+		/* an empty expansion is written out too: a statement after it (as
+		 * in "case 0: Trace((...)); x = 1;") then starts in the file */
+		bool blank = true;
+		for (const char *p = a; p < e && blank; p++)
+			blank = *p == ' ' || *p == '\t' || *p == '\n';
+		if (!blank && !has_control(a, (size_t)(e - a)))
+			continue;
+		for (const char *p = a; p < e; p++)
+			if (*p == '\n') {
+				const char *q = p + 1;
+				while (q < e && (*q == ' ' || *q == '\t'))
+					q++;
+				if (q < e && *q == '#') {
+					snprintf(err, sizeof err, "the expansion of %s holds a _Pragma", r->name);
+					goto fail;
+				}
+			}
+		struct sbuf x = {0};
+		sb_put(&x, "", 0);
+		for (const char *p = a; p < e; p++)
+			sb_put(&x, *p == '\n' ? " " : p, 1);
+		if (strstr(x.p, j->pp.tmp_base)) {
+			free(x.p);
+			snprintf(err, sizeof err, "the expansion of %s names the file being compiled (__BASE_FILE__)",
+			         r->name);
+			goto fail;
+		}
+		free(j->expansion[idx]);
+		j->expansion[idx] = x.p;
+	}
+	/* 3. the edited file must preprocess to the same tokens */
+	build_edit(rq, j, sel, &m);
+	if (!pp_run(&j->pp, m.p, m.n, &out, err, sizeof err))
+		goto fail;
+	tokenize(out.p, out.n, &t);
+	if (!same_tokens(j, out.p, &t, NULL)) {
+		snprintf(err, sizeof err, "its expansion reads differently when preprocessed again "
+		                          "(a self-referential macro, __COUNTER__?)");
+		goto fail;
+	}
+	ok = true;
+	goto out;
+fail:
+	for (uint32_t i = 0; i < rq->nregions; i++)
+		if (sel[rq->regions[i].fn]) {
+			free(j->expansion[i]);
+			j->expansion[i] = NULL;
+		}
+	if (single)
+		for (uint32_t f = 0; f < rq->nfns; f++)
+			if (sel[f])
+				set_reason(j, f, "%s", err);
+out:
+	free(m.p);
+	free(out.p);
+	free(t.t);
+	return ok;
+}
+
+static bool make_tmp_name(struct pp *pp, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
+	size_t n = dirlen + strlen(path) + 64;
+	pp->tmp = malloc(n);
+	if (!pp->tmp)
+		return false;
+	snprintf(pp->tmp, n, "%.*s.kpath-xp-%ld-%s", (int)dirlen, path, (long)getpid(), path + dirlen);
+	pp->tmp_base = pp->tmp + dirlen;
+	return true;
+}
+
+void xp_expand(const struct xp_request *rq, struct xp_result *res)
+{
+	struct job j;
+	memset(&j, 0, sizeof j);
+	j.pp.rq = rq;
+	j.expansion = calloc(rq->nregions + 1, sizeof *j.expansion);
+	j.reason = calloc(rq->nfns + 1, sizeof *j.reason);
+	bool *sel = calloc(rq->nfns + 1, sizeof *sel);
+	res->expanded = calloc(rq->nfns + 1, sizeof *res->expanded);
+	if (!j.expansion || !j.reason || !sel || !res->expanded || !make_tmp_name(&j.pp, rq->path)) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	char err[256];
+	if (rq->nregions && !pp_run(&j.pp, rq->text, rq->len, &j.orig_pp, err, sizeof err)) {
+		for (uint32_t f = 0; f < rq->nfns; f++)
+			set_reason(&j, f, "%s", err);
+	} else if (rq->nregions) {
+		tokenize(j.orig_pp.p, j.orig_pp.n, &j.orig);
+		for (uint32_t f = 0; f < rq->nfns; f++)
+			sel[f] = true;
+		if (!try_set(rq, &j, sel, rq->nfns == 1)) {
+			/* one by one, then once more all that worked together */
+			for (uint32_t f = 0; f < rq->nfns; f++) {
+				memset(sel, 0, rq->nfns * sizeof *sel);
+				sel[f] = true;
+				try_set(rq, &j, sel, true);
+			}
+			for (uint32_t f = 0; f < rq->nfns; f++)
+				sel[f] = !j.reason[f];
+			if (!try_set(rq, &j, sel, false))
+				for (uint32_t f = 0; f < rq->nfns; f++)
+					if (sel[f])
+						set_reason(&j, f, "its expansion interferes with another function's (__COUNTER__?)");
+		}
+	}
+	remove(j.pp.tmp);
+	for (uint32_t f = 0; f < rq->nfns; f++)
+		sel[f] = !j.reason[f];
+	struct sbuf b = {0};
+	build_edit(rq, &j, sel, &b);
+	res->text = b.p;
+	res->len = b.n;
+	for (uint32_t i = 0; i < rq->nregions; i++) {
+		if (j.expansion[i] && sel[rq->regions[i].fn])
+			res->expanded[rq->regions[i].fn] = true;
+		free(j.expansion[i]);
+	}
+	res->reason = j.reason;
+	free(j.expansion);
+	free(sel);
+	free(j.pp.tmp);
+	free(j.orig_pp.p);
+	free(j.orig.t);
+}
+
+void xp_result_free(struct xp_result *res, uint32_t nfns)
+{
+	for (uint32_t f = 0; f < nfns; f++)
+		free(res->reason ? res->reason[f] : NULL);
+	free(res->reason);
+	free(res->expanded);
+	free(res->text);
+	memset(res, 0, sizeof *res);
+}

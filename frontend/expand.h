@@ -1,0 +1,61 @@
+/*
+ * expand.h: writing macro invocations out as their expansion, so that the
+ * control flow inside them (a `return`, `break`, `goto`, loop... in a macro
+ * body) can be instrumented like any other code.
+ *
+ * The expansion is the preprocessor's own: the file is preprocessed by
+ * clang (`clang -E -P`, the user's flags, the same clang as libclang) with
+ * marker identifiers around each invocation, and the text between the
+ * markers replaces the invocation.  A replacement is kept only when it is
+ * provably the same program: the preprocessed token stream of the edited
+ * file equals the original's, token for token, with every multi-line
+ * invocation flattened onto one line (so `__LINE__` cannot differ between
+ * compilers, which disagree on its value there).  Lines are kept: the
+ * expansion is written on the invocation's first line and followed by as
+ * many newlines as the invocation spanned, so every other token keeps its
+ * line number.
+ */
+#ifndef KPATH_EXPAND_H
+#define KPATH_EXPAND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One top-level macro invocation in the main file: bytes [start, end) of
+ * the original text, owned by function fn (an index chosen by the caller). */
+struct xp_region {
+	uint32_t start, end;
+	uint32_t fn;
+	char name[64];
+};
+
+struct xp_request {
+	const char *path;        /* the source file as named on the command line */
+	const char *text;        /* its contents */
+	size_t len;
+	const char **flags;      /* the parser flags (-I, -D, -std...) */
+	int nflags;
+	const char *prefix;      /* identifier prefix free in the program (markers) */
+	struct xp_region *regions; /* sorted by start, disjoint */
+	uint32_t nregions;
+	uint32_t nfns;
+};
+
+struct xp_result {
+	char *text;     /* the edited file (malloc'd, NUL-terminated) */
+	size_t len;
+	bool *expanded; /* per function: some invocation of it was written out */
+	char **reason;  /* per function: why its invocations could not be written
+	                   out (malloc'd), NULL if they were or none needed it */
+};
+
+/* Expands, per function, the invocations whose expansion holds control
+ * flow (a statement keyword, a brace or a colon: labels) or is empty.  All or none of a function's
+ * invocations are written out.  Never fails as a whole: a function whose
+ * invocations cannot be expanded faithfully keeps its text and gets a
+ * reason. */
+void xp_expand(const struct xp_request *rq, struct xp_result *res);
+void xp_result_free(struct xp_result *res, uint32_t nfns);
+
+#endif
