@@ -91,6 +91,9 @@ struct bl_dag {
 	uint32_t *dummy_entry;   /* per block w: index in edges of ENTRY->w, or CFG_NONE */
 	uint32_t *dummy_exit;    /* per block v: index in edges of v->EXIT, or CFG_NONE */
 	uint32_t ncut;           /* number of edges cut for overflow */
+	uint32_t *dfs_pre;       /* per block: DFS discovery index, CFG_NONE if unreached */
+	uint32_t *dfs_post;      /* per block: DFS postorder index, CFG_NONE if unreached; x is a
+	                            DFS descendant of w iff pre(w) <= pre(x) and post(x) <= post(w) */
 };
 
 /*
