@@ -277,7 +277,8 @@ static bool forest(struct pw *w)
 		ce = &g->edges[b->cfg_edge];
 		nout = w->out_start[b->src + 1] - w->out_start[b->src];
 		tier = w->in->awkward && w->in->awkward[b->cfg_edge] ? TIER_AWKWARD : nout == 1 ? TIER_SINGLE : TIER_BRANCH;
-		c[nc].key = ce->site == CFG_NONE ? UINT64_MAX : mkkey(common_depth(w, b->src, b->dst), tier, ce->order);
+		p->weight[b->cfg_edge] = common_depth(w, b->src, b->dst);
+		c[nc].key = ce->site == CFG_NONE ? UINT64_MAX : mkkey(p->weight[b->cfg_edge], tier, ce->order);
 		c[nc].id = b->cfg_edge;
 		c[nc].a = b->src;
 		c[nc].b = node_in(w, b->dst);
@@ -415,7 +416,8 @@ static struct bl_placement *alloc_placement(uint32_t nb, uint32_t ne)
 	p->start_in_tree = calloc(nb + 1, sizeof *p->start_in_tree);
 	p->dag_edge = malloc((ne + 1) * sizeof *p->dag_edge);
 	p->depth = calloc(nb + 1, sizeof *p->depth);
-	if (!p->pot || !p->pot_in || !p->known || !p->prefix || !p->in_tree || !p->start_in_tree || !p->dag_edge ||
+	p->weight = calloc(ne + 1, sizeof *p->weight);
+	if (!p->weight || !p->pot || !p->pot_in || !p->known || !p->prefix || !p->in_tree || !p->start_in_tree || !p->dag_edge ||
 	    !p->depth) {
 		bl_placement_free(p);
 		return NULL;
@@ -498,6 +500,7 @@ void bl_placement_free(struct bl_placement *p)
 	free(p->start_in_tree);
 	free(p->dag_edge);
 	free(p->depth);
+	free(p->weight);
 	free(p);
 }
 

@@ -63,7 +63,9 @@ struct bl_placement {
 	bool *start_in_tree;      /* per block: the start site's edge is in the forest */
 	const bool *restart;      /* the input's, or NULL */
 	uint32_t *dag_edge;       /* per CFG edge: its DAG edge, CFG_NONE if not in the DAG */
-	uint32_t *depth;          /* per block: loop nesting depth (the weights' basis) */
+	uint32_t *depth;          /* per block: loop nesting depth */
+	uint32_t *weight;         /* per CFG edge: depth of the innermost loop holding both ends,
+	                             the frequency estimate the forest maximises */
 };
 
 /* What one CFG edge (or one block's start site) does to the register, in
