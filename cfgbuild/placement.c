@@ -417,8 +417,8 @@ static struct bl_placement *alloc_placement(uint32_t nb, uint32_t ne)
 	p->dag_edge = malloc((ne + 1) * sizeof *p->dag_edge);
 	p->depth = calloc(nb + 1, sizeof *p->depth);
 	p->weight = calloc(ne + 1, sizeof *p->weight);
-	if (!p->weight || !p->pot || !p->pot_in || !p->known || !p->prefix || !p->in_tree || !p->start_in_tree || !p->dag_edge ||
-	    !p->depth) {
+	if (!p->weight || !p->pot || !p->pot_in || !p->known || !p->prefix || !p->in_tree || !p->start_in_tree ||
+	    !p->dag_edge || !p->depth) {
 		bl_placement_free(p);
 		return NULL;
 	}
