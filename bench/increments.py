@@ -11,6 +11,7 @@ every update and every emit/leave also bumps a counter, run it with
 KPATH_K=1, and print the updates executed per completed path (threads.c
 counts without atomics: its dynamic numbers are approximate).  Run it with
 two kpath binaries to compare placements (e.g. before/after a change).
+$CC (default cc, may hold flags) compiles.
 """
 import os
 import re
@@ -84,7 +85,8 @@ def measure(kpath, name, work):
         f.write(pre + "#include <stdio.h>\n#include <stdlib.h>\n" + COUNTERS + counting(body) + tail)
     exe = os.path.join(work, name)
     libdir = subprocess.run([kpath, "config", "--libs"], capture_output=True, text=True, check=True).stdout.split()
-    subprocess.run(["cc", "-O2", "-w", cnt] + flags + ["-o", exe] + libdir, cwd=CORPUS, check=True)
+    cc = os.environ.get("CC", "cc").split()
+    subprocess.run(cc + ["-O2", "-w", cnt] + flags + ["-o", exe] + libdir, cwd=CORPUS, check=True)
     res = os.path.join(work, name + ".counts")
     env = dict(os.environ, KPATH_K="1", KPATH_OUT=os.path.join(work, name + ".json"), KPC_OUT=res)
     subprocess.run([exe], cwd=CORPUS, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
