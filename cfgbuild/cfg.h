@@ -12,8 +12,9 @@
  * The CFG knows nothing of libclang or of source text: an edge's insertion
  * site is an opaque index into the rewriter's site table (CFG_NONE when the
  * edge has no site of its own, such as a switch dispatch into a case label
- * that is also reached by fall-through; such an edge can carry an increment
- * only by compensation and can never be cut).
+ * that is also reached by fall-through; such an edge is always an edge of
+ * the placement's spanning forest, so it carries no code, and it can never
+ * be cut).
  */
 #ifndef KPATH_CFG_H
 #define KPATH_CFG_H
