@@ -268,12 +268,63 @@ out:
 	return 1;
 }
 
+/* A fixed case with exact expectations: a loop (header b3) holding an
+ * if-else (b4 / b5, join b6) whose then arm holds an inner loop (header b8,
+ * body b9).  Loop depths and edge weights are exact; the inner loop's edges
+ * and every edge of depth 2 carry nothing; exactly one forward edge carries
+ * code (the diamond needs one chord), and it is at depth 1. */
+static void nested_case(void)
+{
+	char err[256];
+	struct cfg *g = cfg_new();
+	struct bl_dag *d;
+	struct bl_placement *p;
+	uint32_t e, i, coded = 0, coded_e = CFG_NONE;
+	static const uint32_t ends[][2] = {{0, 2}, {2, 3}, {3, 7}, {3, 4}, {3, 5}, {4, 8}, {8, 6}, {8, 9},
+	                                   {9, 8}, {5, 6}, {6, 3}, {7, 1}};
+	static const uint32_t depth[] = {0, 0, 0, 1, 1, 1, 1, 0, 2, 2};
+	static const uint32_t weight[] = {0, 0, 0, 1, 1, 1, 1, 2, 2, 1, 1, 0};
+
+	for (i = 2; i < 10; i++)
+		cfg_add_block(g, i);
+	for (i = 0; i < sizeof ends / sizeof ends[0]; i++)
+		cfg_add_edge(g, ends[i][0], ends[i][1], i == 2 || i == 6 ? 0 : 1, i ? i : CFG_NONE, i != 0);
+	d = bl_build(g, err, sizeof err);
+	CHECK(d != NULL);
+	p = d ? bl_place(g, d, NULL, err, sizeof err) : NULL;
+	CHECK(p != NULL);
+	if (!p) {
+		bl_free(d);
+		cfg_free(g);
+		return;
+	}
+	for (i = 2; i < 10; i++)
+		CHECK(p->depth[i] == depth[i]);
+	for (e = 0; e < g->nedges; e++) {
+		struct bl_code c;
+
+		if (d->role[e] != ROLE_FORWARD || g->edges[e].src == CFG_ENTRY || g->edges[e].dst == CFG_EXIT)
+			continue;
+		CHECK(p->weight[e] == weight[e]);
+		CHECK(bl_code_edge(p, g, d, e, &c));
+		if (c.upd != BL_UPD_NONE) {
+			coded++;
+			coded_e = e;
+		}
+	}
+	CHECK(coded == 1 && coded_e != CFG_NONE && p->weight[coded_e] == 1);
+	bl_placement_free(p);
+	bl_free(d);
+	cfg_free(g);
+}
+
 int main(void)
 {
 	int built = 0, placed = 0, refused = 0;
 	double cn = 0, co = 0;
 	uint64_t seed;
 
+	nested_case();
 	for (seed = 1; seed <= 3000; seed++)
 		built += run(seed, &placed, &refused, &cn, &co);
 	printf("%d numbered, %d placed, %d refused; coded weight %.0f vs %.0f for every non-zero val\n", built, placed,
