@@ -14,7 +14,8 @@
  * (site-less edges that must end a path or leave a restart block, or a cycle
  * of site-less edges whose signed sum of vals is not 0); and the coded edges
  * weigh no more (sum of 4^depth) than the edges the old scheme instrumented
- * (every non-zero val), on graphs without split blocks.
+ * (every non-zero val), on graphs without split blocks.  A fixed nested-loop
+ * case pins the loop depths, the edge weights and where the one chord goes.
  */
 #include <math.h>
 
