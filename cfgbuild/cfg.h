@@ -12,8 +12,9 @@
  * The CFG knows nothing of libclang or of source text: an edge's insertion
  * site is an opaque index into the rewriter's site table (CFG_NONE when the
  * edge has no site of its own, such as a switch dispatch into a case label
- * that is also reached by fall-through; such an edge can carry an increment
- * only by compensation and can never be cut).
+ * that is also reached by fall-through; such an edge is always an edge of
+ * the placement's spanning forest, so it carries no code, and it can never
+ * be cut).
  */
 #ifndef KPATH_CFG_H
 #define KPATH_CFG_H
@@ -91,6 +92,9 @@ struct bl_dag {
 	uint32_t *dummy_entry;   /* per block w: index in edges of ENTRY->w, or CFG_NONE */
 	uint32_t *dummy_exit;    /* per block v: index in edges of v->EXIT, or CFG_NONE */
 	uint32_t ncut;           /* number of edges cut for overflow */
+	uint32_t *dfs_pre;       /* per block: DFS discovery index, CFG_NONE if unreached */
+	uint32_t *dfs_post;      /* per block: DFS postorder index, CFG_NONE if unreached; x is a
+	                            DFS descendant of w iff pre(w) <= pre(x) and post(x) <= post(w) */
 };
 
 /*

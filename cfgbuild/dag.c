@@ -540,6 +540,10 @@ static bool lay_out(struct work *w, struct bl_dag *d)
 			k++;
 		}
 	d->nedges = k;
+	for (v = 0; v < w->nb; v++) {
+		d->dfs_pre[v] = w->disc[v];
+		d->dfs_post[v] = w->disc[v] == CFG_NONE ? CFG_NONE : w->postidx[v];
+	}
 	memcpy(d->role, w->role, w->ne * sizeof *d->role);
 	d->ncut = w->ncut;
 	return true;
@@ -601,7 +605,9 @@ static struct bl_dag *dag_alloc(uint32_t nb, uint32_t ne)
 	d->role = malloc(((size_t)ne + 1) * sizeof *d->role);
 	d->dummy_entry = malloc((size_t)nb * sizeof *d->dummy_entry);
 	d->dummy_exit = malloc((size_t)nb * sizeof *d->dummy_exit);
-	if (!d->num_paths || !d->role || !d->dummy_entry || !d->dummy_exit) {
+	d->dfs_pre = malloc((size_t)nb * sizeof *d->dfs_pre);
+	d->dfs_post = malloc((size_t)nb * sizeof *d->dfs_post);
+	if (!d->num_paths || !d->role || !d->dummy_entry || !d->dummy_exit || !d->dfs_pre || !d->dfs_post) {
 		bl_free(d);
 		return NULL;
 	}
@@ -685,5 +691,7 @@ void bl_free(struct bl_dag *d)
 	free(d->role);
 	free(d->dummy_entry);
 	free(d->dummy_exit);
+	free(d->dfs_pre);
+	free(d->dfs_post);
 	free(d);
 }

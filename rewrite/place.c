@@ -1,24 +1,24 @@
 /*
  * place.c: the code each CFG edge carries, written at the edge's site.
  *
- * Ball-Larus instrumentation (Ball & Larus 1996; k-BLPP paper, "Ball-Larus
- * Path Tracing Algorithm"), with the path register r:
- *   entry               r = val(ENTRY -> first block)
- *   forward edge e      r += val(e)                      (nothing when 0)
- *   edge into EXIT      leave(r + val(e))
- *   back/cut edge v->w  emit(r + val(v -> EXIT)); r = val(ENTRY -> w)
- *
- * Compensation: a switch dispatch into a case block B has no site of its
- * own.  Its val, comp(B), is added at B's start site (just after the case
- * label), which runs on every entry into B; every other way into B therefore
- * subtracts comp(B) first (their sites run before the label).  Arithmetic is
- * on unsigned 64-bit values, so the sum along any path is exact.
+ * What each edge does to the path register r comes from the spanning-forest
+ * placement (cfgbuild/placement.h: Ball & Larus 1996, sections 3.3-3.5); this
+ * file only spells it at the sites build.c recorded:
+ *   entry               r = c                  (in the declaration)
+ *   chord e             r += Inc(e), or r = c where the prefix is known
+ *   tree edge           nothing
+ *   edge into EXIT      leave(r + c) or leave(c)
+ *   back/cut edge v->w  emit(r + c) or emit(c); then r = c'
+ *   case label          r += Inc at the start site (the split block's edge)
+ * Arithmetic is on unsigned 64-bit values, so the sum along any path is
+ * exact; a "negative" constant is written as a subtraction.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "placement.h"
 #include "rewrite.h"
 
 struct strlist {
@@ -74,11 +74,23 @@ static char *add_code(const char *p, uint64_t d)
 	return fmt("%sr += %llu%s", p, (unsigned long long)d, big(d));
 }
 
-static char *value_code(const char *p, uint64_t d)
+/* The ID reported at a path end. */
+static char *end_code(const char *p, const struct bl_code *c)
 {
-	if (d == 0)
+	if (!c->end_rel)
+		return fmt("%llu%s", (unsigned long long)c->end, big(c->end));
+	if (c->end == 0)
 		return fmt("%sr", p);
-	return fmt("%sr + %llu%s", p, (unsigned long long)d, big(d));
+	if (c->end > UINT64_MAX / 2)
+		return fmt("%sr - %llu%s", p, (unsigned long long)(0 - c->end), big(0 - c->end));
+	return fmt("%sr + %llu%s", p, (unsigned long long)c->end, big(c->end));
+}
+
+static char *update_code(const char *p, const struct bl_code *c)
+{
+	if (c->upd == BL_UPD_ADD)
+		return add_code(p, c->val);
+	return fmt("%sr = %llu%s", p, (unsigned long long)c->val, big(c->val));
 }
 
 static char *join(struct strlist *l, const char *sep, const char *pre, const char *post)
@@ -100,98 +112,39 @@ static char *join(struct strlist *l, const char *sep, const char *pre, const cha
 struct placer {
 	const struct fn_plan *plan;
 	const struct bl_dag *dag;
+	const struct bl_placement *place;
 	const char *p;            /* identifier prefix */
-	uint64_t *edge_val;       /* per CFG edge: val in the DAG */
-	bool *edge_in_dag;
-	uint64_t *comp;           /* per block */
+	uint64_t *edge_val;       /* per CFG edge: val in the DAG (check tables) */
 	struct strlist *code;     /* per site */
 	bool check;
-	const char *failed;       /* why placement is impossible, NULL if fine */
+	bool reads;               /* some code reads r (else it is only declared and set) */
 };
 
-static bool compute_comp(struct placer *pl, char *err, size_t errlen)
-{
-	const struct cfg *g = pl->plan->g;
-	for (uint32_t e = 0; e < g->nedges; e++) {
-		const struct cfg_edge *ce = &g->edges[e];
-		if (ce->site != CFG_NONE || pl->dag->role[e] == ROLE_DEAD || e == pl->plan->entry_edge)
-			continue;
-		if (pl->dag->role[e] != ROLE_FORWARD) {
-			snprintf(err, errlen, "an edge without insertion site is a back edge");
-			return false;
-		}
-		uint64_t v = pl->edge_in_dag[e] ? pl->edge_val[e] : 0;
-		if (v == 0)
-			continue;
-		if (ce->dst >= pl->plan->cap_block_start || pl->plan->block_start[ce->dst] == CFG_NONE ||
-		    pl->comp[ce->dst] != 0) {
-			snprintf(err, errlen, "no site for the increment of a switch dispatch");
-			return false;
-		}
-		pl->comp[ce->dst] = v;
-	}
-	return true;
-}
-
-static uint64_t comp_of(const struct placer *pl, uint32_t b)
-{
-	return pl->comp[b];
-}
-
-/* The code of CFG edge e, appended to its site's list. */
+/* The code of CFG edge e, appended to its site's list: the path end first,
+ * then the register update. */
 static void edge_code(struct placer *pl, uint32_t e)
 {
 	const struct cfg_edge *ce = &pl->plan->g->edges[e];
-	const struct bl_dag *d = pl->dag;
 	const char *p = pl->p;
-	if (ce->site == CFG_NONE || d->role[e] == ROLE_DEAD)
-		return;
+	struct bl_code c;
+	if (ce->site == CFG_NONE || pl->dag->role[e] == ROLE_DEAD)
+		return; /* bl_place checked that site-less edges carry nothing */
 	struct strlist *l = &pl->code[ce->site];
 	if (pl->check)
 		push(l, fmt("kpath_chk_edge(&%sc, %u)", p, e));
-	bool restart = pl->plan->restart && ce->src < pl->plan->cap_block_start && pl->plan->restart[ce->src];
-	switch (d->role[e]) {
-	case ROLE_FORWARD:
-		if (!pl->edge_in_dag[e])
-			return; /* leads to no complete path: never completes an ID */
-		if (restart) {
-			/* out of a setjmp block: absolute, the register may be stale */
-			if (d->dummy_entry[ce->src] == CFG_NONE) {
-				pl->failed = "a setjmp block is not the start of a path";
-				return;
-			}
-			uint64_t v = d->edges[d->dummy_entry[ce->src]].val + pl->edge_val[e];
-			if (ce->dst == CFG_EXIT)
-				push(l, fmt("kpath_rt_%s(&%sc, %lluULL)", pl->plan->sites[ce->site].resume ? "emit" : "leave",
-				            p, (unsigned long long)v));
-			else
-				push(l, fmt("%sr = %llu%s", p, (unsigned long long)(v - comp_of(pl, ce->dst)),
-				            big(v - comp_of(pl, ce->dst))));
-		} else if (ce->dst == CFG_EXIT) {
-			char *v = value_code(p, pl->edge_val[e]);
-			push(l, fmt("kpath_rt_%s(&%sc, %s)", pl->plan->sites[ce->site].resume ? "emit" : "leave", p, v));
-			free(v);
-		} else if (pl->edge_val[e] - comp_of(pl, ce->dst) != 0) {
-			push(l, add_code(p, pl->edge_val[e] - comp_of(pl, ce->dst)));
-		}
-		break;
-	case ROLE_BACK:
-	case ROLE_CUT: {
-		if (restart) {
-			pl->failed = "an edge out of a setjmp block is a back or cut edge";
-			return;
-		}
-		uint32_t x = d->dummy_exit[ce->src], n = d->dummy_entry[ce->dst];
-		char *v = value_code(p, d->edges[x].val);
-		push(l, fmt("kpath_rt_emit(&%sc, %s)", p, v));
+	if (!bl_code_edge(pl->place, pl->plan->g, pl->dag, e, &c))
+		return; /* leads to no complete path: never completes an ID */
+	if (c.ends) {
+		/* a path ends before a longjmp that may resume in this activation: emit, not leave */
+		bool leave = ce->dst == CFG_EXIT && !pl->plan->sites[ce->site].resume;
+		char *v = end_code(p, &c);
+		pl->reads |= c.end_rel;
+		push(l, fmt("kpath_rt_%s(&%sc, %s)", leave ? "leave" : "emit", p, v));
 		free(v);
-		uint64_t reset = d->edges[n].val - comp_of(pl, ce->dst);
-		push(l, fmt("%sr = %llu%s", p, (unsigned long long)reset, big(reset)));
-		break;
 	}
-	case ROLE_DEAD:
-		break;
-	}
+	pl->reads |= c.upd == BL_UPD_ADD;
+	if (c.upd != BL_UPD_NONE)
+		push(l, update_code(p, &c));
 }
 
 /* Text of site s from its code list (see build.h for the site kinds). */
@@ -284,12 +237,19 @@ static char *entry_text(struct placer *pl)
 		ret = fmt(" %s;", decl);
 		free(decl);
 	}
-	uint64_t init = pl->edge_val[pl->plan->entry_edge];
+	struct bl_code ic;
+	uint64_t init = 0;
+	if (bl_code_edge(pl->place, pl->plan->g, pl->dag, pl->plan->entry_edge, &ic))
+		init = ic.val;
 	char *chk = pl->check ? fmt(" kpath_chk_enter(&%sc, %schk_%s, %uu, %uu);", p, p, pl->plan->name,
 	                            pl->plan->g->nedges, pl->plan->entry_edge)
 	                      : NULL;
-	char *s = fmt(" kpath_rt_u64 %sr = %llu%s; struct kpath_rt_cursor %sc;%s kpath_rt_enter(&%sfn_%s, &%sc);%s", p,
-	              (unsigned long long)init, big(init), p, ret ? ret : "", p, pl->plan->name, p, chk ? chk : "");
+	/* every path ID is a constant: the register is only set, never read */
+	char *unread = pl->reads ? NULL : fmt(" (void)%sr;", p);
+	char *s = fmt(" kpath_rt_u64 %sr = %llu%s; struct kpath_rt_cursor %sc;%s kpath_rt_enter(&%sfn_%s, &%sc);%s%s", p,
+	              (unsigned long long)init, big(init), p, ret ? ret : "", p, pl->plan->name, p,
+	              unread ? unread : "", chk ? chk : "");
+	free(unread);
 	free(ret);
 	free(chk);
 	return s;
@@ -329,32 +289,49 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
                  char *err, size_t errlen)
 {
 	const struct cfg *g = plan->g;
-	struct placer pl = {plan, dag, f->prefix, NULL, NULL, NULL, NULL, f->check, NULL};
+	struct placer pl = {plan, dag, NULL, f->prefix, NULL, NULL, f->check, false};
+	bool *split = calloc(g->nblocks + 1, sizeof *split), *restart = calloc(g->nblocks + 1, sizeof *restart),
+	     *awkward = calloc(g->nedges + 1, sizeof *awkward);
 	pl.edge_val = calloc(g->nedges + 1, sizeof *pl.edge_val);
-	pl.edge_in_dag = calloc(g->nedges + 1, sizeof *pl.edge_in_dag);
-	pl.comp = calloc(g->nblocks + 1, sizeof *pl.comp);
 	pl.code = calloc(plan->nsites + 1, sizeof *pl.code);
-	if (!pl.edge_val || !pl.edge_in_dag || !pl.comp || !pl.code) {
+	if (!pl.edge_val || !pl.code || !split || !restart || !awkward) {
 		fprintf(stderr, "kpath: out of memory\n");
 		exit(1);
 	}
 	for (uint32_t i = 0; i < dag->nedges; i++)
-		if (dag->edges[i].kind == BL_EDGE_CFG) {
+		if (dag->edges[i].kind == BL_EDGE_CFG)
 			pl.edge_val[dag->edges[i].cfg_edge] = dag->edges[i].val;
-			pl.edge_in_dag[dag->edges[i].cfg_edge] = true;
-		}
-	bool ok = compute_comp(&pl, err, errlen);
+	for (uint32_t b = 0; b < g->nblocks && b < plan->cap_block_start; b++) {
+		split[b] = plan->block_start[b] != CFG_NONE;
+		restart[b] = plan->restart[b];
+	}
+	for (uint32_t e = 0; e < g->nedges; e++) {
+		uint32_t s = g->edges[e].site;
+		/* code in a condition wrapper or an added else reads worse than at a statement */
+		awkward[e] = s != CFG_NONE && (plan->sites[s].kind == SITE_COND_CLOSE || plan->sites[s].kind == SITE_ELSE ||
+		                               plan->sites[s].kind == SITE_EXPR);
+	}
+	struct bl_place_in in = {split, restart, awkward};
+	struct bl_placement *place = bl_place(g, dag, &in, err, errlen);
+	pl.place = place;
+	bool ok = place != NULL;
 	if (ok) {
 		for (uint32_t e = 0; e < g->nedges; e++) {
 			uint32_t s = g->edges[e].site;
 			if (s != CFG_NONE && plan->sites[s].kind != SITE_COND_CLOSE)
 				edge_code(&pl, e);
 		}
-		for (uint32_t b = 0; b < g->nblocks; b++) {
-			if (f->check && b < plan->cap_block_start && plan->block_start[b] != CFG_NONE)
+		/* after the edge code at a shared site: the start site runs after the entering edge */
+		for (uint32_t b = 0; b < g->nblocks && b < plan->cap_block_start; b++) {
+			struct bl_code c;
+			if (plan->block_start[b] == CFG_NONE)
+				continue;
+			if (f->check)
 				push(&pl.code[plan->block_start[b]], fmt("kpath_chk_block(&%sc, %u)", f->prefix, b));
-			if (pl.comp[b])
-				push(&pl.code[plan->block_start[b]], add_code(f->prefix, pl.comp[b]));
+			bl_code_start(place, b, &c);
+			pl.reads |= c.upd == BL_UPD_ADD;
+			if (c.upd != BL_UPD_NONE)
+				push(&pl.code[plan->block_start[b]], update_code(f->prefix, &c));
 		}
 		/* close sites before their open partners, which depend on them */
 		char **texts = calloc(plan->nsites + 1, sizeof *texts);
@@ -369,10 +346,6 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 				texts[s] = site_text(&pl, s);
 		}
 		mark_fallthroughs(&pl, texts);
-		if (pl.failed) {
-			snprintf(err, errlen, "%s", pl.failed);
-			ok = false;
-		}
 		for (uint32_t s = 0; s < plan->nsites; s++) {
 			if (ok && texts[s])
 				add_edit(f, plan->sites[s].off, plan->sites[s].phase, plan->sites[s].seq, texts[s]);
@@ -399,8 +372,10 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 		free(pl.code[s].v);
 	}
 	free(pl.code);
-	free(pl.comp);
 	free(pl.edge_val);
-	free(pl.edge_in_dag);
+	free(split);
+	free(restart);
+	free(awkward);
+	bl_placement_free(place);
 	return ok;
 }

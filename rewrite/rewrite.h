@@ -44,10 +44,11 @@ void rw_file_init(struct rw_file *f, const char *prefix, const char *src_name, b
 void rw_file_free(struct rw_file *f);
 
 /*
- * Places the path-register arithmetic of one function (Ball-Larus: an
- * increment of val(e) on each DAG edge with a site, an emit and reset on each
- * back or cut edge, the routine-entry event and the exit emits) and adds its
- * descriptor.  On failure nothing is added to f and err says why.
+ * Places the path-register arithmetic of one function (the spanning-forest
+ * placement of cfgbuild/placement.h: increments on chords only, an emit and
+ * reset on each back or cut edge, the routine-entry event and the exit
+ * emits) and adds its descriptor.  On failure nothing is added to f and err
+ * says why.
  */
 bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
                  char *err, size_t errlen);

@@ -3,65 +3,65 @@
 int if_else(int a)
 { kpath_rt_u64 kp_r = 0; struct kpath_rt_cursor kp_c; int kp_ret; kpath_rt_enter(&kp_fn_if_else, &kp_c);
 	if (a > 0)
-		{  kp_r += 2; a = 1; }
+		{  kp_r = 2; a = 1; }
 	else { if (a < 0)
-		{  kp_r += 1; a = -1; } }
+		{  kp_r = 1; a = -1; } }
 	return kp_ret = (a), kpath_rt_leave(&kp_c, kp_r), kp_ret;
 }
 
 int loops(int n)
-{ kpath_rt_u64 kp_r = 13; struct kpath_rt_cursor kp_c; int kp_ret; kpath_rt_enter(&kp_fn_loops, &kp_c);
+{ kpath_rt_u64 kp_r = 16; struct kpath_rt_cursor kp_c; int kp_ret; kpath_rt_enter(&kp_fn_loops, &kp_c);
 	int s = 0;
-	for (int i = 0; i < n; i++, kpath_rt_emit(&kp_c, kp_r), kp_r = 0) { kp_r += 3; 
+	for (int i = 0; i < n; i++, kpath_rt_emit(&kp_c, kp_r), kp_r = 3) {
 		if (i == 3)
 			{  kp_r += 4; continue; }
 		if (i == 7)
-			{  kp_r += 1; break; }
+			{  kp_r += 4; break; }
 		s += i;
 	}
 	while (s > 10)
-		{  kp_r += 2; s -= 3; kpath_rt_emit(&kp_c, kp_r); kp_r = 8;  }
+		{ s -= 3; kpath_rt_emit(&kp_c, kp_r - 1); kp_r = 11;  }
 	do
 		{ s++; }
-	while ((s < 5) && (kpath_rt_emit(&kp_c, kp_r + 1), kp_r = 11, 1));
-	return kp_ret = (s), kpath_rt_leave(&kp_c, kp_r), kp_ret;
+	while ((s < 5) && (kpath_rt_emit(&kp_c, kp_r - 2), kp_r = 14, 1));
+	return kp_ret = (s), kpath_rt_leave(&kp_c, kp_r - 3), kp_ret;
 }
 
 int sw(int c)
-{ kpath_rt_u64 kp_r = 0; struct kpath_rt_cursor kp_c; int kp_ret; kpath_rt_enter(&kp_fn_sw, &kp_c);
+{ kpath_rt_u64 kp_r = 3; struct kpath_rt_cursor kp_c; int kp_ret; kpath_rt_enter(&kp_fn_sw, &kp_c);
 	int r = 0;
 	switch (c) {
-	case 0: kp_r += 1; 
-		r = 1; kp_r -= 2;  kp_fallthrough;
+	case 0:
+		r = 1; kp_r = 2;  kp_fallthrough;
 		/* fall through */
-	case 1: kp_r += 2;  kp_r -= 3;  kp_fallthrough;
-	case 2: kp_r += 3; 
+	case 1: kp_r -= 1;  kp_fallthrough;
+	case 2:
 		r += 2;
 		break;
 	default:
 		r = -1;
-	}
+	 kp_r = 0; }
 	return kp_ret = (r), kpath_rt_leave(&kp_c, kp_r), kp_ret;
 }
 
 int gotos(int n)
-{ kpath_rt_u64 kp_r = 3; struct kpath_rt_cursor kp_c; int kp_ret; kpath_rt_enter(&kp_fn_gotos, &kp_c);
+{ kpath_rt_u64 kp_r = 5; struct kpath_rt_cursor kp_c; int kp_ret; kpath_rt_enter(&kp_fn_gotos, &kp_c);
 	int i = 0;
 again:
-	if (i < n) { kp_r += 2; 
+	if (i < n) {
 		i += 2;
-		 kpath_rt_emit(&kp_c, kp_r); kp_r = 0; goto again;
+		 kpath_rt_emit(&kp_c, kp_r); kp_r = 2; goto again;
 	}
 	if (i & 1)
-		{  kp_r += 1; goto odd; }
-	return kp_ret = (i), kpath_rt_leave(&kp_c, kp_r), kp_ret;
+		{ goto odd; }
+	return kp_ret = (i), kpath_rt_leave(&kp_c, kp_r - 2), kp_ret;
 odd:
-	return kp_ret = (-i), kpath_rt_leave(&kp_c, kp_r), kp_ret;
+	return kp_ret = (-i), kpath_rt_leave(&kp_c, kp_r - 1), kp_ret;
 }
 
 void nothing(void)
-{ kpath_rt_u64 kp_r = 0; struct kpath_rt_cursor kp_c; kpath_rt_enter(&kp_fn_nothing, &kp_c);
- kpath_rt_leave(&kp_c, kp_r); }
+{ kpath_rt_u64 kp_r = 0; struct kpath_rt_cursor kp_c; kpath_rt_enter(&kp_fn_nothing, &kp_c); (void)kp_r;
+ kpath_rt_leave(&kp_c, 0); }
 #line N "statements.out.c"
 static const unsigned kp_lines_if_else[] = {0, 0, 2, 5, 6, 0, 7, 8};
 static const struct kpath_rt_edge kp_edges_if_else[] = {{0, 2, 0ULL}, {2, 4, 0ULL}, {2, 3, 2ULL}, {3, 7, 0ULL}, {4, 5, 0ULL}, {4, 6, 1ULL}, {5, 7, 0ULL}, {6, 5, 0ULL}, {7, 1, 0ULL}};
