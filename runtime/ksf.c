@@ -20,10 +20,13 @@
  * uint32 (0 = null); see kp_internal.h.  No lock: a k-SF belongs to one
  * thread.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kp_internal.h"
+
+struct kpath_rt_node kp_rt_idle;
 
 static uint32_t hash_label(uint64_t r)
 {
@@ -36,7 +39,7 @@ int kp_ksf_init(struct kp_ksf *s, unsigned k)
 	memset(s, 0, sizeof *s);
 	s->k = k;
 	s->n = 1; /* index 0 is null */
-	s->seg[0] = kp_calloc((size_t)1 << KP_SEG0, sizeof(struct kp_node));
+	s->seg[0] = kp_malloc(((size_t)1 << KP_SEG0) * sizeof(struct kpath_rt_node));
 	s->roots = kp_calloc(16, sizeof *s->roots);
 	if (!s->seg[0] || !s->roots) {
 		kp_ksf_free(s);
@@ -57,8 +60,10 @@ void kp_ksf_free(struct kp_ksf *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* A new node labelled r with counter 0, no links; 0 if out of memory. */
-static uint32_t new_node(struct kp_ksf *s, uint64_t r)
+/* A new node labelled r at depth level, with counter 0, no links, an empty
+ * child cache, and for the lower slab the upper-slab node up (tau of the
+ * same item); 0 if out of memory.  next: see kp_ksf_process. */
+static uint32_t new_node(struct kp_ksf *s, uint64_t r, unsigned level, uint32_t up)
 {
 	uint32_t i = s->n;
 	uint32_t j = i + (1u << KP_SEG0);
@@ -69,12 +74,16 @@ static uint32_t new_node(struct kp_ksf *s, uint64_t r)
 	if (g >= KP_NSEG)
 		return 0;
 	if (!s->seg[g]) {
-		s->seg[g] = kp_malloc(((size_t)1 << top) * sizeof(struct kp_node));
+		s->seg[g] = kp_malloc(((size_t)1 << top) * sizeof(struct kpath_rt_node));
 		if (!s->seg[g])
 			return 0;
 	}
-	struct kp_node *v = &s->seg[g][j - (1u << top)];
-	*v = (struct kp_node){ .id = r, .count = 0, .first_child = 0, .next_sibling = 0 };
+	struct kpath_rt_node *v = kp_ksf_node(s, i);
+	memset(v, 0, sizeof *v);
+	v->id = r;
+	v->level = level;
+	v->up = up;
+	v->next = level == 2 * s->k - 3 ? kp_ksf_node(s, up) : v;
 	s->n++;
 	return i;
 }
@@ -125,20 +134,33 @@ static int add_root(struct kp_ksf *s, uint32_t v)
 	return 0;
 }
 
-/* The child of p labelled r, created (appended to p's children) if
- * absent; 0 if out of memory. */
-static uint32_t child(struct kp_ksf *s, uint32_t p, uint64_t r)
+/* The index of the root labelled r (find(R, r)), created if absent; 0 if
+ * out of memory. */
+static uint32_t root(struct kp_ksf *s, uint64_t r)
 {
-	struct kp_node *pn = kp_ksf_node(s, p);
-	uint32_t c = pn->first_child, last = 0;
-	while (c) {
-		struct kp_node *cn = kp_ksf_node(s, c);
-		if (cn->id == r)
-			return c;
-		last = c;
-		c = cn->next_sibling;
+	uint32_t v = kp_ksf_root(s, r);
+	if (!v) {
+		v = new_node(s, r, 0, 0);
+		if (!v || add_root(s, v) != 0)
+			return 0; /* an unlisted node is just garbage */
 	}
-	c = new_node(s, r);
+	return v;
+}
+
+/* The index of the child of p labelled r: through p's child cache, else
+ * p's list, else created (appended to the list, with up as new_node
+ * wants); p's cache slot for r then holds it.  0 if out of memory. */
+static uint32_t child(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r, uint32_t up)
+{
+	uint32_t c = p->first_child, last = 0;
+	while (c) {
+		struct kpath_rt_node *x = kp_ksf_node(s, c);
+		if (x->id == r)
+			goto found;
+		last = c;
+		c = x->next_sibling;
+	}
+	c = new_node(s, r, p->level + 1, up);
 	if (!c)
 		return 0;
 	/* Publish the node after it is initialised: an exit-time reader of a
@@ -146,65 +168,75 @@ static uint32_t child(struct kp_ksf *s, uint32_t p, uint64_t r)
 	if (last)
 		kp_ksf_node(s, last)->next_sibling = c;
 	else
-		kp_ksf_node(s, p)->first_child = c;
+		p->first_child = c;
+found:
+	if (!s->nocache)
+		p->slot[r % KPATH_RT_WAYS] = kp_ksf_node(s, c);
 	return c;
 }
 
-void kp_ksf_marker(struct kpath_rt_cursor *c)
+void kp_ksf_marker(struct kp_ksf *s, struct kpath_rt_cursor *c)
 {
-	c->n = 0;
-	c->tau = 0;
-	c->beta = 0;
+	c->p = &s->start;
 }
 
 /* process_bl_path_id(r), k-BLPP paper; line numbers refer to the
- * Algorithm.  The marker case (lines 1-4) is kp_ksf_marker. */
+ * Algorithm.  The marker case (lines 1-4) is kp_ksf_marker.
+ *
+ * The cursor's one node p stands for (n, tau, beta).  Levels: the upper
+ * slab is depths 0..k-2, the lower slab k-1..2k-3 (top = k-2 below).
+ *   p = start              n = 0, tau = beta = null (after the marker)
+ *   p upper, level < top   the first chunk: beta = null, tau = p
+ *   p upper, level = top   n = 0 after a chunk: tau = p (beta is moot:
+ *                          lines 6-10 set beta = tau)
+ *   p lower                n > 0: beta = p, tau = p->up
+ * A lower-slab node keeps in up the tau that was reached with it (the
+ * same chunk's items from its first: a function of the node's path), and
+ * in next where the cursor goes after it: itself, or up when it is at the
+ * bottom level (its chunk is over, and tau, at level top, is the parent of
+ * the next beta).  An upper-slab node's next is itself.  So after an item
+ * whose node (the one counted: beta, or tau when beta is null) is y, the
+ * cursor's p is y->next, and an item whose node is cached in p's child
+ * cache needs nothing else: if beta' exists, so does tau' = beta'->up,
+ * created with it.  That is kpath_rt_step. */
 int kp_ksf_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r)
 {
-	uint32_t tau = c->tau, beta = c->beta;
-	if (c->n == 0) {
-		/* lines 6-10: a new chunk starts; the previous chunk's path
-		 * (ending at tau) becomes the parent of the lower slab */
-		beta = tau;
-		tau = kp_ksf_root(s, r);
-		if (!tau) {
-			tau = new_node(s, r);
-			if (!tau || add_root(s, tau) != 0)
-				goto oom; /* an unlisted node is just garbage */
-		}
+	struct kpath_rt_node *p = c->p;
+	unsigned top = s->k - 2;
+	uint32_t tau, y;
+	if (p == &s->start) {
+		/* lines 6-10 with tau = null: tau = find(R, r); line 29 */
+		y = root(s, r);
+		if (y && !s->nocache)
+			p->slot[r % KPATH_RT_WAYS] = kp_ksf_node(s, y);
+	} else if (p->level < top) {
+		/* lines 12-18 in the first chunk; line 29 */
+		y = child(s, p, r, 0);
 	} else {
-		/* lines 12-18 */
-		tau = child(s, tau, r);
-		if (!tau)
-			goto oom;
+		if (p->level == top)
+			tau = root(s, r); /* lines 6-10: beta = tau; tau = find(R, r) */
+		else
+			tau = child(s, kp_ksf_node(s, p->up), r, 0); /* lines 12-18 */
+		/* lines 20-27: beta = child(beta, r) */
+		y = tau ? child(s, p, r, tau) : 0;
 	}
-	if (beta) {
-		/* lines 20-27 */
-		beta = child(s, beta, r);
-		if (!beta)
-			goto oom;
-		kp_ksf_node(s, beta)->count++;
-	} else {
-		/* line 29 */
-		kp_ksf_node(s, tau)->count++;
+	if (!y) {
+		/* Drop r and restart the stream as after a marker, so that no
+		 * n-gram spans the lost item. */
+		kp_ksf_marker(s, c);
+		return KP_ENOMEM;
 	}
-	c->tau = tau;
-	c->beta = beta;
-	/* line 30; the algorithm reads n only as n mod (k-1), so c->n keeps
-	 * that (no division on the hot path) */
-	c->n = c->n + 1 == s->k - 1 ? 0 : c->n + 1;
+	struct kpath_rt_node *yn = kp_ksf_node(s, y);
+	yn->count++;
+	/* line 30: n = n + 1, implicit in the level of y */
+	c->p = yn->next;
 	return 0;
-oom:
-	/* Drop r and restart the stream as after a marker, so that no n-gram
-	 * spans the lost item. */
-	kp_ksf_marker(c);
-	return KP_ENOMEM;
 }
 
 /* join_subtree(rho, gamma, d) with rho in the k-SF (see kp_ipf_join). */
 static int join_ksf(struct kp_ipf *dst, uint32_t gamma, const struct kp_ksf *s, uint32_t rho, unsigned d)
 {
-	const struct kp_node *rn = kp_ksf_node(s, rho);
+	const struct kpath_rt_node *rn = kp_ksf_node(s, rho);
 	uint32_t delta;
 	if (kp_ipf_child(dst, gamma, rn->id, &delta) != 0)
 		return KP_ENOMEM;
