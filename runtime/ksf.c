@@ -60,32 +60,49 @@ void kp_ksf_free(struct kp_ksf *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* The index of node v (a node of s, not s->start): the inverse of
+ * kp_ksf_node, by finding v's segment, from the newest (which holds half
+ * of the nodes, and the ones the stream just created). */
+static uint32_t index_of(const struct kp_ksf *s, const struct kpath_rt_node *v)
+{
+	uint32_t last = s->n - 1 + (1u << KP_SEG0);
+	for (unsigned g = 31u - (unsigned)__builtin_clz(last) - KP_SEG0 + 1; g-- > 0;) {
+		size_t len = (size_t)1 << (g + KP_SEG0);
+		if (v >= s->seg[g] && v < s->seg[g] + len)
+			return (uint32_t)(len + (size_t)(v - s->seg[g]) - ((size_t)1 << KP_SEG0));
+	}
+	return 0; /* not reached */
+}
+
 /* A new node labelled r at depth level, with counter 0, no links, an empty
  * child cache, and for the lower slab the upper-slab node up (tau of the
- * same item); 0 if out of memory.  next: see kp_ksf_process. */
-static uint32_t new_node(struct kp_ksf *s, uint64_t r, unsigned level, uint32_t up)
+ * same item); *idx its index; NULL if out of memory.  next: see
+ * kp_ksf_process. */
+static struct kpath_rt_node *new_node(struct kp_ksf *s, uint64_t r, unsigned level,
+				      struct kpath_rt_node *up, uint32_t *idx)
 {
 	uint32_t i = s->n;
 	uint32_t j = i + (1u << KP_SEG0);
 	if (j < i)
-		return 0; /* 2^32 nodes: the index space is full */
+		return NULL; /* 2^32 nodes: the index space is full */
 	unsigned top = 31u - (unsigned)__builtin_clz(j);
 	unsigned g = top - KP_SEG0;
 	if (g >= KP_NSEG)
-		return 0;
+		return NULL;
 	if (!s->seg[g]) {
 		s->seg[g] = kp_malloc(((size_t)1 << top) * sizeof(struct kpath_rt_node));
 		if (!s->seg[g])
-			return 0;
+			return NULL;
 	}
 	struct kpath_rt_node *v = kp_ksf_node(s, i);
 	memset(v, 0, sizeof *v);
 	v->id = r;
 	v->level = level;
-	v->up = up;
-	v->next = level == 2 * s->k - 3 ? kp_ksf_node(s, up) : v;
+	v->up = up ? index_of(s, up) : 0;
+	v->next = level == 2 * s->k - 3 ? up : v;
 	s->n++;
-	return i;
+	*idx = i;
+	return v;
 }
 
 uint32_t kp_ksf_root(const struct kp_ksf *s, uint64_t r)
@@ -134,35 +151,39 @@ static int add_root(struct kp_ksf *s, uint32_t v)
 	return 0;
 }
 
-/* The index of the root labelled r (find(R, r)), created if absent; 0 if
- * out of memory. */
-static uint32_t root(struct kp_ksf *s, uint64_t r)
+/* The root labelled r (find(R, r)), created if absent; NULL if out of
+ * memory. */
+static struct kpath_rt_node *root(struct kp_ksf *s, uint64_t r)
 {
 	uint32_t v = kp_ksf_root(s, r);
-	if (!v) {
-		v = new_node(s, r, 0, 0);
-		if (!v || add_root(s, v) != 0)
-			return 0; /* an unlisted node is just garbage */
-	}
-	return v;
+	if (v)
+		return kp_ksf_node(s, v);
+	struct kpath_rt_node *x = new_node(s, r, 0, NULL, &v);
+	if (!x || add_root(s, v) != 0)
+		return NULL; /* an unlisted node is just garbage */
+	return x;
 }
 
-/* The index of the child of p labelled r: through p's child cache, else
- * p's list, else created (appended to the list, with up as new_node
- * wants); p's cache slot for r then holds it.  0 if out of memory. */
-static uint32_t child(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r, uint32_t up)
+/* The child of p labelled r: through p's child cache, else p's list,
+ * else created (appended to the list, with up as new_node wants); p's
+ * cache slot for r then holds it.  NULL if out of memory. */
+static struct kpath_rt_node *child(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r,
+				   struct kpath_rt_node *up)
 {
+	struct kpath_rt_node **slot = &p->slot[r % KPATH_RT_WAYS], *x = *slot;
+	if (x && x->id == r)
+		return x;
 	uint32_t c = p->first_child, last = 0;
 	while (c) {
-		struct kpath_rt_node *x = kp_ksf_node(s, c);
+		x = kp_ksf_node(s, c);
 		if (x->id == r)
 			goto found;
 		last = c;
 		c = x->next_sibling;
 	}
-	c = new_node(s, r, p->level + 1, up);
-	if (!c)
-		return 0;
+	x = new_node(s, r, p->level + 1, up, &c);
+	if (!x)
+		return NULL;
 	/* Publish the node after it is initialised: an exit-time reader of a
 	 * live thread sees either the old list or the new one. */
 	if (last)
@@ -171,8 +192,8 @@ static uint32_t child(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r, uin
 		p->first_child = c;
 found:
 	if (!s->nocache)
-		p->slot[r % KPATH_RT_WAYS] = kp_ksf_node(s, c);
-	return c;
+		*slot = x;
+	return x;
 }
 
 void kp_ksf_marker(struct kp_ksf *s, struct kpath_rt_cursor *c)
@@ -201,24 +222,23 @@ void kp_ksf_marker(struct kp_ksf *s, struct kpath_rt_cursor *c)
  * created with it.  That is kpath_rt_step. */
 int kp_ksf_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r)
 {
-	struct kpath_rt_node *p = c->p;
+	struct kpath_rt_node *p = c->p, *tau, *y;
 	unsigned top = s->k - 2;
-	uint32_t tau, y;
 	if (p == &s->start) {
 		/* lines 6-10 with tau = null: tau = find(R, r); line 29 */
 		y = root(s, r);
 		if (y && !s->nocache)
-			p->slot[r % KPATH_RT_WAYS] = kp_ksf_node(s, y);
+			p->slot[r % KPATH_RT_WAYS] = y;
 	} else if (p->level < top) {
 		/* lines 12-18 in the first chunk; line 29 */
-		y = child(s, p, r, 0);
+		y = child(s, p, r, NULL);
 	} else {
 		if (p->level == top)
 			tau = root(s, r); /* lines 6-10: beta = tau; tau = find(R, r) */
 		else
-			tau = child(s, kp_ksf_node(s, p->up), r, 0); /* lines 12-18 */
+			tau = child(s, kp_ksf_node(s, p->up), r, NULL); /* lines 12-18 */
 		/* lines 20-27: beta = child(beta, r) */
-		y = tau ? child(s, p, r, tau) : 0;
+		y = tau ? child(s, p, r, tau) : NULL;
 	}
 	if (!y) {
 		/* Drop r and restart the stream as after a marker, so that no
@@ -226,10 +246,9 @@ int kp_ksf_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r)
 		kp_ksf_marker(s, c);
 		return KP_ENOMEM;
 	}
-	struct kpath_rt_node *yn = kp_ksf_node(s, y);
-	yn->count++;
+	y->count++;
 	/* line 30: n = n + 1, implicit in the level of y */
-	c->p = yn->next;
+	c->p = y->next;
 	return 0;
 }
 
