@@ -16,9 +16,13 @@
  * is the prefix forest of the union of their lists L, which is what
  * make_k_ipf needs.
  *
+ * The cursor keeps one node p for (n, tau, beta), and nodes cache their
+ * children, so that the common item is kpath_rt_step in the instrumented
+ * code (kp_ksf_process explains the encoding); this file does the rest.
+ *
  * Memory: nodes come from segments that never move and node indices are
  * uint32 (0 = null); see kp_internal.h.  No lock: a k-SF belongs to one
- * thread.
+ * thread (abi.c: signal handlers).
  */
 #include <stddef.h>
 #include <stdlib.h>
