@@ -34,6 +34,13 @@
 
 #define KPATH_RT_ABI 2
 
+/* The entry points whose cursor layout changed carry the ABI in their
+ * link names, so that code instrumented for another ABI fails to link
+ * instead of handing the library a cursor of the wrong size. */
+#define kpath_rt_enter kpath_rt_enter_v2
+#define kpath_rt_emit kpath_rt_emit_v2
+#define kpath_rt_leave kpath_rt_leave_v2
+
 typedef unsigned long long kpath_rt_u64;
 
 /* One edge of the Ball-Larus DAG of a function.  Block 0 is the virtual
