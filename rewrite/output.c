@@ -1,8 +1,10 @@
 /*
  * output.c: the instrumented file as a whole.
  *
- *   preamble   the runtime ABI header (kpath_rt.h, verbatim) and a tentative
- *              definition of each descriptor, so functions can refer to it;
+ *   preamble   the runtime ABI header (kpath_rt.h, verbatim; in check mode
+ *              preceded by #define KPATH_RT_NO_INLINE, so that emit and
+ *              leave are calls into checkrt.c) and a tentative definition
+ *              of each descriptor, so functions can refer to it;
  *   #line 1    the original text with the edits applied; no edit contains a
  *              newline, so every original line keeps its number and compiler
  *              messages and debuggers point at the original file;
@@ -228,6 +230,10 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 	struct buf b = {0};
 	putf(&b, "/* Instrumented by kpath from %s: Ball-Larus path register %sr, cursor %sc. */\n", f->src_name,
 	     f->prefix, f->prefix);
+	/* Check mode links with checkrt.c, which implements emit/leave as
+	 * calls: the header's inline half must not be used. */
+	if (f->check)
+		put(&b, "#define KPATH_RT_NO_INLINE 1\n", 29);
 	put(&b, kp_rt_header_text, strlen(kp_rt_header_text));
 	putf(&b, "#if defined(__has_attribute)\n#if __has_attribute(fallthrough)\n"
 	         "#define %sfallthrough __attribute__((fallthrough))\n#endif\n#endif\n"

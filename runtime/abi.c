@@ -1,15 +1,36 @@
 /*
- * abi.c: the entry points of kpath_rt.h.  The hot path (enter, emit,
- * leave) takes no lock and allocates only when a forest grows.
+ * abi.c: the library entry points of kpath_rt.h.  The hot path takes no
+ * lock and allocates only when a forest grows.
+ *
+ * Division of work (DESIGN.md, Runtime): kpath_rt_step, inline in the
+ * instrumented code, does an item when every node it needs is in a child
+ * cache; everything else comes here: cache misses (a child list scan, maybe
+ * a new node), invalid IDs, trace mode (kp_tfunc_library_only: the caches
+ * stay empty) and inactive cursors (lim 0, p kp_rt_idle: the inline step
+ * never succeeds), the k = 1 hash table.
+ *
+ * Signal handlers (kp_busy).  A handler may run instrumented code between
+ * any two instructions of the thread it interrupts.
+ *  - Inside the library (enter and the slow halves), kp_busy is set: an
+ *    activation entered then is not recorded (its cursor stays inactive:
+ *    state null, lim 0, so its items are ignored) and is counted as
+ *    dropped, so it never sees a forest halfway through an update.
+ *  - The inline step does not set kp_busy.  It reads only fields that a
+ *    concurrent update cannot leave half-written (a node's id never
+ *    changes; a cache slot is one pointer, always some child of its node
+ *    or the sentinel; the cursor belongs to the interrupted activation)
+ *    and writes one counter with a single instruction.  So a handler that
+ *    interrupts it may record its own activation normally: the interrupted
+ *    step then finishes on nodes that are still correct.
+ * Invariant: only the library half ever links, creates or re-caches nodes,
+ * and only with kp_busy set; the inline half only increments a counter.
  */
 #include <signal.h>
 
 #include "kp_internal.h"
 
-/* Set while this thread is inside enter/emit/leave.  A signal handler that
- * runs instrumented code then would see a half-updated forest: its
- * activation is not recorded (kpath_rt_enter leaves c->state null, so its
- * emits are ignored) and counted as dropped.  Only this thread writes it. */
+/* Set while this thread is inside the library half of enter/emit/leave.
+ * Only this thread writes it. */
 static _Thread_local volatile sig_atomic_t kp_busy;
 
 void kpath_rt_register(struct kpath_rt_func *f)
@@ -17,16 +38,24 @@ void kpath_rt_register(struct kpath_rt_func *f)
 	kp_rt_register(f);
 }
 
+/* An inactive cursor: the inline step never runs (lim 0) and the library
+ * half ignores its items (state null). */
+static void inactive(struct kpath_rt_cursor *c)
+{
+	c->lim = 0;
+	c->cnt = NULL;
+	c->p = &kp_rt_idle;
+	c->state = NULL;
+	c->act = 0;
+}
+
 /* The routine-entry marker "*" of the k-BLPP paper. */
 static void enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
 
 void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
-	c->state = 0;
-	c->n = 0;
-	c->tau = c->beta = 0;
-	c->act = 0;
 	if (kp_busy) {
+		inactive(c);
 		kp_rt_drop(1);
 		return;
 	}
@@ -38,27 +67,34 @@ void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 static void enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
 	int slot = __atomic_load_n(&f->slot, __ATOMIC_ACQUIRE);
-	if (slot == 0)
-		slot = kp_rt_register(f);
-	if (slot < 0)
-		return;
-	struct kp_thread *th = kp_thread_self();
-	if (slot == 0 || !th) {
-		kp_rt_drop(1);
-		return;
+	struct kp_thread *th = kp_thread_current;
+	struct kp_tfunc *tf;
+	if (slot > 0 && th && (uint32_t)slot <= th->nfuncs && (tf = th->funcs[slot - 1])) {
+		/* common case: a function this thread ran before */
+		*c = tf->marker;
+	} else {
+		inactive(c);
+		if (slot == 0)
+			slot = kp_rt_register(f);
+		if (slot < 0)
+			return;
+		th = kp_thread_self();
+		if (slot == 0 || !th) {
+			kp_rt_drop(1);
+			return;
+		}
+		tf = (uint32_t)slot <= th->nfuncs ? th->funcs[slot - 1] : NULL;
+		if (!tf && !(tf = kp_thread_func_slow(th, f, slot))) {
+			kp_rt_drop(1);
+			return;
+		}
+		*c = tf->marker;
 	}
-	struct kp_tfunc *tf = (uint32_t)slot <= th->nfuncs ? th->funcs[slot - 1] : 0;
-	if (!tf && !(tf = kp_thread_func_slow(th, f, slot))) {
-		kp_rt_drop(1);
-		return;
-	}
-	c->state = tf;
-	tf->cons->enter(tf, c);
-	if (th->tbuf)
+	if (th->tbuf) /* tf is library-only (kp_thread_func_slow) */
 		kp_trace_enter(th, (uint32_t)slot - 1, c);
 }
 
-void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
+void kpath_rt_emit_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
 	struct kp_tfunc *tf = c->state;
 	if (!tf)
@@ -70,7 +106,7 @@ void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 	kp_busy = 0;
 }
 
-void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
+void kpath_rt_leave_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
 	struct kp_tfunc *tf = c->state;
 	if (!tf)
@@ -80,5 +116,17 @@ void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 		kp_trace_event(tf->th, KP_TR_LEAVE, c, id);
 	kp_tfunc_item(tf, c, id);
 	kp_busy = 0;
-	c->state = 0; /* the activation is over */
+	inactive(c); /* the activation is over */
+}
+
+/* For code compiled without the inline half (KPATH_RT_NO_INLINE, or a
+ * compiler/target without it): the library does every item. */
+void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
+{
+	kpath_rt_emit_slow(c, id);
+}
+
+void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
+{
+	kpath_rt_leave_slow(c, id);
 }

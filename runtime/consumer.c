@@ -8,6 +8,7 @@
  * The trace writer is not a consumer: it sees the raw stream, invalid IDs
  * included, and runs beside either (abi.c).
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "kp_internal.h"
@@ -19,8 +20,11 @@ static int ksf_init(struct kp_tfunc *tf, unsigned k)
 
 static void ksf_enter(struct kp_tfunc *tf, struct kpath_rt_cursor *c)
 {
-	(void)tf;
-	kp_ksf_marker(c);
+	c->lim = 0;
+	c->cnt = NULL;
+	c->state = tf;
+	c->act = 0;
+	kp_ksf_marker(&tf->u.ksf, c);
 }
 
 static int ksf_item(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id)
@@ -38,13 +42,18 @@ static void ksf_zero(struct kp_tfunc *tf)
 	kp_ksf_zero(&tf->u.ksf);
 }
 
+static uint64_t ksf_sum(const struct kp_tfunc *tf)
+{
+	return kp_ksf_sum(&tf->u.ksf);
+}
+
 static void ksf_fini(struct kp_tfunc *tf)
 {
 	kp_ksf_free(&tf->u.ksf);
 }
 
 const struct kp_consumer kp_consumer_ksf = {
-	"ksf", ksf_init, ksf_enter, ksf_item, ksf_to_ipf, ksf_zero, ksf_fini,
+	"ksf", ksf_init, ksf_enter, ksf_item, ksf_to_ipf, ksf_zero, ksf_sum, ksf_fini,
 };
 
 static int counts_init(struct kp_tfunc *tf, unsigned k)
@@ -53,10 +62,16 @@ static int counts_init(struct kp_tfunc *tf, unsigned k)
 	return kp_counts_init(&tf->u.counts, tf->f->num_paths);
 }
 
+/* The inline path counts into the array directly (lim = num_paths); with
+ * the hash table every item goes through counts_item. */
 static void counts_enter(struct kp_tfunc *tf, struct kpath_rt_cursor *c)
 {
-	(void)tf;
-	kp_ksf_marker(c);
+	const struct kp_counts *t = &tf->u.counts;
+	c->lim = t->arr ? t->narr : 0;
+	c->cnt = t->arr;
+	c->p = &kp_rt_idle;
+	c->state = tf;
+	c->act = 0;
 }
 
 static int counts_item(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id)
@@ -75,13 +90,18 @@ static void counts_zero(struct kp_tfunc *tf)
 	kp_counts_zero(&tf->u.counts);
 }
 
+static uint64_t counts_sum(const struct kp_tfunc *tf)
+{
+	return kp_counts_sum(&tf->u.counts);
+}
+
 static void counts_fini(struct kp_tfunc *tf)
 {
 	kp_counts_free(&tf->u.counts);
 }
 
 const struct kp_consumer kp_consumer_counts = {
-	"counts", counts_init, counts_enter, counts_item, counts_to_ipf, counts_zero, counts_fini,
+	"counts", counts_init, counts_enter, counts_item, counts_to_ipf, counts_zero, counts_sum, counts_fini,
 };
 
 const struct kp_consumer *kp_consumer_for(unsigned k)
@@ -100,6 +120,7 @@ struct kp_tfunc *kp_tfunc_new(const struct kpath_rt_func *f, unsigned k)
 		free(tf);
 		return NULL;
 	}
+	tf->cons->enter(tf, &tf->marker);
 	return tf;
 }
 
@@ -109,4 +130,11 @@ void kp_tfunc_free(struct kp_tfunc *tf)
 		return;
 	tf->cons->fini(tf);
 	free(tf);
+}
+
+void kp_tfunc_library_only(struct kp_tfunc *tf)
+{
+	tf->marker.lim = 0;
+	if (tf->cons == &kp_consumer_ksf)
+		tf->u.ksf.nocache = 1;
 }

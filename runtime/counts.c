@@ -130,6 +130,16 @@ int kp_counts_to_ipf(const struct kp_counts *t, struct kp_ipf *dst)
 	return 0;
 }
 
+uint64_t kp_counts_sum(const struct kp_counts *t)
+{
+	uint64_t sum = 0;
+	for (uint64_t i = 0; t->arr && i < t->narr; i++)
+		sum += t->arr[i];
+	for (uint32_t i = 0; t->vals && i < t->cap; i++)
+		sum += t->vals[i];
+	return sum;
+}
+
 void kp_counts_zero(struct kp_counts *t)
 {
 	if (t->arr)

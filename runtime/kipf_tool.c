@@ -194,8 +194,7 @@ static int read_block(struct replay *r, const unsigned char *p, const unsigned c
 			x->act = ++cur;
 			x->func = (uint32_t)index;
 			struct kp_tfunc *tf = r->f[index]->tf;
-			x->c = (struct kpath_rt_cursor){ tf, 0, 0, 0, x->act };
-			tf->cons->enter(tf, &x->c);
+			x->c = tf->marker;
 			continue;
 		}
 		if (kind == 3 || kp_varint_get(&p, end, &id) || (v >> 2) > cur)
@@ -283,7 +282,7 @@ static int build_profile(struct replay *r, struct kp_profile *p)
 			return KP_ENOMEM;
 		int rc = tf->cons->to_ipf(tf, &t);
 		if (rc == 0)
-			rc = kp_snapshot_func(p, tf->f, &t, tf->emitted, tf->invalid);
+			rc = kp_snapshot_func(p, tf->f, &t, kp_tfunc_emitted(tf), tf->invalid);
 		kp_ipf_free(&t);
 		if (rc)
 			return rc;

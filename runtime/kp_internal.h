@@ -61,15 +61,21 @@ unsigned kp_ipf_depth(const struct kp_ipf *t);
 
 /* ---- k-slab forest (ksf.c) ------------------------------------------- */
 
-/* Nodes live in geometric segments that never move (segment s holds
- * 2^(s+KP_SEG0) nodes), so that the exit handler can walk the forest of a
- * thread still running without reading freed memory.  Node 0 is null. */
+/* Nodes (struct kpath_rt_node, kpath_rt.h) live in geometric segments that
+ * never move (segment s holds 2^(s+KP_SEG0) nodes), so that cursors and
+ * caches can point at them and the exit handler can walk the forest of a
+ * thread still running without reading freed memory.  Node index 0 is
+ * null. */
 #define KP_SEG0 8
 #define KP_NSEG 25
 struct kp_ksf {
 	unsigned k;                   /* >= 2 */
 	uint32_t n;                   /* next free node index (>= 1) */
-	struct kp_node *seg[KP_NSEG];
+	int nocache;                  /* leave child caches empty: no inline steps */
+	/* The cursor's node right after a marker: not in the forest; its
+	 * child cache holds roots. */
+	struct kpath_rt_node start;
+	struct kpath_rt_node *seg[KP_NSEG];
 	/* R of the paper: roots hashed by label, open addressing on node
 	 * indices (0 = empty).  Old tables are retired, not freed, until
 	 * kp_ksf_free (same reason as the segments). */
@@ -79,22 +85,29 @@ struct kp_ksf {
 	uint32_t nretired;
 };
 
+/* A node without children: the cursor's p where the inline k-SF step must
+ * not run (k = 1, trace mode, inactive cursors). */
+extern struct kpath_rt_node kp_rt_idle;
+
 int kp_ksf_init(struct kp_ksf *s, unsigned k);
 void kp_ksf_free(struct kp_ksf *s);
 /* The node with index i (1 <= i < s->n). */
-static inline struct kp_node *kp_ksf_node(const struct kp_ksf *s, uint32_t i)
+static inline struct kpath_rt_node *kp_ksf_node(const struct kp_ksf *s, uint32_t i)
 {
 	uint32_t j = i + (1u << KP_SEG0);
 	unsigned top = 31u - (unsigned)__builtin_clz(j);
 	return &s->seg[top - KP_SEG0][j - (1u << top)];
 }
-/* Routine-entry marker "*" for the cursor c (n = 0, tau = beta = null). */
-void kp_ksf_marker(struct kpath_rt_cursor *c);
+/* Routine-entry marker "*" for the cursor c (n = 0, tau = beta = null):
+ * sets c->p. */
+void kp_ksf_marker(struct kp_ksf *s, struct kpath_rt_cursor *c);
 /* process_bl_path_id(r) of the k-BLPP paper (Algorithm "Stream processing
  * algorithm for k-SF construction") on the stream whose (n, tau, beta) are
- * in c.  0, or KP_ENOMEM: r is dropped and c restarts as after a marker. */
+ * in c, filling the child caches it looks through.  kpath_rt_step, when it
+ * succeeds, has the same effect.  0, or KP_ENOMEM: r is dropped and c
+ * restarts as after a marker. */
 int kp_ksf_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r);
-/* find(R, r): the root labelled r, or 0. */
+/* find(R, r): the index of the root labelled r, or 0. */
 uint32_t kp_ksf_root(const struct kp_ksf *s, uint64_t r);
 /* make_k_ipf of the k-BLPP paper: adds the k-IPF of s into dst. */
 int kp_ksf_to_ipf(const struct kp_ksf *s, struct kp_ipf *dst);
@@ -107,7 +120,7 @@ uint64_t kp_ksf_sum(const struct kp_ksf *s);
 
 #define KP_COUNTS_ARRAY_MAX 4096u
 struct kp_counts {
-	uint64_t *arr;   /* num_paths counters, when num_paths <= ARRAY_MAX */
+	kpath_rt_u64 *arr; /* num_paths counters, when num_paths <= ARRAY_MAX */
 	uint64_t narr;
 	uint64_t *keys;  /* else open addressing: id + 1 (0 = empty) */
 	uint64_t *vals;
@@ -120,6 +133,8 @@ void kp_counts_free(struct kp_counts *t);
 int kp_counts_add(struct kp_counts *t, uint64_t id);
 int kp_counts_to_ipf(const struct kp_counts *t, struct kp_ipf *dst);
 void kp_counts_zero(struct kp_counts *t);
+/* Sum of all counters. */
+uint64_t kp_counts_sum(const struct kp_counts *t);
 
 /* ---- consumers (consumer.c) ------------------------------------------- */
 
@@ -129,11 +144,15 @@ struct kp_tfunc;
 struct kp_consumer {
 	const char *name;
 	int (*init)(struct kp_tfunc *tf, unsigned k);
+	/* The marker: initialises every field of c for kpath_rt_step and
+	 * item (state = tf, lim = num_paths where the inline path applies). */
 	void (*enter)(struct kp_tfunc *tf, struct kpath_rt_cursor *c);
 	/* 0, or KP_ENOMEM when the item was dropped */
 	int (*item)(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id);
 	int (*to_ipf)(const struct kp_tfunc *tf, struct kp_ipf *dst);
 	void (*zero)(struct kp_tfunc *tf);
+	/* Items recorded since the last zero (inline steps included). */
+	uint64_t (*sum)(const struct kp_tfunc *tf);
 	void (*fini)(struct kp_tfunc *tf);
 };
 extern const struct kp_consumer kp_consumer_ksf;
@@ -141,12 +160,17 @@ extern const struct kp_consumer kp_consumer_counts;
 const struct kp_consumer *kp_consumer_for(unsigned k);
 
 struct kp_thread;
-/* One function's state in one thread (or in the offline replay). */
+/* One function's state in one thread (or in the offline replay).  The
+ * number of valid IDs emitted is not counted on the hot path: it is
+ * cons->sum + dropped (kp_tfunc_emitted). */
 struct kp_tfunc {
 	const struct kpath_rt_func *f;
 	struct kp_thread *th;   /* NULL offline */
 	const struct kp_consumer *cons;
-	uint64_t emitted, invalid, dropped;
+	/* the cursor right after a marker (cons->enter), copied by
+	 * kpath_rt_enter */
+	struct kpath_rt_cursor marker;
+	uint64_t invalid, dropped;
 	union {
 		struct kp_ksf ksf;
 		struct kp_counts counts;
@@ -154,19 +178,26 @@ struct kp_tfunc {
 };
 /* NULL on allocation failure. */
 struct kp_tfunc *kp_tfunc_new(const struct kpath_rt_func *f, unsigned k);
+/* From now on every item of tf goes through the library (trace mode):
+ * cursors entered later never take the inline step. */
+void kp_tfunc_library_only(struct kp_tfunc *tf);
 void kp_tfunc_free(struct kp_tfunc *tf);
 /* One emitted ID: counts it as invalid (id >= num_paths: not recorded,
  * the activation's sequence continues as if it had not been emitted) or
- * emitted, and hands it to the consumer. */
+ * hands it to the consumer (counting it as dropped if that fails). */
 static inline void kp_tfunc_item(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id)
 {
 	if (id >= tf->f->num_paths) {
 		tf->invalid++;
 		return;
 	}
-	tf->emitted++;
 	if (tf->cons->item(tf, c, id) != 0)
 		tf->dropped++;
+}
+/* Valid IDs emitted since the last zero. */
+static inline uint64_t kp_tfunc_emitted(const struct kp_tfunc *tf)
+{
+	return tf->cons->sum(tf) + tf->dropped;
 }
 
 /* ---- global state (rt.c, thread.c) ------------------------------------ */
@@ -225,6 +256,8 @@ void kp_rt_init(void);
 int kp_rt_register(struct kpath_rt_func *f);
 /* Counts one dropped event (any thread). */
 void kp_rt_drop(uint64_t n);
+/* This thread's state, or NULL before its first activation. */
+extern _Thread_local struct kp_thread *kp_thread_current;
 /* This thread's state, created on first use; NULL on allocation failure. */
 struct kp_thread *kp_thread_self(void);
 /* Slow path of kp_thread_func: the tfunc for slot, created. */

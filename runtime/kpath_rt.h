@@ -3,9 +3,9 @@
  *
  * This header is also the preamble of every instrumented file: the rewriter
  * embeds its text verbatim, so it must stay plain C99 (no includes, no
- * _Thread_local, no GNU extensions) and every name in it starts with
- * "kpath_rt_" (reserved for kpath: the instrumenter refuses programs that
- * declare such names), except kpath_dump, which programs may declare
+ * _Thread_local; GNU extensions only behind #if) and every name in it starts
+ * with "kpath_rt_" (reserved for kpath: the instrumenter refuses programs
+ * that declare such names), except kpath_dump, which programs may declare
  * (void kpath_dump(void);) and call to write the profile early.
  *
  * Contract between the instrumenter and the runtime:
@@ -21,11 +21,25 @@
  *    kpath_rt_leave; the runtime tolerates that.
  *  - Path IDs are in [0, num_paths); any other value is counted as an invalid
  *    path and never recorded.
+ *
+ * kpath_rt_emit and kpath_rt_leave are static inline functions (below) that
+ * handle the common case in the instrumented code itself and call the
+ * library (kpath_rt_emit_slow / kpath_rt_leave_slow) otherwise.  Defining
+ * KPATH_RT_NO_INLINE before this header (kpath instrument --check does)
+ * makes them plain calls into the library instead, as on compilers or
+ * targets where the inline path is not available.
  */
 #ifndef KPATH_RT_H
 #define KPATH_RT_H
 
-#define KPATH_RT_ABI 1
+#define KPATH_RT_ABI 2
+
+/* The entry points whose cursor layout changed carry the ABI in their
+ * link names, so that code instrumented for another ABI fails to link
+ * instead of handing the library a cursor of the wrong size. */
+#define kpath_rt_enter kpath_rt_enter_v2
+#define kpath_rt_emit kpath_rt_emit_v2
+#define kpath_rt_leave kpath_rt_leave_v2
 
 typedef unsigned long long kpath_rt_u64;
 
@@ -60,27 +74,96 @@ struct kpath_rt_func {
 	struct kpath_rt_func *next; /* registry list */
 };
 
-/* Per-activation stream cursor (n, tau, beta of the k-BLPP paper's
- * process_bl_path_id), kept in a local of the instrumented function so that
- * recursion and threads never mix sequences.  Opaque to instrumented code;
- * kpath_rt_enter initialises every field. */
+/* Child-cache slots per k-SF node (a power of two). */
+#define KPATH_RT_WAYS 4
+
+/* A node of a thread's k-slab forest (k-SF, k-BLPP paper), as the inline
+ * path sees it.  slot[] is a direct-mapped cache of the node's children:
+ * slot[id % KPATH_RT_WAYS] is null or some child of the node, so a child
+ * found there whose id equals the wanted ID is the child with that label.
+ * id and next never change once the node is linked into the forest. */
+struct kpath_rt_node {
+	struct kpath_rt_node *next;   /* the cursor's node after an item that ends here */
+	kpath_rt_u64 id;              /* label: a path ID */
+	kpath_rt_u64 count;           /* c(node) */
+	unsigned first_child, next_sibling, up, level; /* runtime-owned */
+	struct kpath_rt_node *slot[KPATH_RT_WAYS];
+};
+
+/* Per-activation stream cursor, a local of the instrumented function so
+ * that recursion and threads never mix sequences.  For k >= 2, p is the
+ * node whose children the next item looks up: it stands for the (n, tau,
+ * beta) of the k-BLPP paper's process_bl_path_id (runtime/ksf.c explains
+ * how).  kpath_rt_enter initialises every field; instrumented code only
+ * passes its address. */
 struct kpath_rt_cursor {
-	void *state;          /* this thread's per-function state */
-	kpath_rt_u64 n;       /* items since the marker, mod k-1 (chunk position) */
-	unsigned tau, beta;   /* k-SF node indices in the thread's arena, 0 = null */
-	kpath_rt_u64 act;     /* activation number (trace mode) */
+	kpath_rt_u64 lim;        /* k = 1: IDs below lim count in cnt[] inline; else 0 */
+	kpath_rt_u64 *cnt;       /* k = 1: a counter per ID */
+	struct kpath_rt_node *p; /* k >= 2: see above; a node without children otherwise */
+	void *state;             /* runtime-owned */
+	kpath_rt_u64 act;        /* runtime-owned (trace) */
 };
 
 /* Routine-entry marker: registers f on first use, initialises c. */
 void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
-/* A back edge or cut edge was taken: id is the path just completed. */
-void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id);
-/* The function returns: id is its last path.  The activation ends. */
-void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id);
+/* Library halves of kpath_rt_emit / kpath_rt_leave: the whole step. */
+void kpath_rt_emit_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id);
+void kpath_rt_leave_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 /* Registers f eagerly (called from a constructor where the compiler has
  * them, so that functions never called still appear in the profile). */
 void kpath_rt_register(struct kpath_rt_func *f);
 /* Writes (accumulates) the profile now; also runs at exit. */
 void kpath_dump(void);
+
+/* The inline path needs a counter increment that is one instruction, so
+ * that a signal handler running instrumented code between two instructions
+ * of an interrupted inline step never loses a count (the library half marks
+ * the thread busy instead, see runtime/abi.c). */
+#if !defined(KPATH_RT_NO_INLINE) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define KPATH_RT_INLINE 1
+#define KPATH_RT_INC(x) __asm__ __volatile__("addq $1, %0" : "+m"(x))
+/* inline even at -O0; never instrumented (-finstrument-functions would
+ * call the program's hooks, themselves maybe instrumented, from every
+ * emit) */
+#define KPATH_RT_INLINE_FN static __inline__ __attribute__((always_inline, no_instrument_function))
+
+/* One item r when the inline path can do it, else 0 (the library does
+ * it).  k = 1: a counter per ID.  k >= 2: the item's node (beta, or tau in
+ * an activation's first chunk) is the child of p labelled r: one cache
+ * lookup, one compare (only valid IDs label nodes), one counter, and the
+ * node tells where the next item looks.  Trace mode and inactive cursors
+ * have lim 0 and a p without children, so they always go to the library. */
+KPATH_RT_INLINE_FN int kpath_rt_step(struct kpath_rt_cursor *c, kpath_rt_u64 r)
+{
+	struct kpath_rt_node *y;
+	if (r < c->lim) {
+		KPATH_RT_INC(c->cnt[r]);
+		return 1;
+	}
+	y = c->p->slot[r % KPATH_RT_WAYS];
+	if (!y || y->id != r)
+		return 0;
+	KPATH_RT_INC(y->count);
+	c->p = y->next;
+	return 1;
+}
+
+/* A back edge or cut edge was taken: id is the path just completed. */
+KPATH_RT_INLINE_FN void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
+{
+	if (!kpath_rt_step(c, id))
+		kpath_rt_emit_slow(c, id);
+}
+
+/* The function returns: id is its last path.  The activation ends. */
+KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
+{
+	if (!kpath_rt_step(c, id))
+		kpath_rt_leave_slow(c, id);
+}
+#else
+void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id);
+void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id);
+#endif
 
 #endif

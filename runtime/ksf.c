@@ -16,14 +16,21 @@
  * is the prefix forest of the union of their lists L, which is what
  * make_k_ipf needs.
  *
+ * The cursor keeps one node p for (n, tau, beta), and nodes cache their
+ * children, so that the common item is kpath_rt_step in the instrumented
+ * code (kp_ksf_process explains the encoding); this file does the rest.
+ *
  * Memory: nodes come from segments that never move and node indices are
  * uint32 (0 = null); see kp_internal.h.  No lock: a k-SF belongs to one
- * thread.
+ * thread (abi.c: signal handlers).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kp_internal.h"
+
+struct kpath_rt_node kp_rt_idle;
 
 static uint32_t hash_label(uint64_t r)
 {
@@ -36,7 +43,7 @@ int kp_ksf_init(struct kp_ksf *s, unsigned k)
 	memset(s, 0, sizeof *s);
 	s->k = k;
 	s->n = 1; /* index 0 is null */
-	s->seg[0] = kp_calloc((size_t)1 << KP_SEG0, sizeof(struct kp_node));
+	s->seg[0] = kp_malloc(((size_t)1 << KP_SEG0) * sizeof(struct kpath_rt_node));
 	s->roots = kp_calloc(16, sizeof *s->roots);
 	if (!s->seg[0] || !s->roots) {
 		kp_ksf_free(s);
@@ -57,26 +64,49 @@ void kp_ksf_free(struct kp_ksf *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* A new node labelled r with counter 0, no links; 0 if out of memory. */
-static uint32_t new_node(struct kp_ksf *s, uint64_t r)
+/* The index of node v (a node of s, not s->start): the inverse of
+ * kp_ksf_node, by finding v's segment, from the newest (which holds half
+ * of the nodes, and the ones the stream just created). */
+static uint32_t index_of(const struct kp_ksf *s, const struct kpath_rt_node *v)
+{
+	uint32_t last = s->n - 1 + (1u << KP_SEG0);
+	for (unsigned g = 31u - (unsigned)__builtin_clz(last) - KP_SEG0 + 1; g-- > 0;) {
+		size_t len = (size_t)1 << (g + KP_SEG0);
+		if (v >= s->seg[g] && v < s->seg[g] + len)
+			return (uint32_t)(len + (size_t)(v - s->seg[g]) - ((size_t)1 << KP_SEG0));
+	}
+	return 0; /* not reached */
+}
+
+/* A new node labelled r at depth level, with counter 0, no links, an empty
+ * child cache, and for the lower slab the upper-slab node up (tau of the
+ * same item); *idx its index; NULL if out of memory.  next: see
+ * kp_ksf_process. */
+static struct kpath_rt_node *new_node(struct kp_ksf *s, uint64_t r, unsigned level,
+				      struct kpath_rt_node *up, uint32_t *idx)
 {
 	uint32_t i = s->n;
 	uint32_t j = i + (1u << KP_SEG0);
 	if (j < i)
-		return 0; /* 2^32 nodes: the index space is full */
+		return NULL; /* 2^32 nodes: the index space is full */
 	unsigned top = 31u - (unsigned)__builtin_clz(j);
 	unsigned g = top - KP_SEG0;
 	if (g >= KP_NSEG)
-		return 0;
+		return NULL;
 	if (!s->seg[g]) {
-		s->seg[g] = kp_malloc(((size_t)1 << top) * sizeof(struct kp_node));
+		s->seg[g] = kp_malloc(((size_t)1 << top) * sizeof(struct kpath_rt_node));
 		if (!s->seg[g])
-			return 0;
+			return NULL;
 	}
-	struct kp_node *v = &s->seg[g][j - (1u << top)];
-	*v = (struct kp_node){ .id = r, .count = 0, .first_child = 0, .next_sibling = 0 };
+	struct kpath_rt_node *v = kp_ksf_node(s, i);
+	memset(v, 0, sizeof *v);
+	v->id = r;
+	v->level = level;
+	v->up = up ? index_of(s, up) : 0;
+	v->next = level == 2 * s->k - 3 ? up : v;
 	s->n++;
-	return i;
+	*idx = i;
+	return v;
 }
 
 uint32_t kp_ksf_root(const struct kp_ksf *s, uint64_t r)
@@ -125,86 +155,111 @@ static int add_root(struct kp_ksf *s, uint32_t v)
 	return 0;
 }
 
-/* The child of p labelled r, created (appended to p's children) if
- * absent; 0 if out of memory. */
-static uint32_t child(struct kp_ksf *s, uint32_t p, uint64_t r)
+/* The root labelled r (find(R, r)), created if absent; NULL if out of
+ * memory. */
+static struct kpath_rt_node *root(struct kp_ksf *s, uint64_t r)
 {
-	struct kp_node *pn = kp_ksf_node(s, p);
-	uint32_t c = pn->first_child, last = 0;
+	uint32_t v = kp_ksf_root(s, r);
+	if (v)
+		return kp_ksf_node(s, v);
+	struct kpath_rt_node *x = new_node(s, r, 0, NULL, &v);
+	if (!x || add_root(s, v) != 0)
+		return NULL; /* an unlisted node is just garbage */
+	return x;
+}
+
+/* The child of p labelled r: through p's child cache, else p's list,
+ * else created (appended to the list, with up as new_node wants); p's
+ * cache slot for r then holds it.  NULL if out of memory. */
+static struct kpath_rt_node *child(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r,
+				   struct kpath_rt_node *up)
+{
+	struct kpath_rt_node **slot = &p->slot[r % KPATH_RT_WAYS], *x = *slot;
+	if (x && x->id == r)
+		return x;
+	uint32_t c = p->first_child, last = 0;
 	while (c) {
-		struct kp_node *cn = kp_ksf_node(s, c);
-		if (cn->id == r)
-			return c;
+		x = kp_ksf_node(s, c);
+		if (x->id == r)
+			goto found;
 		last = c;
-		c = cn->next_sibling;
+		c = x->next_sibling;
 	}
-	c = new_node(s, r);
-	if (!c)
-		return 0;
+	x = new_node(s, r, p->level + 1, up, &c);
+	if (!x)
+		return NULL;
 	/* Publish the node after it is initialised: an exit-time reader of a
 	 * live thread sees either the old list or the new one. */
 	if (last)
 		kp_ksf_node(s, last)->next_sibling = c;
 	else
-		kp_ksf_node(s, p)->first_child = c;
-	return c;
+		p->first_child = c;
+found:
+	if (!s->nocache)
+		*slot = x;
+	return x;
 }
 
-void kp_ksf_marker(struct kpath_rt_cursor *c)
+void kp_ksf_marker(struct kp_ksf *s, struct kpath_rt_cursor *c)
 {
-	c->n = 0;
-	c->tau = 0;
-	c->beta = 0;
+	c->p = &s->start;
 }
 
 /* process_bl_path_id(r), k-BLPP paper; line numbers refer to the
- * Algorithm.  The marker case (lines 1-4) is kp_ksf_marker. */
+ * Algorithm.  The marker case (lines 1-4) is kp_ksf_marker.
+ *
+ * The cursor's one node p stands for (n, tau, beta).  Levels: the upper
+ * slab is depths 0..k-2, the lower slab k-1..2k-3 (top = k-2 below).
+ *   p = start              n = 0, tau = beta = null (after the marker)
+ *   p upper, level < top   the first chunk: beta = null, tau = p
+ *   p upper, level = top   n = 0 after a chunk: tau = p (beta is moot:
+ *                          lines 6-10 set beta = tau)
+ *   p lower                n > 0: beta = p, tau = p->up
+ * A lower-slab node keeps in up the tau that was reached with it (the
+ * same chunk's items from its first: a function of the node's path), and
+ * in next where the cursor goes after it: itself, or up when it is at the
+ * bottom level (its chunk is over, and tau, at level top, is the parent of
+ * the next beta).  An upper-slab node's next is itself.  So after an item
+ * whose node (the one counted: beta, or tau when beta is null) is y, the
+ * cursor's p is y->next, and an item whose node is cached in p's child
+ * cache needs nothing else: if beta' exists, so does tau' = beta'->up,
+ * created with it.  That is kpath_rt_step. */
 int kp_ksf_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r)
 {
-	uint32_t tau = c->tau, beta = c->beta;
-	if (c->n == 0) {
-		/* lines 6-10: a new chunk starts; the previous chunk's path
-		 * (ending at tau) becomes the parent of the lower slab */
-		beta = tau;
-		tau = kp_ksf_root(s, r);
-		if (!tau) {
-			tau = new_node(s, r);
-			if (!tau || add_root(s, tau) != 0)
-				goto oom; /* an unlisted node is just garbage */
-		}
+	struct kpath_rt_node *p = c->p, *tau, *y;
+	unsigned top = s->k - 2;
+	if (p == &s->start) {
+		/* lines 6-10 with tau = null: tau = find(R, r); line 29 */
+		y = root(s, r);
+		if (y && !s->nocache)
+			p->slot[r % KPATH_RT_WAYS] = y;
+	} else if (p->level < top) {
+		/* lines 12-18 in the first chunk; line 29 */
+		y = child(s, p, r, NULL);
 	} else {
-		/* lines 12-18 */
-		tau = child(s, tau, r);
-		if (!tau)
-			goto oom;
+		if (p->level == top)
+			tau = root(s, r); /* lines 6-10: beta = tau; tau = find(R, r) */
+		else
+			tau = child(s, kp_ksf_node(s, p->up), r, NULL); /* lines 12-18 */
+		/* lines 20-27: beta = child(beta, r) */
+		y = tau ? child(s, p, r, tau) : NULL;
 	}
-	if (beta) {
-		/* lines 20-27 */
-		beta = child(s, beta, r);
-		if (!beta)
-			goto oom;
-		kp_ksf_node(s, beta)->count++;
-	} else {
-		/* line 29 */
-		kp_ksf_node(s, tau)->count++;
+	if (!y) {
+		/* Drop r and restart the stream as after a marker, so that no
+		 * n-gram spans the lost item. */
+		kp_ksf_marker(s, c);
+		return KP_ENOMEM;
 	}
-	c->tau = tau;
-	c->beta = beta;
-	/* line 30; the algorithm reads n only as n mod (k-1), so c->n keeps
-	 * that (no division on the hot path) */
-	c->n = c->n + 1 == s->k - 1 ? 0 : c->n + 1;
+	y->count++;
+	/* line 30: n = n + 1, implicit in the level of y */
+	c->p = y->next;
 	return 0;
-oom:
-	/* Drop r and restart the stream as after a marker, so that no n-gram
-	 * spans the lost item. */
-	kp_ksf_marker(c);
-	return KP_ENOMEM;
 }
 
 /* join_subtree(rho, gamma, d) with rho in the k-SF (see kp_ipf_join). */
 static int join_ksf(struct kp_ipf *dst, uint32_t gamma, const struct kp_ksf *s, uint32_t rho, unsigned d)
 {
-	const struct kp_node *rn = kp_ksf_node(s, rho);
+	const struct kpath_rt_node *rn = kp_ksf_node(s, rho);
 	uint32_t delta;
 	if (kp_ipf_child(dst, gamma, rn->id, &delta) != 0)
 		return KP_ENOMEM;

@@ -80,7 +80,7 @@ static void fork_child(void)
 			struct kp_tfunc *tf = self->funcs[i];
 			if (tf) {
 				tf->cons->zero(tf);
-				tf->emitted = tf->invalid = tf->dropped = 0;
+				tf->invalid = tf->dropped = 0;
 			}
 		}
 		free(self->tbuf);

@@ -11,17 +11,17 @@
 
 #include "kp_internal.h"
 
-static _Thread_local struct kp_thread *kp_self;
+_Thread_local struct kp_thread *kp_thread_current;
 
 struct kp_thread *kp_thread_peek(void)
 {
-	return kp_self;
+	return kp_thread_current;
 }
 
 struct kp_thread *kp_thread_self(void)
 {
-	if (kp_self)
-		return kp_self;
+	if (kp_thread_current)
+		return kp_thread_current;
 	struct kp_thread *th = kp_calloc(1, sizeof *th);
 	if (!th)
 		return NULL;
@@ -37,7 +37,7 @@ struct kp_thread *kp_thread_self(void)
 	pthread_mutex_unlock(&kp_rt.mu);
 	if (kp_rt.key_ok)
 		pthread_setspecific(kp_rt.key, th);
-	kp_self = th;
+	kp_thread_current = th;
 	return th;
 }
 
@@ -66,6 +66,8 @@ struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func 
 	struct kp_tfunc *tf = kp_tfunc_new(f, kp_rt.k);
 	if (!tf)
 		return NULL;
+	if (th->tbuf)
+		kp_tfunc_library_only(tf); /* the trace writer sees every item */
 	tf->th = th;
 	th->funcs[i] = tf;
 	return tf;
@@ -81,12 +83,13 @@ void kp_thread_flush(struct kp_thread *th)
 		if (!tf)
 			continue;
 		struct kp_gfunc *g = &kp_rt.funcs[i];
+		uint64_t emitted = kp_tfunc_emitted(tf);
 		if (tf->cons->to_ipf(tf, &g->ipf) != 0)
-			g->dropped += tf->emitted;
-		g->emitted += tf->emitted;
+			g->dropped += emitted;
+		g->emitted += emitted;
 		g->invalid += tf->invalid;
 		g->dropped += tf->dropped;
-		tf->emitted = tf->invalid = tf->dropped = 0;
+		tf->invalid = tf->dropped = 0;
 		tf->cons->zero(tf);
 	}
 }
@@ -116,7 +119,7 @@ void kp_thread_exit(void *p)
 			break;
 		}
 	pthread_mutex_unlock(&kp_rt.mu);
-	if (kp_self == th)
-		kp_self = NULL;
+	if (kp_thread_current == th)
+		kp_thread_current = NULL;
 	thread_free(th);
 }

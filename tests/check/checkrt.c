@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* this runtime implements kpath_rt_emit/leave itself, as calls */
+#define KPATH_RT_NO_INLINE 1
 #include "kpath_rt.h"
 
 struct kpath_chk_edge {
@@ -79,7 +81,6 @@ void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 		;
 	a->f = f;
 	c->state = a;
-	c->n = 0;
 }
 
 static void take(struct act *a, unsigned e)

@@ -2,7 +2,9 @@
 # A signal handler running instrumented code while the thread may be inside
 # the runtime: same output as the original, no invalid path, a consistent
 # profile (kpcheck: structure, level 1 == emitted == trace records, k-IPF ==
-# n-grams of the trace), and the offline rebuild equals the online profile.
+# n-grams of the trace), and the offline rebuild equals the online profile;
+# then without a trace (the inline emit runs and is interrupted too), k = 1
+# and 4: same output, consistent profiles.
 # Counts vary from run to run (timer), so nothing is compared across runs.
 # usage: signals.sh KPATH KPCHECK SOURCE_DIR WORK
 set -u
@@ -21,4 +23,12 @@ python3 "$kpcheck" profile k4.json --k 4 --src-root "$work" --trace k4.trace --f
 "$kpath" kipf --k 4 -o off4.json k4.trace || fail kipf
 python3 "$kpcheck" same k4.json off4.json || fail "offline profile differs"
 grep -o '"dropped": [0-9]*' k4.json
+# Without a trace the inline emit runs, and handlers interrupt it (not only
+# the library): same output, a consistent profile (counts never grow going
+# down, level 1 == emitted).
+for k in 1 4; do
+	KPATH_K=$k KPATH_OUT="$work/n$k.json" ./signals >out$k.txt 2>err$k.txt || fail "k=$k: status $?"
+	cmp -s out$k.txt "$dir/signals.expected" || fail "k=$k: output differs: $(cat out$k.txt)"
+	python3 "$kpcheck" profile n$k.json --k $k --src-root "$work" --functions 4 || fail "kpcheck k=$k"
+done
 echo PASS

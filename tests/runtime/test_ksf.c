@@ -9,7 +9,11 @@
  *   - k-IPF is the (k+1)-IPF truncated to depth k (Property 2);
  *   - counters never increase going down (Property 1);
  *   - the paper's example stream and its 4-SF (list L) and 4-IPF;
- *   - kpath_dump semantics: zeroing counters and continuing adds up.
+ *   - kpath_dump semantics: zeroing counters and continuing adds up;
+ *   - the inline step of kpath_rt.h (kpath_rt_step, where the header has
+ *     it) followed by the library on a miss, as kpath_rt_emit does it,
+ *     builds the same forest node for node as the library alone, with
+ *     colliding cache slots, invalid IDs and interleaved activations.
  */
 #include "rt_test.h"
 
@@ -40,10 +44,33 @@ static size_t make_stream(uint64_t *s, size_t len, unsigned alpha, unsigned mark
 	return n;
 }
 
-/* The k-IPF of stream s computed online (k-SF, or counters for k = 1). */
-static int online(const uint64_t *s, size_t len, unsigned k, struct kp_ipf *out, uint64_t *sum)
+/* Items that took the inline step / all items given to item(). */
+static uint64_t n_inline, n_items;
+
+/* One item as kpath_rt_emit does it: the inline step if the header has it
+ * and it applies, else the library (kp_tfunc_item is what
+ * kpath_rt_emit_slow does outside trace mode).  with_inline = 0: the
+ * library alone. */
+static void item(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id, int with_inline)
 {
-	struct kpath_rt_func f = { .num_paths = UINT64_MAX };
+	n_items++;
+#ifdef KPATH_RT_INLINE
+	if (with_inline && kpath_rt_step(c, id)) {
+		n_inline++;
+		return;
+	}
+#else
+	(void)with_inline;
+#endif
+	kp_tfunc_item(tf, c, id);
+}
+
+/* The k-IPF of stream s computed online (k-SF, or counters for k = 1),
+ * for a function with num_paths paths; the tfunc in *keep if keep. */
+static int online_n(const uint64_t *s, size_t len, unsigned k, uint64_t num_paths, int with_inline,
+		    struct kp_ipf *out, uint64_t *sum, struct kp_tfunc **keep)
+{
+	struct kpath_rt_func f = { .num_paths = num_paths };
 	struct kp_tfunc *tf = kp_tfunc_new(&f, k);
 	struct kpath_rt_cursor c = { 0 };
 	if (!tf)
@@ -52,12 +79,22 @@ static int online(const uint64_t *s, size_t len, unsigned k, struct kp_ipf *out,
 		if (s[i] == MARK)
 			tf->cons->enter(tf, &c);
 		else
-			kp_tfunc_item(tf, &c, s[i]);
+			item(tf, &c, s[i], with_inline);
 	}
-	*sum = k >= 2 ? kp_ksf_sum(&tf->u.ksf) : tf->emitted;
+	*sum = tf->cons->sum(tf);
+	CHECK(kp_tfunc_emitted(tf) == *sum + tf->dropped);
 	int rc = kp_ipf_init(out) || tf->cons->to_ipf(tf, out);
+	if (keep) {
+		*keep = tf;
+		return rc;
+	}
 	kp_tfunc_free(tf);
 	return rc;
+}
+
+static int online(const uint64_t *s, size_t len, unsigned k, struct kp_ipf *out, uint64_t *sum)
+{
+	return online_n(s, len, k, UINT64_MAX, 1, out, sum, NULL);
 }
 
 static void brute(const uint64_t *s, size_t len, unsigned k, struct kp_ipf *out)
@@ -142,7 +179,7 @@ static void interleaved(void)
 				unsigned a = (unsigned)(rnd() % NACT);
 				if (n[a] < lenof[a]) {
 					uint64_t id = rnd() % 5; /* 4 is invalid */
-					kp_tfunc_item(tf, &c[a], id);
+					item(tf, &c[a], id, (int)(seed % 2));
 					seqs[a][n[a]++] = id;
 				}
 				for (unsigned b = 0; b < NACT; b++)
@@ -160,7 +197,7 @@ static void interleaved(void)
 				valid += m;
 				CHECK(rt_ngrams(&bf, seqs[a], m, k) == 0);
 			}
-			CHECK(tf->invalid == invalid && tf->emitted == valid);
+			CHECK(tf->invalid == invalid && kp_tfunc_emitted(tf) == valid);
 			CHECK(tf->cons->to_ipf(tf, &on) == 0);
 			CHECK(rt_ipf_equal(&on, &bf));
 			kp_ipf_free(&on);
@@ -178,7 +215,7 @@ static void paper_example(void)
 	struct kp_ksf s;
 	struct kpath_rt_cursor c;
 	CHECK(kp_ksf_init(&s, 4) == 0);
-	kp_ksf_marker(&c);
+	kp_ksf_marker(&s, &c);
 	for (size_t i = 0; i < len; i++)
 		CHECK(kp_ksf_process(&s, &c, sigma[i]) == 0);
 	CHECK(kp_ksf_sum(&s) == len);
@@ -351,7 +388,7 @@ static void alloc_failures(void)
 					items++;
 				}
 			}
-			CHECK(tf->emitted == items);
+			CHECK(kp_tfunc_emitted(tf) == items);
 			if (every[e] <= 2 && k >= 3) /* forests beyond one segment */
 				CHECK(tf->dropped > 0);
 			if (k >= 2)
@@ -376,6 +413,86 @@ static void alloc_failures(void)
 	kp_ipf_free(&t);
 }
 
+/* Two k-SFs built from the same stream are the same arena node for node
+ * (label, counter, links) when nodes were created in the same order. */
+static int same_ksf(const struct kp_ksf *a, const struct kp_ksf *b)
+{
+	if (a->n != b->n || a->roots_used != b->roots_used)
+		return 0;
+	for (uint32_t i = 1; i < a->n; i++) {
+		const struct kpath_rt_node *x = kp_ksf_node(a, i), *y = kp_ksf_node(b, i);
+		if (x->id != y->id || x->count != y->count || x->first_child != y->first_child ||
+		    x->next_sibling != y->next_sibling)
+			return 0;
+	}
+	return 1;
+}
+
+/* The inline step changes nothing but speed: random streams (repetitive,
+ * so that caches hit; with invalid IDs, so that lim matters) through the
+ * inline step + library and through the library alone give identical
+ * forests (k >= 2) or counters (k = 1), both equal to brute force.  Labels
+ * up to 19 collide in the KPATH_RT_WAYS cache slots; with huge num_paths
+ * (k = 1: the hash table) labels are spread. */
+static void inline_vs_library(void)
+{
+	static uint64_t s[6000];
+	static const uint64_t npaths[] = { 1, 2, 3, 5, 9, 17, 5000, UINT64_MAX };
+	uint64_t inl0 = n_inline, items0 = n_items;
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		for (size_t pi = 0; pi < sizeof npaths / sizeof *npaths; pi++) {
+			uint64_t np = npaths[pi];
+			/* alphabet: a few more labels than valid IDs; for huge
+			 * num_paths, labels spread so that root slots collide */
+			unsigned alpha = np < 20 ? (unsigned)np + 2 : 40;
+			rng_state = seed * 104729 + pi;
+			size_t len = make_stream(s, 6000, alpha, 200);
+			if (np >= 20)
+				for (size_t i = 0; i < len; i++)
+					if (s[i] != MARK)
+						s[i] = s[i] * 4096 + s[i] % 3;
+			for (unsigned k = 1; k <= 9; k++) {
+				struct kp_ipf a, b, bf;
+				struct kp_tfunc *ta = NULL, *tb = NULL;
+				uint64_t suma = 0, sumb = 0;
+				CHECK(online_n(s, len, k, np, 1, &a, &suma, &ta) == 0);
+				CHECK(online_n(s, len, k, np, 0, &b, &sumb, &tb) == 0);
+				/* brute force over the valid IDs only */
+				static uint64_t v[6000];
+				size_t m = 0;
+				for (size_t i = 0; i < len; i++)
+					if (s[i] == MARK || s[i] < np)
+						v[m++] = s[i];
+				brute(v, m, k, &bf);
+				CHECK(suma == sumb && ta && tb && ta->invalid == tb->invalid);
+				CHECK(rt_ipf_equal(&a, &bf) && rt_ipf_equal(&b, &bf));
+				if (ta && tb && k >= 2 && !same_ksf(&ta->u.ksf, &tb->u.ksf)) {
+					fprintf(stderr, "seed %" PRIu64 " num_paths %" PRIu64 " k %u: forests differ\n",
+						seed, np, k);
+					rt_failures++;
+				}
+				if (ta && tb && k == 1 && ta->u.counts.arr)
+					CHECK(memcmp(ta->u.counts.arr, tb->u.counts.arr,
+						     (size_t)ta->u.counts.narr * sizeof *ta->u.counts.arr) == 0);
+				kp_ipf_free(&a);
+				kp_ipf_free(&b);
+				kp_ipf_free(&bf);
+				kp_tfunc_free(ta);
+				kp_tfunc_free(tb);
+			}
+		}
+	}
+#ifdef KPATH_RT_INLINE
+	/* the inline step did a good part of the work (random streams with
+	 * repetitions: each k-SF item needs two cache hits) */
+	fprintf(stderr, "inline steps: %" PRIu64 " of %" PRIu64 " items\n", n_inline - inl0, (n_items - items0) / 2);
+	CHECK(10 * (n_inline - inl0) > (n_items - items0) / 2);
+#else
+	(void)inl0;
+	(void)items0;
+#endif
+}
+
 int main(void)
 {
 	alloc_failures();
@@ -384,5 +501,6 @@ int main(void)
 	interleaved();
 	dump_delta();
 	counts_hash();
+	inline_vs_library();
 	return rt_done("test_ksf");
 }
