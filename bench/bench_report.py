@@ -103,8 +103,10 @@ def fmt_int(n):
 
 
 def write_chart(cfg, progs, res, ks, path):
-    """slowdown (CPU time / native) against k, one line per program and the
-    geometric mean, log-log; timed-out points are left out."""
+    """slowdown (CPU time / native) against k, one line per program, the
+    geometric mean, the gcc -fprofile-arcs geometric mean and the issue-5
+    targets (k=1: 1.25, k=4: 1.5, k=16: 2.0); log-log; timed-out points are
+    left out."""
     data = path + ".dat"
     main = [p["name"] for p in progs if p["kind"] == "main"]
     with open(data, "w") as f:
@@ -115,18 +117,26 @@ def write_chart(cfg, progs, res, ks, path):
             cells = ["%.4f" % r.value if r.value and not r.lower_bound and not r.failed else "NaN" for r in rs]
             cells.append("%.4f" % g.value if g.value and not g.lower_bound else "NaN")
             f.write("%d %s\n" % (k, " ".join(cells)))
+    targets = data + ".targets"
+    with open(targets, "w") as f:
+        f.write("1 1.25\n4 1.5\n16 2.0\n")
+    arcs = geo_ratio([time_ratio(res, n, "gcc-arcs") for n in main])
     script = ['set terminal pngcairo size 900,600 font ",10"',
               'set output "%s"' % path,
-              'set title "kpath: CPU time / native against k (bench/run, %s)"' % cfg_date(cfg),
-              'set xlabel "k (KPATH_K)"', 'set ylabel "slowdown (time / native)"',
-              "set logscale xy 2", "set xtics (1, 2, 4, 8, 16)", "set grid",
-              "set key outside right", "set datafile missing 'NaN'"]
+              'set title "kpath: CPU time / native against k (bench/run, %s)" noenhanced' % cfg_date(cfg),
+              'set xlabel "k (KPATH_K)" noenhanced', 'set ylabel "slowdown (time / native)"',
+              "set logscale xy 2", "set xrange [0.85:19]", "set xtics (1, 2, 4, 8, 16)", "set grid",
+              "set key outside right noenhanced", "set datafile missing 'NaN'"]
     plots = ['"%s" using 1:%d with linespoints lw 1 title "%s"' % (data, i + 2, n) for i, n in enumerate(main)]
     plots.append('"%s" using 1:%d with linespoints lw 4 lc rgb "black" title "geometric mean"' %
                  (data, len(main) + 2))
+    plots.append('"%s" using 1:2 with linespoints lw 2 dt 2 lc rgb "red" pt 7 title "targets"' % targets)
+    if arcs.value and not arcs.failed:
+        plots.append('%f with lines lw 2 dt 3 lc rgb "blue" title "gcc -fprofile-arcs (geo. mean)"' % arcs.value)
     script.append("plot " + ", \\\n\t".join(plots))
     subprocess.run([cfg.gnuplot], input="\n".join(script) + "\n", text=True, check=True)
     os.unlink(data)
+    os.unlink(targets)
 
 
 def cfg_date(cfg):
