@@ -150,9 +150,12 @@ def write_full(cfg, meta, progs, res, instr, timing, variants, ks):
     out = []
     w = out.append
     w("# kpath benchmark results\n\n")
-    w("**Preliminary**: measured on a shared 2-core machine while other builds ran "
-      "(load average %.1f / %.1f / %.1f at the end); the reference numbers come from a run on a quiet "
-      "machine.  Regenerate with `bench/run` (see README.md, \"Benchmarks\").\n\n" % tuple(meta["load"]))
+    if meta.get("preliminary"):
+        w("**Preliminary**: measured on a shared machine while other jobs ran (load average %.1f / %.1f / "
+          "%.1f at the end); the reference numbers come from a run on a quiet machine.  " % tuple(meta["load"]))
+    else:
+        w("Load average at the end of the run: %.1f / %.1f / %.1f.  " % tuple(meta["load"]))
+    w("Regenerate with `bench/run` (see README.md, \"Benchmarks\").\n\n")
     w("- date %s, host %s, %d CPUs%s; kpath commit %s, build `%s`\n" %
       (meta["date"], meta["host"], meta["cpus"], ", pinned to CPU %d" % meta["pin"] if meta["pin"] is not None
        else "", meta["commit"], meta["build"]))
@@ -235,8 +238,10 @@ def write_full(cfg, meta, progs, res, instr, timing, variants, ks):
         w("**k-SF node counts are not reported: the runtime does not expose them** (the profile has no "
           "`ksf_nodes` field; bench/run prints them as soon as the runtime writes one, top level or per "
           "function).  ")
-    w("Trace: bytes of the `KPATH_TRACE` file per run and per emitted path.\n\n")
-    head = ["program", "paths/run"] + ["k=%d nodes" % k for k in ks]
+    w("ns/path: native CPU time per Ball-Larus path the program completes, and what k=1 adds per path "
+      "(how emission-heavy a program is, and the per-path cost of the runtime).  Trace: bytes of the "
+      "`KPATH_TRACE` file per run and per emitted path.\n\n")
+    head = ["program", "paths/run", "native ns/path", "k=1 extra ns/path"] + ["k=%d nodes" % k for k in ks]
     if have_ksf:
         head += ["k=%d k-SF" % k for k in ks]
     head += ["trace MB", "trace B/path"]
@@ -244,7 +249,13 @@ def write_full(cfg, meta, progs, res, instr, timing, variants, ks):
     for p in progs:
         r = res[p["name"]]
         st1 = r["k1"]["stats"]
-        row = [p["name"], fmt_int(st1.get("emitted"))]
+        em = st1.get("emitted") or next((r[v]["stats"]["emitted"] for v in r if r[v]["stats"].get("emitted")),
+                                        None)
+        row = [p["name"], fmt_int(em)]
+        nat = median([x["cpu"] for x in r["native"]["runs"]])
+        k1 = median([x["cpu"] for x in r["k1"]["runs"]])
+        row.append("%.2f" % (nat * 1e9 / em) if nat and em else "n/a")
+        row.append("%.2f" % ((k1 - nat) * 1e9 / em) if nat and k1 and em else "n/a")
         for k in ks:
             st = r["k%d" % k]["stats"]
             row.append(fmt_int(st.get("kipf_nodes")) if st else r["k%d" % k]["fail"] or "n/a")
