@@ -36,7 +36,7 @@ class Ratio:
 
     def __str__(self):
         if self.failed or self.value is None:
-            return "FAIL" if self.failed else "n/a"
+            return "FAIL" if self.failed else "unknown" if self.lower_bound else "n/a"
         return ("&ge; " if self.lower_bound else "") + "%.2f" % self.value
 
 
@@ -279,7 +279,9 @@ def write_full(cfg, meta, progs, res, instr, timing, variants, ks):
     targets = []
 
     def target(what, measured, limit, shown=None):
-        if measured.failed or measured.value is None:
+        if measured.value is None and measured.lower_bound:
+            verdict = "unknown (timeouts)"
+        elif measured.failed or measured.value is None:
             verdict = "FAIL (no data)"
         elif measured.lower_bound:
             verdict = "fail" if measured.value > limit else "unknown (timeouts)"
@@ -290,7 +292,9 @@ def write_full(cfg, meta, progs, res, instr, timing, variants, ks):
     def quotient(a, b):
         if a.value is None or b.value is None or a.failed or b.failed:
             return Ratio(None, failed=True)
-        return Ratio(a.value / b.value, lower_bound=a.lower_bound and not b.lower_bound)
+        if b.lower_bound:  # a / (a lower bound): neither bound; unknown
+            return Ratio(None, lower_bound=True)
+        return Ratio(a.value / b.value, lower_bound=a.lower_bound)
 
     target("k=1 geometric mean <= 1.25", g["k1"], 1.25)
     q = quotient(g["k1"], g["gcc-arcs"])
