@@ -30,8 +30,10 @@
 #include "kp_internal.h"
 
 /* Set while this thread is inside the library half of enter/emit/leave.
- * Only this thread writes it. */
-static _Thread_local volatile sig_atomic_t kp_busy;
+ * Only this thread writes it; the inline enter reads it (kpath_rt.h).  An
+ * int, like sig_atomic_t here, since kpath_rt.h includes nothing. */
+_Thread_local volatile int kpath_rt_busy;
+#define kp_busy kpath_rt_busy
 
 void kpath_rt_register(struct kpath_rt_func *f)
 {
@@ -52,7 +54,7 @@ static void inactive(struct kpath_rt_cursor *c)
 /* The routine-entry marker "*" of the k-BLPP paper. */
 static void enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
 
-void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
+void kpath_rt_enter_slow(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
 	if (kp_busy) {
 		inactive(c);
@@ -121,6 +123,11 @@ void kpath_rt_leave_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 
 /* For code compiled without the inline half (KPATH_RT_NO_INLINE, or a
  * compiler/target without it): the library does every item. */
+void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
+{
+	kpath_rt_enter_slow(f, c);
+}
+
 void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
 	kpath_rt_emit_slow(c, id);

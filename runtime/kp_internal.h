@@ -219,6 +219,9 @@ struct kp_tbuf {
 struct kp_thread {
 	struct kp_tfunc **funcs; /* indexed by slot - 1 */
 	uint32_t nfuncs;
+	/* &funcs[i]->marker, or NULL (no state yet, or tracing): the inline
+	 * enter's templates (kpath_rt_markers), grown with funcs */
+	struct kpath_rt_cursor **markers;
 	void **retired;          /* old funcs arrays, see kp_ksf */
 	uint32_t nretired;
 	struct kp_thread *next;  /* kp_rt.threads */
@@ -258,6 +261,12 @@ int kp_rt_register(struct kpath_rt_func *f);
 void kp_rt_drop(uint64_t n);
 /* This thread's state, or NULL before its first activation. */
 extern _Thread_local struct kp_thread *kp_thread_current;
+/* The inline enter's view of the current thread (kpath_rt.h). */
+extern _Thread_local struct kpath_rt_cursor *const *kpath_rt_markers;
+extern _Thread_local unsigned kpath_rt_nmarkers;
+/* Rebuilds th's templates (none while tracing) and, when th is the
+ * current thread, publishes them. */
+void kp_thread_publish(struct kp_thread *th);
 /* This thread's state, created on first use; NULL on allocation failure. */
 struct kp_thread *kp_thread_self(void);
 /* Slow path of kp_thread_func: the tfunc for slot, created. */

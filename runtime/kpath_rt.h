@@ -105,7 +105,9 @@ struct kpath_rt_cursor {
 };
 
 /* Routine-entry marker: registers f on first use, initialises c. */
-void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
+/* Library half of kpath_rt_enter: registers f on first use, then copies
+ * this thread's template cursor for f (or leaves c inactive). */
+void kpath_rt_enter_slow(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
 /* Library halves of kpath_rt_emit / kpath_rt_leave: the whole step. */
 void kpath_rt_emit_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 void kpath_rt_leave_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id);
@@ -149,6 +151,30 @@ KPATH_RT_INLINE_FN int kpath_rt_step(struct kpath_rt_cursor *c, kpath_rt_u64 r)
 }
 
 /* A back edge or cut edge was taken: id is the path just completed. */
+/* This thread's cursor templates, indexed by slot - 1 (the cursor right
+ * after the routine-entry marker of each function it ran), and the flag
+ * that is set while it is inside the library.  Runtime-owned: the array is
+ * filled before it is published (and old arrays are retired, never freed,
+ * while the thread lives), and it stays empty in trace mode, where every
+ * entry must reach the library. */
+extern __thread struct kpath_rt_cursor *const *kpath_rt_markers;
+extern __thread unsigned kpath_rt_nmarkers;
+extern __thread volatile int kpath_rt_busy;
+
+/* Routine-entry marker: the common case (f registered, this thread ran it
+ * before, not inside the library: a signal handler's activation that
+ * interrupts the library must be dropped there) copies the template. */
+KPATH_RT_INLINE_FN void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
+{
+	unsigned s = (unsigned)f->slot - 1u;
+	const struct kpath_rt_cursor *m;
+	if (s < kpath_rt_nmarkers && !kpath_rt_busy && (m = kpath_rt_markers[s]) != 0) {
+		*c = *m;
+		return;
+	}
+	kpath_rt_enter_slow(f, c);
+}
+
 KPATH_RT_INLINE_FN void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
 	if (!kpath_rt_step(c, id))
@@ -162,6 +188,7 @@ KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 i
 		kpath_rt_leave_slow(c, id);
 }
 #else
+void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
 void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 #endif

@@ -85,6 +85,7 @@ static void fork_child(void)
 		}
 		free(self->tbuf);
 		self->tbuf = NULL;
+		kp_thread_publish(self); /* no trace now: the inline enter may run */
 	}
 	for (uint32_t i = 0; i < kp_rt.nfuncs; i++) {
 		struct kp_gfunc *g = &kp_rt.funcs[i];

@@ -12,6 +12,37 @@
 #include "kp_internal.h"
 
 _Thread_local struct kp_thread *kp_thread_current;
+_Thread_local struct kpath_rt_cursor *const *kpath_rt_markers;
+_Thread_local unsigned kpath_rt_nmarkers;
+
+/* Publishes th->markers to the inline enter of this thread: the array is
+ * complete before its address is stored, and its address before its size,
+ * so that a signal handler running between two stores sees a consistent
+ * prefix (kpath_rt.h). */
+static void publish(struct kp_thread *th)
+{
+	if (kp_thread_current != th)
+		return;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	kpath_rt_markers = th->markers;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	kpath_rt_nmarkers = th->markers ? th->nfuncs : 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+static void unpublish(void)
+{
+	kpath_rt_nmarkers = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	kpath_rt_markers = NULL;
+}
+
+void kp_thread_publish(struct kp_thread *th)
+{
+	for (uint32_t i = 0; th->markers && i < th->nfuncs; i++)
+		th->markers[i] = th->funcs[i] && !th->tbuf ? &th->funcs[i]->marker : NULL;
+	publish(th);
+}
 
 struct kp_thread *kp_thread_peek(void)
 {
@@ -49,19 +80,26 @@ struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func 
 		while (n <= i)
 			n *= 2;
 		struct kp_tfunc **a = kp_calloc(n, sizeof *a);
-		void **ret = kp_realloc(th->retired, (th->nretired + 1) * sizeof *ret);
+		struct kpath_rt_cursor **m = kp_calloc(n, sizeof *m);
+		void **ret = kp_realloc(th->retired, (th->nretired + 2) * sizeof *ret);
 		if (ret)
 			th->retired = ret;
-		if (!a || !ret) {
+		if (!a || !m || !ret) {
 			free(a);
+			free(m);
 			return NULL;
 		}
-		if (th->nfuncs)
+		if (th->nfuncs) {
 			memcpy(a, th->funcs, th->nfuncs * sizeof *a);
+			memcpy(m, th->markers, th->nfuncs * sizeof *m);
+		}
 		th->retired[th->nretired++] = th->funcs;
-		/* publish the filled array, then its size */
+		th->retired[th->nretired++] = th->markers;
+		/* publish the filled arrays, then their size */
 		th->funcs = a;
+		th->markers = m;
 		th->nfuncs = n;
+		publish(th);
 	}
 	struct kp_tfunc *tf = kp_tfunc_new(f, kp_rt.k);
 	if (!tf)
@@ -70,6 +108,8 @@ struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func 
 		kp_tfunc_library_only(tf); /* the trace writer sees every item */
 	tf->th = th;
 	th->funcs[i] = tf;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	th->markers[i] = th->tbuf ? NULL : &tf->marker;
 	return tf;
 }
 
@@ -99,6 +139,7 @@ static void thread_free(struct kp_thread *th)
 	for (uint32_t i = 0; i < th->nfuncs; i++)
 		kp_tfunc_free(th->funcs[i]);
 	free(th->funcs);
+	free(th->markers);
 	for (uint32_t i = 0; i < th->nretired; i++)
 		free(th->retired[i]);
 	free(th->retired);
@@ -119,7 +160,9 @@ void kp_thread_exit(void *p)
 			break;
 		}
 	pthread_mutex_unlock(&kp_rt.mu);
-	if (kp_thread_current == th)
+	if (kp_thread_current == th) {
+		unpublish();
 		kp_thread_current = NULL;
+	}
 	thread_free(th);
 }
