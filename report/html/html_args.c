@@ -1,7 +1,7 @@
 /*
  * html_args.c: the command line of `kpath html`.
  *
- *   html PROFILE -o DIR [--source-root DIR] [--top N] [--help]
+ *   html PROFILE -o DIR [--source-dir DIR] [--top N] [--help]
  *
  * Options may come before or after PROFILE and take their value as the next
  * argument or after '=' (--top=5; -o DIR only as two arguments or -oDIR).
@@ -15,7 +15,7 @@
 
 void html_usage(FILE *out)
 {
-	fputs("usage: kpath html PROFILE -o DIR [--source-root DIR] [--top N]\n"
+	fputs("usage: kpath html PROFILE -o DIR [--source-dir DIR] [--top N]\n"
 	      "\n"
 	      "Writes a static web site for a kpath-profile/1 file into DIR: an\n"
 	      "index of files and functions sorted by flow, and one page per\n"
@@ -26,7 +26,7 @@ void html_usage(FILE *out)
 	      "\n"
 	      "  -o DIR             the site's directory (created or replaced; an\n"
 	      "                     existing DIR must be empty or an earlier site)\n"
-	      "  --source-root DIR  resolve the profile's relative source file\n"
+	      "  --source-dir DIR   resolve the profile's relative source file\n"
 	      "                     names against DIR (default: current directory)\n"
 	      "  --top N            rows per path table (default 25; 0 = all)\n"
 	      "  --help             print this help\n",
@@ -110,7 +110,8 @@ int html_args_parse(int argc, char **argv, struct html_opts *o, FILE *err)
 			if (!*val)
 				return usage_error(err, "%s", "-o: empty directory name");
 			o->out = val;
-		} else if ((r = take_value(argc, argv, &i, "--source-root", &val)) != 0) {
+		} else if ((r = take_value(argc, argv, &i, "--source-dir", &val)) != 0 ||
+		           (r = take_value(argc, argv, &i, "--source-root", &val)) != 0) { /* old name */
 			if (r < 0 || !*val)
 				return usage_error(err, "%s needs a directory", a);
 			o->source_root = val;

@@ -34,7 +34,7 @@ static void load_sources(struct html_model *m, const char *root, FILE *err)
 
 		fl->src = html_source_load(fl->name, root, why, sizeof why);
 		if (!fl->src)
-			fprintf(err, "kpath html: warning: %s; its functions' pages have no source (see --source-root)\n", why);
+			fprintf(err, "kpath html: warning: %s; its functions' pages have no source (see --source-dir)\n", why);
 	}
 	for (i = 0; i < m->nfuncs; i++) {
 		const struct html_func *f = &m->funcs[i];

@@ -289,7 +289,7 @@ int html_page_func(FILE *out, const struct html_model *m, const struct html_func
 		        f->pf->invalid_paths);
 	if (!src)
 		fputs("<p class=\"warn\">The source file could not be read when this page was made "
-		      "(see <code>--source-root</code>); only line numbers are shown.</p>\n", out);
+		      "(see <code>--source-dir</code>); only line numbers are shown.</p>\n", out);
 	else if (f->max_line > src->nlines)
 		fputs("<p class=\"warn\">The source file is shorter than the profile's lines: it has changed "
 		      "since it was instrumented.</p>\n", out);

@@ -4,7 +4,7 @@
 #   browser.sh KPATH ROOT WORK
 #
 # Instruments ROOT/corpus/alternate.c (named relative to ROOT, as a user
-# would), runs it with KPATH_K=4, writes the site with --source-root ROOT
+# would), runs it with KPATH_K=4, writes the site with --source-dir ROOT
 # from another directory, installs playwright-core (tests/html/package.json
 # and its lockfile) into WORK/node, and runs browser_test.js.  Screenshots
 # go to WORK (html-index.png, html-function.png).
@@ -36,7 +36,7 @@ mkdir -p "$WORK/run" "$WORK/node"
 $CC -O1 "$WORK/run/alternate.kpath.c" -o "$WORK/run/alternate" $("$KPATH" config --libs)
 KPATH_K=4 KPATH_OUT="$WORK/run/kpath.json" "$WORK/run/alternate" >"$WORK/run/out.txt"
 cmp "$WORK/run/out.txt" "$ROOT/corpus/alternate.expected"
-(cd "$WORK" && "$KPATH" html run/kpath.json -o site --source-root "$ROOT")
+(cd "$WORK" && "$KPATH" html run/kpath.json -o site --source-dir "$ROOT")
 
 # playwright-core, pinned by the lockfile; reinstalled when the lockfile changes.
 if ! cmp -s "$HERE/package-lock.json" "$WORK/node/package-lock.json" ||
