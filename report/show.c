@@ -264,7 +264,7 @@ static int annot_build(struct annot *a, const struct rep_func *f,
 		for (j = 0; d && j < d->nlines; j++) {
 			unsigned l, e = rep_decode_last(d, j);
 
-			for (l = d->lines[j] < a->first ? a->first : d->lines[j]; l <= e && l <= a->last; l++) {
+			for (l = d->lines[j] < a->first ? a->first : d->lines[j]; l != 0 && l <= e && l <= a->last; l++) { /* l != 0: no wrap at UINT_MAX */
 				size_t at = l - a->first;
 
 				if (seen[at] == i + 1)
