@@ -461,7 +461,62 @@ static uint32_t edge_stmt(struct builder *b, uint32_t src, uint32_t dst, uint32_
 	return edge(b, src, dst, order, add_site(b, SITE_STMT, off, phase));
 }
 
-/* Gives the current block a first line if it has none yet. */
+/* --- line ranges of blocks -------------------------------------------------
+ *
+ * Every block gets [line, last_line] (invariant in cfg.h).  The first line is
+ * set where the block is made or at its first statement (touch); the range
+ * grows only through extend(), called with the position of code that comes
+ * right after the block's earlier code in the source, with no other block's
+ * code in between: a statement start (touch), the end of a statement or a
+ * condition that made no block of its own (the callers compare nblocks, so
+ * a statement whose && / || / ?: split it extends nothing past its start).
+ */
+
+/* Sets block blk's first line, and its last line with it. */
+static void set_line(struct builder *b, uint32_t blk, unsigned line)
+{
+	struct cfg_block *bl = &b->plan->g->blocks[blk];
+	bl->line = line;
+	bl->last_line = line;
+}
+
+/* The code of block blk reaches the line holding off. */
+static void extend(struct builder *b, uint32_t blk, uint32_t off)
+{
+	if (blk == CFG_NONE)
+		return;
+	struct cfg_block *bl = &b->plan->g->blocks[blk];
+	unsigned l = offset_line(b, off);
+	if (bl->line != 0 && l > bl->last_line)
+		bl->last_line = l;
+}
+
+/* Offset of the last character of c's text when c ends in the file (a
+ * construct ending in a macro invocation: the invocation's start, a
+ * smaller range), or CFG_NONE. */
+static uint32_t code_end(struct builder *b, CXCursor c)
+{
+	bool in_file;
+	CXSourceRange r = clang_getCursorExtent(c);
+	uint32_t e = loc_offset(b, clang_getRangeEnd(r), &in_file);
+	if (!in_file || e == 0)
+		return CFG_NONE;
+	return e - 1;
+}
+
+/* Extends blk to the end of c, if c's code lies in blk alone: no block was
+ * made since there were nblocks0. */
+static void extend_to_end(struct builder *b, uint32_t blk, uint32_t nblocks0, CXCursor c)
+{
+	if (b->plan->g->nblocks != nblocks0)
+		return;
+	uint32_t e = code_end(b, c);
+	if (e != CFG_NONE)
+		extend(b, blk, e);
+}
+
+/* Gives the current block a first line if it has none yet, else extends it
+ * to the statement starting at off. */
 static void touch(struct builder *b, uint32_t off)
 {
 	if (b->cur == CFG_NONE) {
@@ -470,12 +525,15 @@ static void touch(struct builder *b, uint32_t off)
 		return;
 	}
 	if (b->plan->g->blocks[b->cur].line == 0)
-		b->plan->g->blocks[b->cur].line = offset_line(b, off);
+		set_line(b, b->cur, offset_line(b, off));
+	else
+		extend(b, b->cur, off);
 }
 
 /* --- statements (C11 6.8) ------------------------------------------------- */
 
 static void stmt(struct builder *b, CXCursor c);
+static void stmt_kind(struct builder *b, CXCursor c, enum CXCursorKind kind);
 
 /* A GNU statement expression is straight-line code for the CFG (its
  * inner branches stay inside the enclosing block, like a call's) as long as
@@ -802,7 +860,9 @@ static void cond_branch(struct builder *b, CXCursor c, uint32_t t, uint32_t f)
 	if (!expr_range(b, c, &first, &last))
 		fail_macro(b, cursor_start(b, c), "condition operand inside a macro expansion");
 	uint32_t open = add_site(b, SITE_COND_OPEN, b->toks[first].off, 1);
+	uint32_t leaf = b->cur, nblocks0 = b->plan->g->nblocks;
 	value_expr(b, c);
+	extend_to_end(b, leaf, nblocks0, c);
 	uint32_t cl = add_site(b, SITE_COND_CLOSE, tok_end(b, last), 0);
 	b->plan->sites[open].partner = cl;
 	b->plan->sites[open].wrap = b->plan->sites[cl].wrap = true;
@@ -960,9 +1020,12 @@ static void if_stmt(struct builder *b, CXCursor c)
 	if (compound) {
 		cond_branch(b, k.v[0], t, e);
 	} else {
+		uint32_t nblocks0 = b->plan->g->nblocks;
 		if (!sj)
 			value_expr(b, k.v[0]);
 		head = b->cur;
+		if (!sj)
+			extend_to_end(b, head, nblocks0, k.v[0]);
 	}
 	struct body tb = body_open(b, k.v[1]);
 	if (!compound)
@@ -1016,8 +1079,9 @@ static void while_stmt(struct builder *b, CXCursor c)
 	if (compound) {
 		cond_branch(b, k.v[0], body, after);
 	} else {
-		uint32_t cl = cond_sites(b, lp, rp);
+		uint32_t cl = cond_sites(b, lp, rp), nblocks0 = b->plan->g->nblocks;
 		value_expr(b, k.v[0]);
+		extend_to_end(b, head, nblocks0, k.v[0]);
 		b->plan->sites[cl].edge_false = edge(b, b->cur, after, 0, cl);
 	}
 	uint32_t test = b->cur;
@@ -1063,13 +1127,14 @@ static void do_stmt(struct builder *b, CXCursor c)
 	if (!tok_is(b, w, "while"))
 		fail_macro(b, b->toks[kw].off, "do-while condition inside a macro expansion");
 	cond_range(b, w, &lp, &rp);
-	b->plan->g->blocks[cond].line = offset_line(b, b->toks[w].off);
+	set_line(b, cond, offset_line(b, b->toks[w].off));
 	b->cur = cond;
 	if (compound_cond(b, k.v[1])) {
 		cond_branch(b, k.v[1], body, after);
 	} else {
-		uint32_t cl = cond_sites(b, lp, rp);
+		uint32_t cl = cond_sites(b, lp, rp), nblocks0 = b->plan->g->nblocks;
 		value_expr(b, k.v[1]);
+		extend_to_end(b, cond, nblocks0, k.v[1]);
 		b->plan->sites[cl].edge_false = edge(b, b->cur, after, 0, cl);
 		b->plan->sites[cl].edge_true = edge(b, b->cur, body, 1, cl);
 	}
@@ -1121,10 +1186,12 @@ static void for_stmt(struct builder *b, CXCursor c)
 	if (!clang_Cursor_isNull(init)) {
 		touch(b, b->toks[kw].off);
 		check_expr(b, init);
+		uint32_t pre = b->cur, nblocks0 = b->plan->g->nblocks;
 		if (clang_getCursorKind(init) == CXCursor_DeclStmt)
 			clang_visitChildren(init, decl_child, b);
 		else
 			value_expr(b, init);
+		extend_to_end(b, pre, nblocks0, init);
 	}
 	if (b->cur != CFG_NONE)
 		touch(b, b->toks[kw].off);
@@ -1141,8 +1208,9 @@ static void for_stmt(struct builder *b, CXCursor c)
 		if (compound) {
 			cond_branch(b, cnd, bodyb, after);
 		} else {
-			uint32_t cl = cond_sites(b, s1, s2);
+			uint32_t cl = cond_sites(b, s1, s2), nblocks0 = b->plan->g->nblocks;
 			value_expr(b, cnd);
+			extend_to_end(b, head, nblocks0, cnd);
 			b->plan->sites[cl].edge_false = edge(b, b->cur, after, 0, cl);
 		}
 	}
@@ -1164,8 +1232,10 @@ static void for_stmt(struct builder *b, CXCursor c)
 	b->cur = incb;
 	if (!clang_Cursor_isNull(inc)) {
 		check_expr(b, inc);
-		b->plan->g->blocks[incb].line = offset_line(b, cursor_start(b, inc));
+		set_line(b, incb, offset_line(b, cursor_start(b, inc)));
+		uint32_t nblocks0 = b->plan->g->nblocks;
 		value_expr(b, inc);
+		extend_to_end(b, incb, nblocks0, inc);
 		is = add_site(b, SITE_EXPR, b->toks[rp].off, 0);
 	} else {
 		is = add_site(b, SITE_EXPR, b->toks[rp].off, 0);
@@ -1185,7 +1255,9 @@ static void switch_stmt(struct builder *b, CXCursor c)
 		fail_at(b, b->toks[kw].off, "unexpected switch statement shape");
 	touch(b, b->toks[kw].off);
 	check_expr(b, k.v[0]);
+	uint32_t head = b->cur, nblocks0 = b->plan->g->nblocks;
 	value_expr(b, k.v[0]);
+	extend_to_end(b, head, nblocks0, k.v[0]);
 	struct switch_ctx sw = {b->cur, 0, false}, *saved_sw = b->sw;
 	uint32_t after = new_block(b, 0);
 	struct loop_ctx saved = b->loop;
@@ -1268,7 +1340,7 @@ static void label_stmt(struct builder *b, CXCursor c)
 	if (l->defined)
 		fail_at(b, b->toks[i].off, "label %s defined twice", l->name);
 	l->defined = true;
-	b->plan->g->blocks[l->block].line = offset_line(b, b->toks[i].off);
+	set_line(b, l->block, offset_line(b, b->toks[i].off));
 	if (b->cur != CFG_NONE) {
 		bool intended;
 		edge_stmt(b, b->cur, l->block, 0, fall_off(b, i, &intended), 1);
@@ -1415,9 +1487,43 @@ static bool calls_longjmp(CXCursor c)
 	return r;
 }
 
+/* Statements that are code of one block (unless && / || / ?: or a setjmp
+ * split them): their whole text extends the block. */
+static bool simple_stmt_kind(enum CXCursorKind kind)
+{
+	switch (kind) {
+	case CXCursor_CompoundStmt:
+	case CXCursor_IfStmt:
+	case CXCursor_WhileStmt:
+	case CXCursor_DoStmt:
+	case CXCursor_ForStmt:
+	case CXCursor_SwitchStmt:
+	case CXCursor_CaseStmt:
+	case CXCursor_DefaultStmt:
+	case CXCursor_LabelStmt:
+	case CXCursor_NullStmt:
+	case CXCursor_UnexposedStmt:
+		return false;
+	default:
+		return true;
+	}
+}
+
 static void stmt(struct builder *b, CXCursor c)
 {
 	enum CXCursorKind kind = clang_getCursorKind(c);
+	uint32_t cur0 = b->cur, nblocks0 = b->plan->g->nblocks;
+	if (simple_stmt_kind(kind)) {
+		stmt_kind(b, c, kind);
+		if (cur0 != CFG_NONE)
+			extend_to_end(b, cur0, nblocks0, c);
+	} else {
+		stmt_kind(b, c, kind);
+	}
+}
+
+static void stmt_kind(struct builder *b, CXCursor c, enum CXCursorKind kind)
+{
 	switch (kind) {
 	case CXCursor_CompoundStmt:
 		stmt_tok(b, c, "{");

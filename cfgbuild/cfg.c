@@ -56,6 +56,7 @@ uint32_t cfg_add_block(struct cfg *g, unsigned line)
 		return CFG_NONE;
 	g->blocks = b;
 	g->blocks[g->nblocks].line = line;
+	g->blocks[g->nblocks].last_line = line;
 	return g->nblocks++;
 }
 

@@ -28,8 +28,19 @@
 #define CFG_ENTRY 0u
 #define CFG_EXIT 1u
 
+/*
+ * Invariant (kept by cfgbuild/build.c): when line != 0, the lines
+ * [line, last_line] hold code of this block, and no line strictly inside the
+ * range holds code of another block (a nested then/else/body, a case or a
+ * label, the operand block of &&, || or ?:).  The first and last line may be
+ * shared with neighbours ("if (c) x();" puts two blocks on one line).  Where
+ * a block's code is not contiguous in the source, the range is cut short (a
+ * smaller range, never a wrong one).  last_line == line for a block whose
+ * extent is unknown.
+ */
 struct cfg_block {
-	unsigned line; /* first source line of the block, 0 if none */
+	unsigned line;      /* first source line of the block, 0 if none */
+	unsigned last_line; /* last source line of the block, >= line (0 if line is 0) */
 };
 
 struct cfg_edge {

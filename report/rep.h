@@ -83,8 +83,15 @@ struct rep_seq {
 struct rep_decode {
 	uint64_t id;
 	uint32_t *lines;
+	uint32_t *last_lines; /* NULL (no spans in the profile) or nlines entries */
 	size_t nlines;
 };
+
+/* The last line of the i-th block of d: its span's end, or its first line
+ * when the profile has no spans. */
+uint32_t rep_decode_last(const struct rep_decode *d, size_t i);
+/* Whether a block of d spans line l. */
+int rep_decode_has_line(const struct rep_decode *d, unsigned l);
 
 struct rep_func {
 	char *name, *file;
@@ -117,9 +124,10 @@ int rep_func_init(struct rep_func *f, const char *name, const char *file,
 /* Records the k-IPF node whose root path is ids[0..depth), copying ids. */
 int rep_func_add_seq(struct rep_func *f, const uint64_t *ids, uint32_t depth,
                      uint64_t count, int extended);
-/* Records that path id decodes to lines[0..n), copying lines. */
+/* Records that path id decodes to lines[0..n) (block first lines) and, if
+ * not NULL, last_lines[0..n) (block last lines), copying both. */
 int rep_func_add_decode(struct rep_func *f, uint64_t id,
-                        const uint32_t *lines, size_t n);
+                        const uint32_t *lines, const uint32_t *last_lines, size_t n);
 /* The decoding of id, or NULL if the profile has none.  Requires ranking
  * (rep_rank_report), which sorts decode. */
 const struct rep_decode *rep_func_lines(const struct rep_func *f, uint64_t id);

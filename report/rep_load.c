@@ -67,7 +67,7 @@ static int load_func(struct rep_func *rf, const struct kp_func *f,
 		return r;
 	for (i = 0; i < f->npaths; i++)
 		if (rep_func_add_decode(rf, f->paths[i].id, f->paths[i].lines,
-		                        f->paths[i].nlines) < 0)
+		                        f->paths[i].last_lines, f->paths[i].nlines) < 0)
 			return -1;
 	return 0;
 }

@@ -130,10 +130,10 @@ int rep_func_add_seq(struct rep_func *f, const uint64_t *ids, uint32_t depth,
 }
 
 int rep_func_add_decode(struct rep_func *f, uint64_t id,
-                        const uint32_t *lines, size_t n)
+                        const uint32_t *lines, const uint32_t *last_lines, size_t n)
 {
 	struct rep_decode *v;
-	uint32_t *copy = NULL;
+	uint32_t *copy = NULL, *last = NULL;
 
 	v = grow(f->decode, &f->capdecode, f->ndecode, sizeof *v);
 	if (!v)
@@ -146,11 +146,37 @@ int rep_func_add_decode(struct rep_func *f, uint64_t id,
 		if (!copy)
 			return -1;
 		memcpy(copy, lines, n * sizeof *lines);
+		if (last_lines) {
+			last = malloc(n * sizeof *last);
+			if (!last) {
+				free(copy);
+				return -1;
+			}
+			memcpy(last, last_lines, n * sizeof *last);
+		}
 	}
 	f->decode[f->ndecode].id = id;
 	f->decode[f->ndecode].lines = copy;
+	f->decode[f->ndecode].last_lines = last;
 	f->decode[f->ndecode].nlines = n;
 	f->ndecode++;
+	return 0;
+}
+
+uint32_t rep_decode_last(const struct rep_decode *d, size_t i)
+{
+	if (d->last_lines && d->last_lines[i] > d->lines[i])
+		return d->last_lines[i];
+	return d->lines[i];
+}
+
+int rep_decode_has_line(const struct rep_decode *d, unsigned l)
+{
+	size_t i;
+
+	for (i = 0; d && i < d->nlines; i++)
+		if (d->lines[i] <= l && l <= rep_decode_last(d, i))
+			return 1;
 	return 0;
 }
 
@@ -181,8 +207,10 @@ void rep_func_free(struct rep_func *f)
 		next = c->next;
 		free(c);
 	}
-	for (i = 0; i < f->ndecode; i++)
+	for (i = 0; i < f->ndecode; i++) {
 		free(f->decode[i].lines);
+		free(f->decode[i].last_lines);
+	}
 	free(f->decode);
 	free(f->single);
 	free(f->multi);

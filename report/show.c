@@ -11,19 +11,19 @@
  *        13    102  .2.4  1.3.          if (i % 2) ...
  *
  * Line counts come from the Ball-Larus counts (the k-IPF's roots): a path
- * that ran c times adds c to every distinct line it lists (the first lines
- * of the blocks it traverses, profile.h), once per path even when two of
- * its blocks start on the same line (a `for` header).  So a line's count is
- * the number of executed Ball-Larus paths that pass a block starting there;
- * for a loop header that is the number of iterations plus exits, for the
- * definition line the number of calls.  A line where no executed path's
- * block starts (an inner line of a block, a comment, code that never ran)
- * has no count: the profile does not tell those apart.
+ * that ran c times adds c to every distinct line its blocks span (the
+ * profile's "spans", [first, last] per block traversed; the first line only
+ * in profiles without spans), once per path even when two of its blocks
+ * share a line (a `for` header).  So a line's count is the number of
+ * executed Ball-Larus paths that pass a block spanning it; for a loop
+ * header that is the number of iterations plus exits, for the definition
+ * line the number of calls.  A line no executed path's block spans (a
+ * closing brace, a comment, code that never ran) has no count.
  *
  * A k-path column #j is one of the hottest maximal multi-iteration paths
  * (report's rep_select_multi, count order): its cell on a line has one
  * character per iteration, the iteration's number (1-9, then a-z, then *)
- * if that iteration's Ball-Larus path passes a block starting on the line,
+ * if that iteration's Ball-Larus path passes a block spanning the line,
  * '.' if not.  The lines shown run from the definition to the last line of
  * any executed path (the profile does not record where a function ends).
  */
@@ -222,68 +222,63 @@ nomem_closed:
 struct annot {
 	unsigned first, last;
 	uint64_t *count; /* count[l - first]; UINT64_MAX saturates */
-	char *ran;       /* ran[l - first]: some executed path starts a block on l */
+	char *ran;       /* ran[l - first]: a block of some executed path spans l */
 	uint64_t max;
 	size_t nkp; /* k-path columns: f->multi[0..nkp) (maximal, count order) */
 };
 
-static int has_line(const struct rep_decode *d, unsigned line)
-{
-	size_t i;
-
-	for (i = 0; d && i < d->nlines; i++)
-		if (d->lines[i] == line)
-			return 1;
-	return 0;
-}
-
 static int annot_build(struct annot *a, const struct rep_func *f,
                        const struct show_opts *o)
 {
-	size_t i, j, n;
+	size_t i, j, n, *seen;
 
 	memset(a, 0, sizeof *a);
 	a->first = a->last = f->line;
 	for (i = 0; i < f->ndecode; i++)
 		for (j = 0; j < f->decode[i].nlines; j++) {
 			unsigned l = f->decode[i].lines[j];
+			unsigned e = rep_decode_last(&f->decode[i], j);
 
 			if (l && l < a->first)
 				a->first = l;
-			if (l > a->last)
-				a->last = l;
+			if (e > a->last)
+				a->last = e;
 		}
 	if (a->first == 0)
 		a->first = 1;
 	n = a->last - a->first + 1;
 	a->count = calloc(n, sizeof *a->count);
 	a->ran = calloc(n, 1);
-	if (!a->count || !a->ran)
+	seen = calloc(n, sizeof *seen);
+	if (!a->count || !a->ran || !seen) {
+		free(seen);
 		return -1;
+	}
 	/* Each executed Ball-Larus path adds its count once to each distinct
-	 * line it lists (see the comment at the top). */
+	 * line its blocks span (see the comment at the top): seen[l] == i + 1
+	 * when path i has counted l already. */
 	for (i = 0; i < f->nsingle; i++) {
 		const struct rep_decode *d = rep_func_lines(f, f->single[i].ids[0]);
 		uint64_t c = f->single[i].count;
 
 		for (j = 0; d && j < d->nlines; j++) {
-			unsigned l = d->lines[j];
-			size_t m;
+			unsigned l, e = rep_decode_last(d, j);
 
-			if (l < a->first || l > a->last)
-				continue;
-			for (m = 0; m < j && d->lines[m] != l; m++)
-				;
-			if (m < j)
-				continue; /* already counted for this path */
-			l -= a->first;
-			a->ran[l] = 1;
-			a->count[l] = a->count[l] > UINT64_MAX - c ? UINT64_MAX
-			                                           : a->count[l] + c;
-			if (a->count[l] > a->max)
-				a->max = a->count[l];
+			for (l = d->lines[j] < a->first ? a->first : d->lines[j]; l != 0 && l <= e && l <= a->last; l++) { /* l != 0: no wrap at UINT_MAX */
+				size_t at = l - a->first;
+
+				if (seen[at] == i + 1)
+					continue; /* already counted for this path */
+				seen[at] = i + 1;
+				a->ran[at] = 1;
+				a->count[at] = a->count[at] > UINT64_MAX - c ? UINT64_MAX
+				                                             : a->count[at] + c;
+				if (a->count[at] > a->max)
+					a->max = a->count[at];
+			}
 		}
 	}
+	free(seen);
 	a->nkp = o->kpaths ? rep_shown(f->nmulti, o->kpaths) : 0;
 	return 0;
 }
@@ -302,7 +297,7 @@ static void kp_cell(char *cell, const struct rep_func *f,
 	uint32_t i;
 
 	for (i = 0; i < s->depth; i++)
-		cell[i] = has_line(rep_func_lines(f, s->ids[i]), l)
+		cell[i] = rep_decode_has_line(rep_func_lines(f, s->ids[i]), l)
 		              ? (i < sizeof digits - 1 ? digits[i] : '*')
 		              : '.';
 	cell[s->depth] = '\0';

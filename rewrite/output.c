@@ -159,6 +159,9 @@ char *rw_descriptor(const struct rw_file *f, const struct fn_plan *plan, const s
 	putf(&b, "static const unsigned %slines_%s[] = {", p, n);
 	for (uint32_t i = 0; i < plan->g->nblocks; i++)
 		putf(&b, "%s%u", i ? ", " : "", plan->g->blocks[i].line);
+	putf(&b, "};\nstatic const unsigned %slast_lines_%s[] = {", p, n);
+	for (uint32_t i = 0; i < plan->g->nblocks; i++)
+		putf(&b, "%s%u", i ? ", " : "", plan->g->blocks[i].last_line);
 	putf(&b, "};\nstatic const struct kpath_rt_edge %sedges_%s[] = {", p, n);
 	for (uint32_t i = 0; i < d->nedges; i++)
 		putf(&b, "%s{%u, %u, %lluULL}", i ? ", " : "", d->edges[i].src, d->edges[i].dst,
@@ -169,9 +172,9 @@ char *rw_descriptor(const struct rw_file *f, const struct fn_plan *plan, const s
 	put_cstr(&b, n);
 	put(&b, ", ", 2);
 	put_cstr(&b, f->src_name);
-	putf(&b, ", %u, \"%016" PRIx64 "\", %lluULL, %u, %slines_%s, %u, %sedges_%s, 0, 0};\n", plan->line,
-	     bl_checksum(plan->g, d), (unsigned long long)d->num_paths[CFG_ENTRY], plan->g->nblocks, p, n,
-	     d->nedges, p, n);
+	putf(&b, ", %u, \"%016" PRIx64 "\", %lluULL, %u, %slines_%s, %u, %sedges_%s, 0, 0, %slast_lines_%s};\n",
+	     plan->line, bl_checksum(plan->g, d), (unsigned long long)d->num_paths[CFG_ENTRY], plan->g->nblocks, p,
+	     n, d->nedges, p, n, p, n);
 	return b.s;
 }
 

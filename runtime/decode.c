@@ -24,19 +24,45 @@ static unsigned first_edge(const struct kp_dag *d, unsigned b)
 	return lo;
 }
 
+/* A block's last line; a table entry below the first line (or no table)
+ * means the block spans its first line only. */
+static uint32_t last_line(const struct kp_dag *d, unsigned b)
+{
+	unsigned first = d->block_line[b];
+	return d->block_last_line && d->block_last_line[b] > first ? d->block_last_line[b] : first;
+}
+
 int kp_decode_path(const struct kp_dag *d, uint64_t id, uint32_t **lines, uint32_t *nlines)
 {
+	return kp_decode_spans(d, id, lines, NULL, nlines);
+}
+
+int kp_decode_spans(const struct kp_dag *d, uint64_t id, uint32_t **lines, uint32_t **last_lines, uint32_t *nlines)
+{
 	uint32_t *out = kp_malloc((d->num_blocks + 1) * sizeof *out);
+	uint32_t *last = NULL;
 	uint32_t n = 0;
+	if (last_lines)
+		*last_lines = NULL;
 	if (!out)
 		return KP_ENOMEM;
+	if (last_lines && d->block_last_line) {
+		last = kp_malloc((d->num_blocks + 1) * sizeof *last);
+		if (!last) {
+			free(out);
+			return KP_ENOMEM;
+		}
+	}
 	uint64_t rest = id;
 	unsigned b = 0;
 	for (unsigned steps = 0; b != 1; steps++) {
 		if (steps > d->num_blocks || b >= d->num_blocks)
 			goto bad;
-		if (d->block_line[b])
+		if (d->block_line[b]) {
+			if (last)
+				last[n] = last_line(d, b);
 			out[n++] = d->block_line[b];
+		}
 		unsigned e = first_edge(d, b), pick = d->num_edges;
 		for (; e < d->num_edges && d->edges[e].src == b; e++)
 			if (d->edges[e].val <= rest)
@@ -48,13 +74,19 @@ int kp_decode_path(const struct kp_dag *d, uint64_t id, uint32_t **lines, uint32
 	}
 	if (rest != 0 || b >= d->num_blocks)
 		goto bad;
-	if (d->block_line[1])
+	if (d->block_line[1]) {
+		if (last)
+			last[n] = last_line(d, 1);
 		out[n++] = d->block_line[1];
+	}
 	*lines = out;
+	if (last_lines)
+		*last_lines = last;
 	*nlines = n;
 	return 0;
 bad:
 	free(out);
+	free(last);
 	return KP_ESCHEMA;
 }
 
@@ -93,8 +125,8 @@ int kp_func_decode_all(struct kp_func *f, const struct kp_dag *d)
 	else
 		f->paths = a;
 	for (uint32_t i = 0; i < m && rc == 0; i++) {
-		struct kp_path q = { ids[i], 0, NULL };
-		if (kp_decode_path(d, ids[i], &q.lines, &q.nlines) == KP_ENOMEM)
+		struct kp_path q = { ids[i], 0, NULL, NULL };
+		if (kp_decode_spans(d, ids[i], &q.lines, &q.last_lines, &q.nlines) == KP_ENOMEM)
 			rc = KP_ENOMEM;
 		else
 			f->paths[f->npaths++] = q;

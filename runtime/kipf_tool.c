@@ -87,7 +87,7 @@ static int read_func(struct replay *r, const unsigned char *p, const unsigned ch
 		return fail(r, "out of memory");
 	struct kpath_rt_func *d = &f->d;
 	char *name = NULL, *file = NULL, *sum = NULL;
-	unsigned *lines = NULL;
+	unsigned *lines = NULL, *last = NULL;
 	struct kpath_rt_edge *edges = NULL;
 	uint64_t np;
 	d->abi = KPATH_RT_ABI;
@@ -114,10 +114,21 @@ static int read_func(struct replay *r, const unsigned char *p, const unsigned ch
 			goto bad;
 		edges[i].val = val;
 	}
+	if (p < end) { /* the optional block_last_line trailer */
+		last = calloc(d->num_blocks + 1, sizeof *last);
+		if (!last)
+			goto bad;
+		for (unsigned i = 0; i < d->num_blocks; i++)
+			if (get_u32(&p, end, &last[i]))
+				goto bad;
+		if (p != end)
+			goto bad;
+	}
 	d->name = name;
 	d->file = file;
 	d->checksum = sum;
 	d->block_line = lines;
+	d->block_last_line = last;
 	d->edges = edges;
 	f->tf = kp_tfunc_new(d, r->k);
 	r->f[r->nf++] = f; /* owns the strings from here on */
@@ -130,6 +141,7 @@ bad:
 	free(file);
 	free(sum);
 	free(lines);
+	free(last);
 	free(edges);
 	return fail(r, "corrupt function entry");
 }
@@ -346,6 +358,7 @@ int kp_kipf_main(int argc, char **argv)
 		free((char *)f->d.file);
 		free((char *)f->d.checksum);
 		free((unsigned *)f->d.block_line);
+		free((unsigned *)f->d.block_last_line);
 		free((struct kpath_rt_edge *)f->d.edges);
 		free(f);
 	}

@@ -72,6 +72,9 @@ struct kpath_rt_func {
 	/* Runtime-owned, initialised to 0 by the instrumenter. */
 	int slot;                   /* registration index + 1; 0 until registered */
 	struct kpath_rt_func *next; /* registry list */
+	/* Last source line of each block (>= block_line; the block's code spans
+	 * [block_line, block_last_line]), or NULL if unknown. */
+	const unsigned *block_last_line;
 };
 
 /* Child-cache slots per k-SF node (a power of two). */

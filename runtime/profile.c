@@ -21,8 +21,10 @@ static void func_free(struct kp_func *f)
 	free(f->file);
 	free(f->checksum);
 	kp_ipf_free(&f->ipf);
-	for (uint32_t i = 0; i < f->npaths; i++)
+	for (uint32_t i = 0; i < f->npaths; i++) {
 		free(f->paths[i].lines);
+		free(f->paths[i].last_lines);
+	}
 	free(f->paths);
 }
 
@@ -149,8 +151,17 @@ static int add_path(struct kp_func *f, uint32_t sorted, const struct kp_path *q)
 	f->npaths = sorted;
 	const struct kp_path *have = kp_func_path(f, q->id);
 	f->npaths = all;
-	if (have)
+	if (have && (have->last_lines || !q->last_lines || have->nlines != q->nlines))
 		return 0;
+	if (have) { /* an older profile without spans: take q's */
+		uint32_t *last = kp_malloc((q->nlines ? q->nlines : 1) * sizeof *last);
+		if (!last)
+			return KP_ENOMEM;
+		if (q->nlines)
+			memcpy(last, q->last_lines, q->nlines * sizeof *last);
+		f->paths[have - f->paths].last_lines = last;
+		return 0;
+	}
 	struct kp_path *a = kp_realloc(f->paths, (f->npaths + 1) * sizeof *a);
 	if (!a)
 		return KP_ENOMEM;
@@ -158,9 +169,19 @@ static int add_path(struct kp_func *f, uint32_t sorted, const struct kp_path *q)
 	uint32_t *lines = kp_malloc((q->nlines ? q->nlines : 1) * sizeof *lines);
 	if (!lines)
 		return KP_ENOMEM;
+	uint32_t *last = NULL;
+	if (q->last_lines) {
+		last = kp_malloc((q->nlines ? q->nlines : 1) * sizeof *last);
+		if (!last) {
+			free(lines);
+			return KP_ENOMEM;
+		}
+		if (q->nlines)
+			memcpy(last, q->last_lines, q->nlines * sizeof *last);
+	}
 	if (q->nlines)
 		memcpy(lines, q->lines, q->nlines * sizeof *lines);
-	f->paths[f->npaths++] = (struct kp_path){ q->id, q->nlines, lines };
+	f->paths[f->npaths++] = (struct kp_path){ q->id, q->nlines, lines, last };
 	return 0;
 }
 

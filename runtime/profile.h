@@ -88,6 +88,9 @@ struct kp_path {
 	uint64_t id;
 	uint32_t nlines;
 	uint32_t *lines;
+	/* NULL when unknown (a profile without "spans"), else nlines entries:
+	 * the i-th block visited spans the lines [lines[i], last_lines[i]]. */
+	uint32_t *last_lines;
 };
 
 struct kp_func {
@@ -163,11 +166,17 @@ struct kp_dag {
 	const unsigned *block_line;
 	unsigned num_edges;
 	const struct kpath_rt_edge *edges;
+	const unsigned *block_last_line; /* NULL if unknown */
 };
 /* Fills *lines (malloc'd, free it) and *nlines.  Returns 0, KP_ENOMEM, or
  * KP_ESCHEMA if id does not decode to an ENTRY-EXIT path (id out of range,
  * or a malformed table). */
 int kp_decode_path(const struct kp_dag *dag, uint64_t id, uint32_t **lines, uint32_t *nlines);
+/* The same, and when last_lines is not NULL and dag->block_last_line is
+ * known, *last_lines (malloc'd, parallel to *lines: each block's last line,
+ * never below its first) - else *last_lines = NULL. */
+int kp_decode_spans(const struct kp_dag *dag, uint64_t id, uint32_t **lines, uint32_t **last_lines,
+		    uint32_t *nlines);
 /* Adds the decoded path of every id occurring in f's k-IPF that f->paths
  * lacks. */
 int kp_func_decode_all(struct kp_func *f, const struct kp_dag *dag);

@@ -66,6 +66,15 @@ static json_t *func_json(const struct kp_func *f)
 			}
 		if (json_object_set_new(q, "lines", lines))
 			goto fail;
+		if (f->paths[i].last_lines) {
+			json_t *spans = json_array();
+			if (!spans || json_object_set_new(q, "spans", spans))
+				goto fail;
+			for (uint32_t j = 0; j < f->paths[i].nlines; j++)
+				if (json_array_append_new(spans, json_pack("[ii]", (json_int_t)f->paths[i].lines[j],
+									   (json_int_t)f->paths[i].last_lines[j])))
+					goto fail;
+		}
 	}
 	if (json_object_set_new(o, "name", json_string(f->name)) ||
 	    json_object_set_new(o, "file", json_string(f->file)) ||
@@ -270,6 +279,35 @@ static int cmp_path(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* The optional "spans" of path object o (absent in older profiles: q keeps
+ * last_lines NULL): one [first, last] pair per entry of q->lines, with
+ * first == lines[i] and last >= first. */
+static int read_spans(struct rd *r, json_t *o, struct kp_path *q)
+{
+	json_t *spans = json_object_get(o, "spans"), *x;
+	size_t j;
+	if (!spans)
+		return 0;
+	if (!json_is_array(spans) || json_array_size(spans) != q->nlines)
+		return bad(r, "spans", "expected an array of [first, last] pairs, one per entry of lines");
+	q->last_lines = malloc((q->nlines ? q->nlines : 1) * sizeof *q->last_lines);
+	if (!q->last_lines)
+		return KP_ENOMEM;
+	json_array_foreach(spans, j, x)
+	{
+		json_t *a = json_array_get(x, 0), *b = json_array_get(x, 1);
+		if (!json_is_array(x) || json_array_size(x) != 2 || !json_is_integer(a) || !json_is_integer(b) ||
+		    json_integer_value(a) != (json_int_t)q->lines[j] || json_integer_value(b) < json_integer_value(a) ||
+		    json_integer_value(b) > UINT32_MAX) {
+			free(q->last_lines);
+			q->last_lines = NULL;
+			return bad(r, "spans", "expected [first, last] pairs with first == lines[i] <= last");
+		}
+		q->last_lines[j] = (uint32_t)json_integer_value(b);
+	}
+	return 0;
+}
+
 static int read_paths(struct rd *r, json_t *a, struct kp_func *f)
 {
 	if (!a)
@@ -281,7 +319,7 @@ static int read_paths(struct rd *r, json_t *a, struct kp_func *f)
 	json_array_foreach(a, i, o)
 	{
 		snprintf(r->where + len, sizeof r->where - len, ".paths[%zu]", i);
-		struct kp_path q = { 0, 0, NULL };
+		struct kp_path q = { 0, 0, NULL, NULL };
 		int rc;
 		if (!json_is_object(o))
 			return bad(r, NULL, "expected an object");
@@ -304,9 +342,14 @@ static int read_paths(struct rd *r, json_t *a, struct kp_func *f)
 			q.lines[j] = (uint32_t)json_integer_value(x);
 		}
 		q.nlines = (uint32_t)n;
+		if ((rc = read_spans(r, o, &q))) {
+			free(q.lines);
+			return rc;
+		}
 		struct kp_path *pa = realloc(f->paths, (f->npaths + 1) * sizeof *pa);
 		if (!pa) {
 			free(q.lines);
+			free(q.last_lines);
 			return KP_ENOMEM;
 		}
 		f->paths = pa;

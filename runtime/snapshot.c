@@ -15,6 +15,6 @@ int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const 
 	kf->invalid_paths = invalid;
 	if (kp_ipf_add(&kf->ipf, t, p->k) != 0 || kp_ipf_compact(&kf->ipf, p->k) != 0)
 		return KP_ENOMEM;
-	struct kp_dag dag = { f->num_blocks, f->block_line, f->num_edges, f->edges };
+	struct kp_dag dag = { f->num_blocks, f->block_line, f->num_edges, f->edges, f->block_last_line };
 	return kp_func_decode_all(kf, &dag);
 }

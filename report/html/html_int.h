@@ -104,6 +104,9 @@ int html_model_build(struct html_model *m, struct kp_profile *p);
 void html_model_free(struct html_model *m);
 /* The decoded lines of id in f, or NULL. */
 const struct kp_path *html_func_path(const struct html_func *f, uint64_t id);
+/* The last line of the j-th block of p (its span's end; the first line in
+ * profiles without spans). */
+uint32_t html_path_last(const struct kp_path *p, size_t j);
 /* Percentage of count in flow (0 when flow is 0). */
 double html_share(uint64_t count, uint64_t flow);
 

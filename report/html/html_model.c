@@ -108,8 +108,14 @@ static int cmp_linecount(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
-/* linecount: for each executed BL path, each distinct line it lists gets
- * the path's count.  Lines are merged after sorting. */
+uint32_t html_path_last(const struct kp_path *p, size_t j)
+{
+	return p->last_lines && p->last_lines[j] > p->lines[j] ? p->last_lines[j] : p->lines[j];
+}
+
+/* linecount: for each executed BL path, each distinct line its blocks span
+ * (first..last of each block; the first line only without spans) gets the
+ * path's count, once per path.  Lines are merged after sorting. */
 static int func_lines(struct html_func *f)
 {
 	size_t i, n = 0, out;
@@ -118,8 +124,8 @@ static int func_lines(struct html_func *f)
 	f->min_line = f->max_line = f->pf->line;
 	for (i = 0; i < f->nsingle; i++) {
 		const struct kp_path *p = html_func_path(f, f->single[i].ids[0]);
-		if (p)
-			n += p->nlines;
+		for (size_t j = 0; p && j < p->nlines; j++)
+			n += html_path_last(p, j) - p->lines[j] + 1;
 	}
 	f->linecount = calloc(n ? n : 1, sizeof *f->linecount);
 	if (!f->linecount)
@@ -131,19 +137,22 @@ static int func_lines(struct html_func *f)
 		if (!p)
 			continue;
 		for (j = 0; j < p->nlines; j++) {
-			uint32_t l = p->lines[j];
-			int seen = 0;
+			uint32_t l, last = html_path_last(p, j);
 
-			for (k = first; k < f->nlinecount && !seen; k++)
-				seen = f->linecount[k].line == l;
-			if (seen || l == 0)
-				continue;
-			f->linecount[f->nlinecount].line = l;
-			f->linecount[f->nlinecount++].count = f->single[i].count;
-			if (l < f->min_line)
-				f->min_line = l;
-			if (l > f->max_line)
-				f->max_line = l;
+			for (l = p->lines[j]; l != 0 && l <= last; l++) {
+				int seen = 0;
+
+				for (k = first; k < f->nlinecount && !seen; k++)
+					seen = f->linecount[k].line == l;
+				if (seen)
+					continue;
+				f->linecount[f->nlinecount].line = l;
+				f->linecount[f->nlinecount++].count = f->single[i].count;
+				if (l < f->min_line)
+					f->min_line = l;
+				if (l > f->max_line)
+					f->max_line = l;
+			}
 		}
 	}
 	qsort(f->linecount, f->nlinecount, sizeof *f->linecount, cmp_linecount);

@@ -6,6 +6,7 @@
  * The contract with assets/kpath.js: a selectable path is a
  * <tr class="path" tabindex="0" data-ids="A B .." data-iters="L L ..;L L ..">
  * where data-iters holds, per iteration (';'-separated), the decoded lines
+ * (a block spanning several lines as "first-last")
  * of that iteration's Ball-Larus path (an empty list when the profile does
  * not decode it); every shown source line is <tr id="L<n>" data-line="<n>">
  * with a td.badges cell.  Everything taken from the profile or the source
@@ -158,8 +159,14 @@ static void seq_data(FILE *out, const struct html_func *f, const struct html_seq
 
 		if (i)
 			fputc(';', out);
-		for (j = 0; p && j < p->nlines; j++)
-			fprintf(out, "%s%u", j ? " " : "", p->lines[j]);
+		for (j = 0; p && j < p->nlines; j++) {
+			uint32_t last = html_path_last(p, j);
+
+			if (last > p->lines[j])
+				fprintf(out, "%s%u-%u", j ? " " : "", p->lines[j], last);
+			else
+				fprintf(out, "%s%u", j ? " " : "", p->lines[j]);
+		}
 	}
 	fputc('"', out);
 }

@@ -219,6 +219,8 @@ class Trace:
         f["block_line"] = [self.varint(end) for _ in range(nb)]
         ne = self.varint(end)
         f["edges"] = [(self.varint(end), self.varint(end), self.varint(end)) for _ in range(ne)]
+        # optional trailer: each block's last line
+        f["block_last_line"] = [self.varint(end) for _ in range(nb)] if self.pos < end else None
         self.funcs.append(f)
 
     def b_chunk(self, end):
@@ -310,8 +312,10 @@ def check_numbering(f, what):
     if n != f["num_paths"]:
         fail("%s: DAG has %d ENTRY-EXIT paths, num_paths says %d" % (what, n, f["num_paths"]))
 
-    def decode(pid):
+    def decode(pid, spans=False):
+        """The path's lines, or with spans=True its [first, last] pairs."""
         rest, b, lines = pid, 0, []
+        last = f.get("block_last_line")
         while b != 1:
             cands = [(v, d) for v, d in out[b] if v <= rest]
             if not cands:
@@ -319,8 +323,9 @@ def check_numbering(f, what):
             v, d = max(cands)
             rest -= v
             b = d
-            if f["block_line"][b]:
-                lines.append(f["block_line"][b])
+            first = f["block_line"][b]
+            if first:
+                lines.append([first, max(first, last[b])] if spans and last else first)
         return lines if rest == 0 else None
     return decode
 
@@ -483,6 +488,9 @@ def check_trace(tpath, fns, k):
                 elif want != p.get("lines"):
                     fail("%s: path %r lines %r, decoding the DAG gives %r"
                          % (what, p.get("id"), p.get("lines"), want))
+                elif f.get("block_last_line") and decode(p["id"], True) != p.get("spans"):
+                    fail("%s: path %r spans %r, decoding the DAG gives %r"
+                         % (what, p.get("id"), p.get("spans"), decode(p["id"], True)))
     print("kpcheck: trace: %d functions, %d activations, %d EMIT+LEAVE records"
           % (len(tr.funcs), len(tr.act_func), total_records))
 

@@ -37,7 +37,11 @@ function useFunction(name) {
     console.log(`FAIL ${name} is not in ${profilePath}`);
     process.exit(1);
   }
-  decoded = new Map(fn.paths.map((p) => [String(p.id), p.lines]));
+  // every line of every block the path traverses: its spans [first, last]
+  check(fn.paths.length > 0 && fn.paths.every((p) => Array.isArray(p.spans) && p.spans.length === p.lines.length),
+    `${name}: every decoded path has spans`);
+  decoded = new Map(fn.paths.map((p) => [String(p.id),
+    p.spans.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => a + i))]));
 }
 
 // The count of the k-IPF node reached by ids, or undefined.

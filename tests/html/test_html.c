@@ -165,6 +165,33 @@ static void test_model(void)
 	html_model_free(&m);
 }
 
+/* loop_spans.json: loop.json with the spans the instrumenter writes for
+ * fixtures/loop.c; the entry block spans 2..5 (definition to the for's
+ * init), so lines 3 and 4 count too, once (path 4), and line 5 still once
+ * per path although path 4's entry span and header both reach it. */
+static void test_model_spans(void)
+{
+	struct kp_profile p;
+	struct html_model m;
+	char err[512];
+	const struct html_func *f;
+	static const struct html_linecount want[] = { { 2, 1 }, { 3, 1 }, { 4, 1 }, { 5, 4 },
+						       { 6, 3 }, { 7, 1 }, { 8, 1 } };
+	size_t i;
+
+	kp_profile_init(&p, 1);
+	CHECK(kp_profile_read(fmt("%s/loop_spans.json", fixdir), &p, err, sizeof err) == 0);
+	CHECK(html_model_build(&m, &p) == 0);
+	f = &m.funcs[0];
+	CHECK(!strcmp(f->pf->name, "f"));
+	CHECK(f->nlinecount == 7);
+	for (i = 0; i < 7 && i < f->nlinecount; i++)
+		CHECK(f->linecount[i].line == want[i].line && f->linecount[i].count == want[i].count);
+	CHECK(f->min_line == 2 && f->max_line == 8);
+	CHECK(html_path_last(html_func_path(f, 4), 0) == 5 && html_path_last(html_func_path(f, 4), 1) == 5);
+	html_model_free(&m);
+}
+
 static void test_highlight(void)
 {
 	static const char src[] = "int f(void) { /* c<1> */ return \"s\" ? 1 : MAX; }\nint x;\n";
@@ -340,6 +367,7 @@ int main(int argc, char **argv)
 	}
 	test_escape();
 	test_model();
+	test_model_spans();
 	test_highlight();
 	test_site();
 	test_odd_names();

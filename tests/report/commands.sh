@@ -11,6 +11,9 @@
 #  - a function whose checksum differs is kept twice, never summed, and
 #    reported; the others are summed;
 #  - diff and show against hand-checked golden outputs (data/*.expected);
+#  - show counts every line of a block (the profile's spans): exact counts
+#    of corpus/alternate.c's period3, also after merge, and merge keeps the
+#    spans of a newer profile over an older one without;
 #  - paths: golden listing of corpus/alternate.c's figure1; every executed
 #    path of a real profile has the lines `kpath paths` lists; a function
 #    with too many paths needs --limit;
@@ -154,6 +157,37 @@ has err.txt "--color: auto, always or never, not: sometimes"
 expect_rc 0 "$KPATH" show m1.json --function classify
 has out.txt "classify  runs.c:8  flow"
 
+# ---- show: every line of a block (spans) ----
+# period3(100): state 0 (lines 28-29) in iterations i % 3 == 0 (34), state 1
+# (31-32) and 2 (34-35) in 33 each; the else-if test (30) in 66; line 27's
+# block ("{" of the loop body, the if test) in all 100; 26: 100 iterations +
+# the exit; 23-25 (entry block, up to the for's init) once; braces none.
+cd "$SRC/../.." || exit 1
+ROOT=$(pwd)
+"$KPATH" instrument corpus/alternate.c -o "$WORK/alt.kpath.c" 2>"$WORK/alt.log" || { fail "instrument alternate.c"; cat "$WORK/alt.log"; }
+cd "$WORK" || exit 1
+# shellcheck disable=SC2046
+$CC -O1 alt.kpath.c -o alt $("$KPATH" config --libs) || fail "build alternate"
+KPATH_K=4 KPATH_OUT=alt.json ./alt >/dev/null || fail "run alternate"
+P3="23=1 24=1 25=1 26=101 27=100 28=34 29=34 30=66 31=33 32=33 33=33 34=33 35=33 36=- 37=- 38=1"
+expect_rc 0 "$KPATH" show alt.json --function period3 --json --source-dir "$ROOT"
+cp out.txt alt_show.json
+$CHECK linecounts alt_show.json period3 $P3 || fail "show: period3 line counts"
+expect_rc 0 "$KPATH" show alt.json --function correlated --json --source-dir "$ROOT"
+$CHECK linecounts out.txt correlated 47=40 49=7 50=- 51=33 53=7 55=- 57=1 || fail "show: correlated line counts"
+expect_rc 0 "$KPATH" merge alt.json alt.json -o alt2.json
+expect_rc 0 "$KPATH" show alt2.json --function period3 --json --source-dir "$ROOT"
+$CHECK linecounts out.txt period3 23=2 27=200 28=68 29=68 30=132 36=- || fail "show: period3 line counts after merge"
+# without spans only first lines count: 27 is where the then-block starts
+$CHECK strip_spans alt.json alt_old.json
+expect_rc 0 "$KPATH" show alt_old.json --function period3 --json --source-dir "$ROOT"
+$CHECK linecounts out.txt period3 26=101 27=34 28=- 29=- 30=66 31=- 33=33 34=- || fail "show: a profile without spans counts first lines"
+expect_rc 0 "$KPATH" merge alt_old.json alt.json -o alt3.json
+expect_rc 0 "$KPATH" show alt3.json --function period3 --json --source-dir "$ROOT"
+$CHECK linecounts out.txt period3 28=68 29=68 || fail "show: merge takes the spans of the newer profile"
+expect_rc 0 "$KPATH" merge alt.json alt_old.json -o alt4.json
+same alt3.json alt4.json "merge with and without spans is commutative"
+
 # ---- paths ----
 cd "$SRC/../.." || exit 1
 "$KPATH" paths corpus/alternate.c --function figure1 >"$WORK/paths.out" 2>"$WORK/paths.err" || fail "paths golden: exit $?"
@@ -213,7 +247,8 @@ for cmd in report merge diff show paths; do
 done
 
 # ---- every profile this test wrote validates against the schema ----
-$VALIDATE acc.json m1.json m2.json m3.json m4.json one.json mk.json mx.json m43.json mc.json mc2.json v2.json ||
+$VALIDATE acc.json m1.json m2.json m3.json m4.json one.json mk.json mx.json m43.json mc.json mc2.json v2.json \
+	alt.json alt2.json alt_old.json alt3.json ||
 	fail "a profile does not validate against docs/kpath-profile.schema.json"
 
 if [ $nfail -ne 0 ]; then

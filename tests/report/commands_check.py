@@ -145,6 +145,33 @@ def cmd_json(path, schema):
         fail("%s: schema %r, expected %r" % (path, doc.get("schema"), schema))
 
 
+def cmd_linecounts(show_json, func, expect):
+    """kpath show --json: each LINE=COUNT of expect holds exactly (COUNT
+    '-' for a line without a count)."""
+    with open(show_json) as f:
+        doc = json.load(f)
+    fns = [f for f in doc.get("functions", []) if f.get("name") == func]
+    if len(fns) != 1:
+        fail("%s: %d functions named %s" % (show_json, len(fns), func))
+        return
+    got = {r["line"]: r["count"] for r in fns[0]["lines"]}
+    for e in expect:
+        line, count = e.split("=")
+        want = None if count == "-" else int(count)
+        if got.get(int(line), "absent") != want:
+            fail("%s: %s line %s count %r, expected %r" % (show_json, func, line, got.get(int(line), "absent"), want))
+
+
+def cmd_strip_spans(src, dst):
+    """Writes src without the paths' spans (a profile from before spans)."""
+    doc = load(src)
+    for f in doc["functions"]:
+        for p in f["paths"]:
+            p.pop("spans", None)
+    with open(dst, "w") as out:
+        json.dump(doc, out)
+
+
 def main():
     a = sys.argv[1:]
     if len(a) >= 3 and a[0] == "brute":
@@ -155,6 +182,10 @@ def main():
         cmd_paths(*a[1:])
     elif len(a) == 3 and a[0] == "json":
         cmd_json(*a[1:])
+    elif len(a) >= 3 and a[0] == "linecounts":
+        cmd_linecounts(a[1], a[2], a[3:])
+    elif len(a) == 3 and a[0] == "strip_spans":
+        cmd_strip_spans(*a[1:])
     else:
         print(__doc__)
         sys.exit(2)

@@ -39,7 +39,8 @@ def validate(doc, what="profile"):
         where = "/".join(str(x) for x in e.absolute_path) or "(top)"
         errs.append("%s: schema kpath-profile/1: at %s: %s" % (what, where, e.message[:200]))
     # What JSON Schema cannot say: the depth of the forest is at most k,
-    # and a child's count never exceeds its parent's (profile-schema.md).
+    # a child's count never exceeds its parent's, and spans match lines
+    # (profile-schema.md).
     if not errs:
         k = doc["k"]
 
@@ -55,6 +56,14 @@ def validate(doc, what="profile"):
 
         for fn in doc["functions"]:
             walk(fn["kipf"], 1, None, "%s:%s kipf" % (fn["file"], fn["name"]))
+            # spans, when present: one [first, last] per entry of lines,
+            # first == lines[i] <= last
+            for q in fn["paths"]:
+                sp = q.get("spans")
+                if sp is not None and (len(sp) != len(q["lines"]) or
+                                       any(s[0] != l or s[1] < s[0] for s, l in zip(sp, q["lines"]))):
+                    errs.append("%s: %s:%s path %s: spans %r do not match lines %r"
+                                % (what, fn["file"], fn["name"], q["id"], sp, q["lines"]))
     return errs
 
 

@@ -144,8 +144,8 @@ static void test_roundtrip(void)
 
 static void test_decode(void)
 {
-	struct kp_dag d = { 8, loop_lines, 10, abi_edges };
-	uint32_t *lines, n;
+	struct kp_dag d = { 8, loop_lines, 10, abi_edges, NULL };
+	uint32_t *lines, *last, n;
 	/* every id in [0, 8) decodes; 8 and beyond do not */
 	for (uint64_t id = 0; id < 8; id++) {
 		CHECK(kp_decode_path(&d, id, &lines, &n) == 0);
@@ -155,9 +155,20 @@ static void test_decode(void)
 	CHECK(kp_decode_path(&d, 6, &lines, &n) == 0 && n == 4 && lines[0] == 11 && lines[3] == 15);
 	free(lines);
 	CHECK(kp_decode_path(&d, 8, &lines, &n) == KP_ESCHEMA);
+	/* spans: id 6 visits blocks 3, 5, 6, 7; a last line below the first
+	 * (block 5) means the first line only; no table, no spans */
+	CHECK(kp_decode_spans(&d, 6, &lines, &last, &n) == 0 && n == 4 && last == NULL);
+	free(lines);
+	static const unsigned last_tab[] = { 0, 0, 10, 12, 12, 3, 16, 15 };
+	struct kp_dag ds = { 8, loop_lines, 10, abi_edges, last_tab };
+	CHECK(kp_decode_spans(&ds, 6, &lines, &last, &n) == 0 && n == 4 && last != NULL);
+	CHECK(lines[0] == 11 && last[0] == 12 && lines[1] == 13 && last[1] == 13);
+	CHECK(lines[2] == 14 && last[2] == 16 && lines[3] == 15 && last[3] == 15);
+	free(lines);
+	free(last);
 	/* a cycle in a malformed table terminates */
 	static const struct kpath_rt_edge cyc[] = { { 0, 2, 0 }, { 2, 3, 0 }, { 3, 2, 0 } };
-	struct kp_dag bad = { 8, loop_lines, 3, cyc };
+	struct kp_dag bad = { 8, loop_lines, 3, cyc, NULL };
 	CHECK(kp_decode_path(&bad, 0, &lines, &n) == KP_ESCHEMA);
 }
 

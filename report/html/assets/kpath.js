@@ -4,7 +4,8 @@
  * Markup contract (report/html/html_page.c): a selectable path is
  * <tr class="path" tabindex="0" data-ids="A B .." data-iters="L ..;L ..">,
  * data-iters holding per iteration the decoded lines of its Ball-Larus
- * path; each source line is <tr id="L<n>" data-line="<n>"> with a
+ * path (a block's span of lines as "first-last", a one-line block as its
+ * line); each source line is <tr id="L<n>" data-line="<n>"> with a
  * td.badges cell.  Selecting a path marks every line of every iteration
  * (class "hl", and "hl-itN" for the colour of the first iteration through
  * it) and puts one numbered badge per iteration on the line; the iteration
@@ -24,7 +25,12 @@
   function parseIters(row) {
     return row.getAttribute('data-iters').split(';').map(function (s) {
       s = s.trim();
-      return s ? s.split(/\s+/).map(Number) : [];
+      var lines = [];
+      if (s) s.split(/\s+/).forEach(function (t) {
+        var r = t.split('-').map(Number), l;
+        for (l = r[0]; l <= (r.length > 1 ? r[1] : r[0]); l++) lines.push(l);
+      });
+      return lines;
     });
   }
 
