@@ -187,6 +187,12 @@ struct walk {
 	FILE *dump;           /* kpath cfg: dump CFGs here instead of rewriting */
 	const char *only;     /* kpath cfg --function */
 	struct kp_paths_req *paths; /* kpath paths: list paths (frontend/paths.c) */
+	/* First walk of `kpath instrument`: instrument, but also collect the
+	 * main file's functions that fail only because of macros; messages go
+	 * to msg, printed only if no second walk (after writing the macros
+	 * out) replaces this one. */
+	struct macro_fns *collect;
+	FILE *msg;
 };
 
 static const struct macro_fn *find_macro_fn(const struct macro_fns *m, const char *name)
@@ -199,13 +205,9 @@ static const struct macro_fn *find_macro_fn(const struct macro_fns *m, const cha
 
 /* Survey: remembers a function that fails only because a macro spells
  * some of its control flow. */
-static void survey_function(struct walk *w, CXCursor fn)
+static void record_macro_fn(struct macro_fns *m, CXCursor fn, const struct fn_plan *plan)
 {
-	struct fn_plan plan;
-	memset(&plan, 0, sizeof plan);
-	plan.expr_branches = w->expr_branches;
-	if (!build_function(w->src, fn, &plan) && plan.macro && plan.name) {
-		struct macro_fns *m = w->macro;
+	{
 		if (m->n == m->cap) {
 			m->cap = m->cap ? 2 * m->cap : 16;
 			m->v = realloc(m->v, m->cap * sizeof *m->v);
@@ -218,9 +220,18 @@ static void survey_function(struct walk *w, CXCursor fn)
 		unsigned a, b;
 		clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &a);
 		clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &b);
-		m->v[m->n] = (struct macro_fn){strdup(plan.name), a, b > a ? b : a + 1, NULL, m->n};
+		m->v[m->n] = (struct macro_fn){strdup(plan->name), a, b > a ? b : a + 1, NULL, m->n};
 		m->n++;
 	}
+}
+
+static void survey_function(struct walk *w, CXCursor fn)
+{
+	struct fn_plan plan;
+	memset(&plan, 0, sizeof plan);
+	plan.expr_branches = w->expr_branches;
+	if (!build_function(w->src, fn, &plan) && plan.macro && plan.name)
+		record_macro_fn(w->macro, fn, &plan);
 	build_plan_free(&plan);
 }
 
@@ -235,6 +246,8 @@ static void instrument_function(struct walk *w, CXCursor fn)
 	struct bl_dag *dag = NULL;
 	char macro_why[600];
 	if (!build_function(w->src, fn, &plan)) {
+		if (w->collect && plan.macro && plan.name)
+			record_macro_fn(w->collect, fn, &plan);
 		why = plan.reason;
 		line = plan.reason_line;
 		const struct macro_fn *mf = plan.macro && plan.name ? find_macro_fn(w->expanded, plan.name) : NULL;
@@ -256,7 +269,7 @@ static void instrument_function(struct walk *w, CXCursor fn)
 	if (!line)
 		line = plan.line;
 	if (why) {
-		fprintf(stderr, "%s:%u: warning: function '%s' not instrumented: %s\n", w->src->path, line,
+		fprintf(w->msg ? w->msg : stderr, "%s:%u: warning: function '%s' not instrumented: %s\n", w->src->path, line,
 		        plan.name, why);
 		w->counts.skipped++;
 	} else {
@@ -264,7 +277,7 @@ static void instrument_function(struct walk *w, CXCursor fn)
 		if (dag->ncut) {
 			w->counts.cut++;
 			if (!w->quiet)
-				fprintf(stderr, "%s:%u: note: function '%s': %u edges cut to keep path IDs within 64 bits\n",
+				fprintf(w->msg ? w->msg : stderr, "%s:%u: note: function '%s': %u edges cut to keep path IDs within 64 bits\n",
 				        w->src->path, plan.line, plan.name, dag->ncut);
 		}
 	}
@@ -298,7 +311,10 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		struct rw_file *rw = w->rw;
 		w->src = &h->src;
 		w->rw = &h->rw;
+		struct macro_fns *collect = w->collect;
+		w->collect = NULL; /* only the main file's invocations are written out */
 		instrument_function(w, c);
+		w->collect = collect;
 		w->src = src;
 		w->rw = rw;
 	} else {
@@ -735,51 +751,85 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 		status = 1;
 		goto done;
 	}
-	/* survey: functions that fail only because macros spell some of their
-	 * control flow get those invocations written out, and the file is parsed
-	 * again (expand.h) */
-	struct walk survey = {NULL, &mfns, NULL, &src, NULL, {0, 0, 0}, quiet, expr_branches, NULL, only, NULL};
-	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &survey);
-	if (mfns.n) {
-		CXTranslationUnit tu2 = expand_and_reparse(index, &src, &mfns, flags, nflags, prefix, &expanded_text);
-		if (tu2) {
-			clang_disposeTranslationUnit(tu);
-			tu = tu2;
-			src.file = clang_getFile(tu, in);
-			src.tu = tu;
-			src.text = clang_getFileContents(tu, src.file, &src.len);
-			src_free_lines(&src);
-			if (!src.text || !src_index_lines(&src) ||
-			    !choose_prefix(tu, src.file, src.len, prefix, sizeof prefix, &reserved) || reserved) {
-				fprintf(stderr, "kpath: error: %s: cannot read back the file with macro expansions\n", in);
+	/* Functions that fail only because macros spell some of their control
+	 * flow get those invocations written out, and the file is parsed again
+	 * (expand.h).  kpath instrument finds them during its first walk, which
+	 * is kept when there are none (the common case: each function is built
+	 * once); cfg and paths print as they go, so a survey walk finds them
+	 * first. */
+	bool collect = !dump && !paths, expanded = false;
+	if (!collect) {
+		struct walk survey = {NULL, &mfns, NULL, &src, NULL, {0, 0, 0}, quiet, expr_branches, NULL, only, NULL,
+		                      NULL, NULL};
+		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &survey);
+	}
+	struct rw_file rw;
+	struct walk w;
+	for (;;) {
+		if (mfns.n && !expanded) {
+			expanded = true;
+			CXTranslationUnit tu2 = expand_and_reparse(index, &src, &mfns, flags, nflags, prefix, &expanded_text);
+			if (tu2) {
+				clang_disposeTranslationUnit(tu);
+				tu = tu2;
+				src.file = clang_getFile(tu, in);
+				src.tu = tu;
+				src.text = clang_getFileContents(tu, src.file, &src.len);
+				src_free_lines(&src);
+				if (!src.text || !src_index_lines(&src) ||
+				    !choose_prefix(tu, src.file, src.len, prefix, sizeof prefix, &reserved) || reserved) {
+					fprintf(stderr, "kpath: error: %s: cannot read back the file with macro expansions\n", in);
+					status = 1;
+					goto done;
+				}
+			}
+		}
+		rw_file_init(&rw, prefix, in, check);
+		if (!dump && inc && inc->n) {
+			char err[PATH_MAX + 128];
+			char *root = inc->out ? strdup(inc->out) : default_include_out(out);
+			bool ok = hdr_collect(tu, in, inc->dirs, inc->n, root, &hdrs, err, sizeof err);
+			free(root);
+			for (unsigned i = 0; ok && i < hdrs.n; i++)
+				if (prefix_used(tu, hdrs.v[i].file, hdrs.v[i].src.len, prefix)) {
+					snprintf(err, sizeof err, "%s uses identifiers starting with %s, kpath's prefix for this file",
+					         hdrs.v[i].spelling, prefix);
+					ok = false;
+				}
+			if (!ok) {
+				fprintf(stderr, "kpath: error: %s: %s; nothing written\n", in, err);
+				rw_file_free(&rw);
 				status = 1;
 				goto done;
 			}
+			hdr_plan_edits(&hdrs, tu, src.file, src.text, src.len, &rw, prefix, check);
 		}
-	}
-	struct rw_file rw;
-	rw_file_init(&rw, prefix, in, check);
-	if (!dump && inc && inc->n) {
-		char err[PATH_MAX + 128];
-		char *root = inc->out ? strdup(inc->out) : default_include_out(out);
-		bool ok = hdr_collect(tu, in, inc->dirs, inc->n, root, &hdrs, err, sizeof err);
-		free(root);
-		for (unsigned i = 0; ok && i < hdrs.n; i++)
-			if (prefix_used(tu, hdrs.v[i].file, hdrs.v[i].src.len, prefix)) {
-				snprintf(err, sizeof err, "%s uses identifiers starting with %s, kpath's prefix for this file",
-				         hdrs.v[i].spelling, prefix);
-				ok = false;
-			}
-		if (!ok) {
-			fprintf(stderr, "kpath: error: %s: %s; nothing written\n", in, err);
+		char *msgbuf = NULL;
+		size_t msglen = 0;
+		FILE *msg = collect && !expanded ? open_memstream(&msgbuf, &msglen) : NULL;
+		if (collect && !expanded && !msg) {
+			fprintf(stderr, "kpath: out of memory\n");
 			rw_file_free(&rw);
 			status = 1;
 			goto done;
 		}
-		hdr_plan_edits(&hdrs, tu, src.file, src.text, src.len, &rw, prefix, check);
+		w = (struct walk){&hdrs, NULL, &mfns, &src, &rw, {0, 0, 0}, quiet, expr_branches, dump, only, paths,
+		                  msg ? &mfns : NULL, msg};
+		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
+		if (!msg)
+			break;
+		fclose(msg);
+		if (!mfns.n) { /* nothing to write out: this walk stands */
+			fwrite(msgbuf, 1, msglen, stderr);
+			free(msgbuf);
+			break;
+		}
+		/* walk again on the file with the macros written out */
+		free(msgbuf);
+		rw_file_free(&rw);
+		hdr_set_free(&hdrs);
+		memset(&hdrs, 0, sizeof hdrs);
 	}
-	struct walk w = {&hdrs, NULL, &mfns, &src, &rw, {0, 0, 0}, quiet, expr_branches, dump, only, paths};
-	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
 	if (dump) {
 		rw_file_free(&rw);
 		goto done;
