@@ -169,7 +169,9 @@ extern __thread volatile int kpath_rt_busy;
  * interrupts the library must be dropped there) copies the template. */
 KPATH_RT_INLINE_FN void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
-	unsigned s = (unsigned)f->slot - 1u;
+	/* relaxed: another thread may be registering f; a slot this thread
+	 * has a template for was published before the template */
+	unsigned s = (unsigned)__atomic_load_n(&f->slot, __ATOMIC_RELAXED) - 1u;
 	const struct kpath_rt_cursor *m;
 	if (s < kpath_rt_nmarkers && !kpath_rt_busy && (m = kpath_rt_markers[s]) != 0) {
 		*c = *m;
