@@ -66,9 +66,10 @@ int rep_parse_count(const char *s, size_t *top)
 	return 0;
 }
 
-/* If argv[*i] is option name (as "NAME" or "NAME=VALUE"), stores its value
- * in *val, advancing *i past a separate value, and returns 1; returns 0 if
- * it is another argument, -1 if the value is missing. */
+/* If argv[*i] is option name (as "NAME", "NAME=VALUE" or, for a one-letter
+ * option, "-xVALUE"), stores its value in *val, advancing *i past a separate
+ * value, and returns 1; returns 0 if it is another argument, -1 if the
+ * value is missing. */
 int rep_take_value(int argc, char **argv, int *i, const char *name,
                    const char **val)
 {
@@ -77,6 +78,10 @@ int rep_take_value(int argc, char **argv, int *i, const char *name,
 
 	if (strncmp(a, name, n) != 0)
 		return 0;
+	if (n == 2 && a[n] != '\0') {
+		*val = a + n;
+		return 1;
+	}
 	if (a[n] == '=') {
 		*val = a + n + 1;
 		return 1;

@@ -7,11 +7,11 @@
  * argument or after '=' (--top=5; -o DIR only as two arguments or -oDIR).
  * "--" ends the options.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "html_int.h"
+#include "rep.h" /* rep_take_value, rep_parse_count */
 
 void html_usage(FILE *out)
 {
@@ -42,49 +42,6 @@ static int usage_error(FILE *err, const char *fmt, const char *arg)
 	return HTML_EXIT_USAGE;
 }
 
-static int parse_count(const char *s, size_t *n)
-{
-	char *end;
-	unsigned long long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > SIZE_MAX)
-		return -1;
-	*n = (size_t)v;
-	return 0;
-}
-
-/* If argv[*i] is option name (as "NAME", "NAME=VALUE" or, for a one-letter
- * option, "-xVALUE"), stores its value in *val, advancing *i past a separate
- * value, and returns 1; returns 0 if it is another argument, -1 if the
- * value is missing. */
-static int take_value(int argc, char **argv, int *i, const char *name,
-                      const char **val)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-
-	if (strncmp(a, name, n) != 0)
-		return 0;
-	if (n == 2 && a[n] != '\0') {
-		*val = a + n;
-		return 1;
-	}
-	if (n > 2 && a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	if (a[n] != '\0')
-		return 0;
-	if (*i + 1 >= argc)
-		return -1;
-	*val = argv[++*i];
-	return 1;
-}
-
 int html_args_parse(int argc, char **argv, struct html_opts *o, FILE *err)
 {
 	int i, r, only_files = 0;
@@ -103,22 +60,22 @@ int html_args_parse(int argc, char **argv, struct html_opts *o, FILE *err)
 			only_files = 1;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			o->help = 1;
-		} else if ((r = take_value(argc, argv, &i, "-o", &val)) != 0 ||
-		           (r = take_value(argc, argv, &i, "--output", &val)) != 0) {
+		} else if ((r = rep_take_value(argc, argv, &i, "-o", &val)) != 0 ||
+		           (r = rep_take_value(argc, argv, &i, "--output", &val)) != 0) {
 			if (r < 0)
 				return usage_error(err, "%s needs a directory", a);
 			if (!*val)
 				return usage_error(err, "%s", "-o: empty directory name");
 			o->out = val;
-		} else if ((r = take_value(argc, argv, &i, "--source-dir", &val)) != 0 ||
-		           (r = take_value(argc, argv, &i, "--source-root", &val)) != 0) { /* old name */
+		} else if ((r = rep_take_value(argc, argv, &i, "--source-dir", &val)) != 0 ||
+		           (r = rep_take_value(argc, argv, &i, "--source-root", &val)) != 0) { /* old name */
 			if (r < 0 || !*val)
 				return usage_error(err, "%s needs a directory", a);
 			o->source_root = val;
-		} else if ((r = take_value(argc, argv, &i, "--top", &val)) != 0) {
+		} else if ((r = rep_take_value(argc, argv, &i, "--top", &val)) != 0) {
 			if (r < 0)
 				return usage_error(err, "%s needs a value", a);
-			if (parse_count(val, &o->top) < 0)
+			if (rep_parse_count(val, &o->top) < 0)
 				return usage_error(err, "--top: not a count: '%s'", val);
 		} else {
 			return usage_error(err, "unknown option '%s'", a);
