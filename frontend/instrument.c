@@ -203,28 +203,28 @@ static const struct macro_fn *find_macro_fn(const struct macro_fns *m, const cha
 	return NULL;
 }
 
-/* Survey: remembers a function that fails only because a macro spells
- * some of its control flow. */
+/* Remembers fn, which fails only because a macro spells some of its
+ * control flow. */
 static void record_macro_fn(struct macro_fns *m, CXCursor fn, const struct fn_plan *plan)
 {
-	{
-		if (m->n == m->cap) {
-			m->cap = m->cap ? 2 * m->cap : 16;
-			m->v = realloc(m->v, m->cap * sizeof *m->v);
-			if (!m->v) {
-				fprintf(stderr, "kpath: out of memory\n");
-				exit(1);
-			}
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 16;
+		m->v = realloc(m->v, m->cap * sizeof *m->v);
+		if (!m->v) {
+			fprintf(stderr, "kpath: out of memory\n");
+			exit(1);
 		}
-		CXSourceRange r = clang_getCursorExtent(fn);
-		unsigned a, b;
-		clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &a);
-		clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &b);
-		m->v[m->n] = (struct macro_fn){strdup(plan->name), a, b > a ? b : a + 1, NULL, m->n};
-		m->n++;
 	}
+	CXSourceRange r = clang_getCursorExtent(fn);
+	unsigned a, b;
+	clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &a);
+	clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &b);
+	m->v[m->n] = (struct macro_fn){strdup(plan->name), a, b > a ? b : a + 1, NULL, m->n};
+	m->n++;
 }
 
+/* Survey walk (kpath cfg, kpath paths): records fn if it fails only
+ * because of macros. */
 static void survey_function(struct walk *w, CXCursor fn)
 {
 	struct fn_plan plan;
