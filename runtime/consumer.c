@@ -3,13 +3,20 @@
  * "the stream consumer is one of the two places later modes plug in"), and
  * the per-function state kp_tfunc that holds one.
  *
- *   ksf     k >= 2: process_bl_path_id into a k-SF; make_k_ipf at the end
+ *   window  k >= 2 (default): the window forest (window.c); make_k_ipf at
+ *           the end
+ *   ksf     k >= 2 with KPATH_FOREST=ksf: process_bl_path_id into the
+ *           k-SF of the k-BLPP paper (ksf.c); make_k_ipf at the end
  *   counts  k == 1: Ball-Larus counters
+ * window and ksf give the same k-IPF (tests/runtime/test_ksf.c checks
+ * both against brute force) and share the node store and the inline step;
+ * they differ in how many nodes they build.
  * The trace writer is not a consumer: it sees the raw stream, invalid IDs
  * included, and runs beside either (abi.c).
  */
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kp_internal.h"
 
@@ -54,6 +61,20 @@ static void ksf_fini(struct kp_tfunc *tf)
 
 const struct kp_consumer kp_consumer_ksf = {
 	"ksf", ksf_init, ksf_enter, ksf_item, ksf_to_ipf, ksf_zero, ksf_sum, ksf_fini,
+};
+
+static int window_init(struct kp_tfunc *tf, unsigned k)
+{
+	return kp_win_init(&tf->u.ksf, k);
+}
+
+static int window_item(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id)
+{
+	return kp_win_process(&tf->u.ksf, c, id);
+}
+
+const struct kp_consumer kp_consumer_window = {
+	"window", window_init, ksf_enter, window_item, ksf_to_ipf, ksf_zero, ksf_sum, ksf_fini,
 };
 
 static int counts_init(struct kp_tfunc *tf, unsigned k)
@@ -104,9 +125,22 @@ const struct kp_consumer kp_consumer_counts = {
 	"counts", counts_init, counts_enter, counts_item, counts_to_ipf, counts_zero, counts_sum, counts_fini,
 };
 
+const struct kp_consumer *kp_forest = &kp_consumer_window;
+
+int kp_forest_select(const char *name)
+{
+	if (!name || !*name || strcmp(name, "window") == 0)
+		kp_forest = &kp_consumer_window;
+	else if (strcmp(name, "ksf") == 0)
+		kp_forest = &kp_consumer_ksf;
+	else
+		return -1;
+	return 0;
+}
+
 const struct kp_consumer *kp_consumer_for(unsigned k)
 {
-	return k == 1 ? &kp_consumer_counts : &kp_consumer_ksf;
+	return k == 1 ? &kp_consumer_counts : kp_forest;
 }
 
 struct kp_tfunc *kp_tfunc_new(const struct kpath_rt_func *f, unsigned k)
@@ -135,6 +169,6 @@ void kp_tfunc_free(struct kp_tfunc *tf)
 void kp_tfunc_library_only(struct kp_tfunc *tf)
 {
 	tf->marker.lim = 0;
-	if (tf->cons == &kp_consumer_ksf)
+	if (tf->cons == &kp_consumer_ksf || tf->cons == &kp_consumer_window)
 		tf->u.ksf.nocache = 1;
 }

@@ -70,6 +70,10 @@ unsigned kp_ipf_depth(const struct kp_ipf *t);
 #define KP_NSEG 25
 struct kp_ksf {
 	unsigned k;                   /* >= 2 */
+	/* The deepest level, whose nodes' next is their up: 2k-3 in the
+	 * k-SF (the bottom of the lower slab), k-1 in the window forest
+	 * (window.c: the full k-item windows). */
+	unsigned bottom;
 	uint32_t n;                   /* next free node index (>= 1) */
 	int nocache;                  /* leave child caches empty: no inline steps */
 	/* The cursor's node right after a marker: not in the forest; its
@@ -109,10 +113,28 @@ void kp_ksf_marker(struct kp_ksf *s, struct kpath_rt_cursor *c);
 int kp_ksf_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r);
 /* find(R, r): the index of the root labelled r, or 0. */
 uint32_t kp_ksf_root(const struct kp_ksf *s, uint64_t r);
+/* The root labelled r, created if absent; NULL if out of memory. */
+struct kpath_rt_node *kp_ksf_root_node(struct kp_ksf *s, uint64_t r);
+/* The child of p labelled r (through p's child cache, else p's list),
+ * created if absent at level p->level + 1 with the given up (whose index
+ * goes to the new node's up; at level bottom, next = up, else next is
+ * the node itself); p's cache slot for r then holds it.  NULL if out of
+ * memory. */
+struct kpath_rt_node *kp_ksf_child(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r,
+				   struct kpath_rt_node *up);
 /* make_k_ipf of the k-BLPP paper: adds the k-IPF of s into dst. */
 int kp_ksf_to_ipf(const struct kp_ksf *s, struct kp_ipf *dst);
 /* Sets every counter to 0, keeping the nodes (so cursors stay valid). */
 void kp_ksf_zero(struct kp_ksf *s);
+
+/* ---- window forest (window.c) ------------------------------------------ */
+
+/* The same node store as the k-SF, built by sliding a k-item window over
+ * the stream instead of cutting it into slabs; kp_ksf_to_ipf, kp_ksf_zero,
+ * kp_ksf_sum, kp_ksf_free and kp_ksf_marker apply unchanged. */
+int kp_win_init(struct kp_ksf *s, unsigned k);
+/* One item r of the stream whose position is c->p (as kp_ksf_process). */
+int kp_win_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r);
 /* Sum of all counters (= items processed since the last zero). */
 uint64_t kp_ksf_sum(const struct kp_ksf *s);
 
@@ -157,6 +179,13 @@ struct kp_consumer {
 };
 extern const struct kp_consumer kp_consumer_ksf;
 extern const struct kp_consumer kp_consumer_counts;
+extern const struct kp_consumer kp_consumer_window;
+/* The k >= 2 consumer: window (default) or ksf. */
+extern const struct kp_consumer *kp_forest;
+/* Sets kp_forest from a KPATH_FOREST value ("window", "ksf"; NULL or
+ * empty: window).  0, or -1 for an unknown name (kp_forest unchanged). */
+int kp_forest_select(const char *name);
+/* counts for k = 1, else kp_forest. */
 const struct kp_consumer *kp_consumer_for(unsigned k);
 
 struct kp_thread;

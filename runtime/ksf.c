@@ -42,6 +42,7 @@ int kp_ksf_init(struct kp_ksf *s, unsigned k)
 {
 	memset(s, 0, sizeof *s);
 	s->k = k;
+	s->bottom = 2 * k - 3;
 	s->n = 1; /* index 0 is null */
 	s->seg[0] = kp_malloc(((size_t)1 << KP_SEG0) * sizeof(struct kpath_rt_node));
 	s->roots = kp_calloc(16, sizeof *s->roots);
@@ -103,7 +104,7 @@ static struct kpath_rt_node *new_node(struct kp_ksf *s, uint64_t r, unsigned lev
 	v->id = r;
 	v->level = level;
 	v->up = up ? index_of(s, up) : 0;
-	v->next = level == 2 * s->k - 3 ? up : v;
+	v->next = level == s->bottom ? up : v;
 	s->n++;
 	*idx = i;
 	return v;
@@ -157,7 +158,7 @@ static int add_root(struct kp_ksf *s, uint32_t v)
 
 /* The root labelled r (find(R, r)), created if absent; NULL if out of
  * memory. */
-static struct kpath_rt_node *root(struct kp_ksf *s, uint64_t r)
+struct kpath_rt_node *kp_ksf_root_node(struct kp_ksf *s, uint64_t r)
 {
 	uint32_t v = kp_ksf_root(s, r);
 	if (v)
@@ -171,7 +172,7 @@ static struct kpath_rt_node *root(struct kp_ksf *s, uint64_t r)
 /* The child of p labelled r: through p's child cache, else p's list,
  * else created (appended to the list, with up as new_node wants); p's
  * cache slot for r then holds it.  NULL if out of memory. */
-static struct kpath_rt_node *child(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r,
+struct kpath_rt_node *kp_ksf_child(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r,
 				   struct kpath_rt_node *up)
 {
 	struct kpath_rt_node **slot = &p->slot[r % KPATH_RT_WAYS], *x = *slot;
@@ -230,19 +231,19 @@ int kp_ksf_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r)
 	unsigned top = s->k - 2;
 	if (p == &s->start) {
 		/* lines 6-10 with tau = null: tau = find(R, r); line 29 */
-		y = root(s, r);
+		y = kp_ksf_root_node(s, r);
 		if (y && !s->nocache)
 			p->slot[r % KPATH_RT_WAYS] = y;
 	} else if (p->level < top) {
 		/* lines 12-18 in the first chunk; line 29 */
-		y = child(s, p, r, NULL);
+		y = kp_ksf_child(s, p, r, NULL);
 	} else {
 		if (p->level == top)
-			tau = root(s, r); /* lines 6-10: beta = tau; tau = find(R, r) */
+			tau = kp_ksf_root_node(s, r); /* lines 6-10: beta = tau; tau = find(R, r) */
 		else
-			tau = child(s, kp_ksf_node(s, p->up), r, NULL); /* lines 12-18 */
+			tau = kp_ksf_child(s, kp_ksf_node(s, p->up), r, NULL); /* lines 12-18 */
 		/* lines 20-27: beta = child(beta, r) */
-		y = tau ? child(s, p, r, tau) : NULL;
+		y = tau ? kp_ksf_child(s, p, r, tau) : NULL;
 	}
 	if (!y) {
 		/* Drop r and restart the stream as after a marker, so that no

@@ -7,6 +7,8 @@
  *                Ball-Larus counts)
  *   KPATH_OUT    profile file, default "kpath.json" in the current directory
  *   KPATH_TRACE  if set, also write the raw stream to this file (trace.c)
+ *   KPATH_FOREST window (default) or ksf: how k >= 2 builds its forest
+ *                (consumer.c); the k-IPF is the same
  *
  * Registration is the only place instrumented code takes a lock: slot is
  * read with an acquire load on every enter and written (release) under
@@ -116,6 +118,9 @@ static char *absolute(const char *path)
 static void init_once(void)
 {
 	kp_rt.k = parse_k();
+	const char *forest = getenv("KPATH_FOREST");
+	if (kp_forest_select(forest) != 0)
+		fprintf(stderr, "kpath: KPATH_FOREST=%s: expected window or ksf; using window\n", forest);
 	kp_rt.cons = kp_consumer_for(kp_rt.k);
 	const char *out = getenv("KPATH_OUT");
 	kp_rt.out = absolute(out && *out ? out : "kpath.json");

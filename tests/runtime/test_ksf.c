@@ -493,14 +493,68 @@ static void inline_vs_library(void)
 #endif
 }
 
+/* The window forest on the paper's example: its nodes are the windows
+ * (the last min(j, 4) items at each item j) and their suffix chains, each
+ * window's counter the number of items it ends at; the same 4-IPF. */
+static void window_example(void)
+{
+	static const uint64_t sigma[] = { 6, 2, 0, 0, 2, 2, 0, 0, 2, 2, 0, 0, 2, 3 };
+	const size_t len = sizeof sigma / sizeof *sigma;
+	struct kp_ksf s;
+	struct kpath_rt_cursor c;
+	CHECK(kp_win_init(&s, 4) == 0);
+	kp_ksf_marker(&s, &c);
+	for (size_t i = 0; i < len; i++)
+		CHECK(kp_win_process(&s, &c, sigma[i]) == 0);
+	CHECK(kp_ksf_sum(&s) == len);
+	/* windows: 6, 62, 620, 6200, 2002, 0022, 0220, 2200, 2002 (again),
+	 * 0022, 0220, 2200, 2002, 0023: 10 distinct windows; with their
+	 * prefixes and suffix chains the forest has the nodes below. */
+	static const uint64_t nodes[][4] = {
+		{ 6 }, { 6, 2 }, { 6, 2, 0 }, { 6, 2, 0, 0 }, { 2 }, { 2, 0 }, { 0 },
+		{ 2, 0, 0 }, { 0, 0 }, { 0, 0, 2 }, { 0, 2 }, { 2, 0, 0, 2 }, { 0, 0, 2, 2 },
+		{ 0, 2, 2 }, { 2, 2 }, { 0, 2, 2, 0 }, { 2, 2, 0 }, { 2, 2, 0, 0 }, { 0, 0, 2, 3 },
+		{ 0, 2, 3 }, { 2, 3 }, { 3 },
+	};
+	static const unsigned lens[] = { 1, 2, 3, 4, 1, 2, 1, 3, 2, 3, 2, 4, 4, 3, 2, 4, 3, 4, 4, 3, 2, 1 };
+	static const uint64_t counts[] = { 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 3, 2, 0, 0, 2, 0, 2, 1, 0, 0, 0 };
+	const size_t nn = sizeof lens / sizeof *lens;
+	CHECK(s.n - 1 == nn);
+	for (size_t i = 0; i < nn; i++) {
+		uint32_t v = kp_ksf_root(&s, nodes[i][0]);
+		for (unsigned d = 1; v && d < lens[i]; d++) {
+			uint32_t ch = kp_ksf_node(&s, v)->first_child;
+			while (ch && kp_ksf_node(&s, ch)->id != nodes[i][d])
+				ch = kp_ksf_node(&s, ch)->next_sibling;
+			v = ch;
+		}
+		CHECK(v != 0 && kp_ksf_node(&s, v)->count == counts[i]);
+	}
+	struct kp_ipf ipf, bf;
+	CHECK(kp_ipf_init(&ipf) == 0 && kp_ksf_to_ipf(&s, &ipf) == 0);
+	CHECK(kp_ipf_init(&bf) == 0 && rt_ngrams(&bf, sigma, len, 4) == 0);
+	CHECK(rt_ipf_equal(&ipf, &bf));
+	kp_ipf_free(&ipf);
+	kp_ipf_free(&bf);
+	kp_ksf_free(&s);
+}
+
 int main(void)
 {
-	alloc_failures();
+	/* everything that builds forests through kp_tfunc_new runs with both
+	 * k >= 2 consumers */
+	static const char *const forests[] = { "ksf", "window" };
+	for (size_t i = 0; i < sizeof forests / sizeof *forests; i++) {
+		CHECK(kp_forest_select(forests[i]) == 0);
+		alloc_failures();
+		random_streams();
+		interleaved();
+		dump_delta();
+		counts_hash();
+		inline_vs_library();
+	}
+	CHECK(kp_forest_select("slab") == -1);
 	paper_example();
-	random_streams();
-	interleaved();
-	dump_delta();
-	counts_hash();
-	inline_vs_library();
+	window_example();
 	return rt_done("test_ksf");
 }

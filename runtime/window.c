@@ -1,0 +1,79 @@
+/*
+ * window.c: the window forest, the default k >= 2 stream consumer.  It
+ * builds, online and in O(1) amortised work per item like the k-SF of the
+ * k-BLPP paper (ksf.c), a prefix forest that make_k_ipf (kp_ksf_to_ipf)
+ * turns into the same k-IPF, but with far fewer nodes.
+ *
+ * The k-IPF counts every n-gram (n <= k) of each activation's stream.  The
+ * occurrences of n-grams ending at item j of a stream are exactly the
+ * suffixes of its window at j: the last min(j, k) items.  So if the forest
+ * holds each window w as a root-to-node path whose counter is the number
+ * of times w was the window, the k-IPF is, for every node rho and every
+ * node below it within depth k, the path between them counted with the
+ * lower node's counter, which is what make_k_ipf computes (join_subtree
+ * from every node).  The k-SF holds the concatenations of two chunks of
+ * k-1 items (depth 2k-2); windows have depth k, so on branchy code the
+ * forest has about as many nodes as the k-IPF itself, not exponentially
+ * more: with two random branch outcomes per item, 2^k against 2^(2k-2).
+ *
+ * Node levels are 0..k-1 (level = items - 1).  A node of level < k-1 is
+ * both a window (of an activation's first items) and a state: the
+ * cursor's p after that window.  Every node keeps in up its suffix link,
+ * the node of its window without the first item (0 for roots: the empty
+ * window, whose children are the roots).  A node at level k-1 (a full
+ * window) is never a state: its next is its up, the node of its last k-1
+ * items, where the next item continues.  Nodes of lower levels have next =
+ * themselves.  So the item after state p is the child y of p labelled r,
+ * counted, and the cursor moves to y->next: kpath_rt_step, unchanged.
+ *
+ * Creating the child y of p also creates the suffix chain it links to
+ * (child of p's suffix labelled r, recursively), at most k - 1 nodes with
+ * counter 0, each once per forest.
+ */
+#include "kp_internal.h"
+
+int kp_win_init(struct kp_ksf *s, unsigned k)
+{
+	int rc = kp_ksf_init(s, k);
+	if (rc == 0)
+		s->bottom = k - 1;
+	return rc;
+}
+
+/* The child of state p labelled r, with its suffix link (created, with the
+ * links it needs, if absent); NULL if out of memory.  p is a node of s. */
+static struct kpath_rt_node *window_child(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r)
+{
+	struct kpath_rt_node *x = p->slot[r % KPATH_RT_WAYS];
+	if (x && x->id == r)
+		return x;
+	for (uint32_t c = p->first_child; c; c = x->next_sibling) {
+		x = kp_ksf_node(s, c);
+		if (x->id == r)
+			return kp_ksf_child(s, p, r, NULL); /* found: fills the cache */
+	}
+	/* the suffix of p.r: p's suffix followed by r */
+	struct kpath_rt_node *sfx = p->up ? window_child(s, kp_ksf_node(s, p->up), r) : kp_ksf_root_node(s, r);
+	return sfx ? kp_ksf_child(s, p, r, sfx) : NULL;
+}
+
+int kp_win_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r)
+{
+	struct kpath_rt_node *p = c->p, *y;
+	if (p == &s->start) {
+		y = kp_ksf_root_node(s, r);
+		if (y && !s->nocache)
+			p->slot[r % KPATH_RT_WAYS] = y;
+	} else {
+		y = window_child(s, p, r);
+	}
+	if (!y) {
+		/* Drop r and restart the stream as after a marker, so that no
+		 * n-gram spans the lost item. */
+		kp_ksf_marker(s, c);
+		return KP_ENOMEM;
+	}
+	y->count++;
+	c->p = y->next;
+	return 0;
+}
