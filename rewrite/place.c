@@ -246,9 +246,12 @@ static char *entry_text(struct placer *pl)
 	                      : NULL;
 	/* every path ID is a constant: the register is only set, never read */
 	char *unread = pl->reads ? NULL : fmt(" (void)%sr;", p);
-	char *s = fmt(" kpath_rt_u64 %sr = %llu%s; struct kpath_rt_cursor %sc;%s kpath_rt_enter(&%sfn_%s, &%sc);%s%s", p,
+	/* after a longjmp the cursor must be what the last step left in memory */
+	char *pin = pl->plan->has_setjmp ? fmt(" kpath_rt_pin(&%sc);", p) : NULL;
+	char *s = fmt(" kpath_rt_u64 %sr = %llu%s; struct kpath_rt_cursor %sc;%s kpath_rt_enter(&%sfn_%s, &%sc);%s%s%s", p,
 	              (unsigned long long)init, big(init), p, ret ? ret : "", p, pl->plan->name, p,
-	              unread ? unread : "", chk ? chk : "");
+	              pin ? pin : "", unread ? unread : "", chk ? chk : "");
+	free(pin);
 	free(unread);
 	free(ret);
 	free(chk);

@@ -173,29 +173,51 @@ KPATH_RT_INLINE_FN void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_
 	 * has a template for was published before the template */
 	unsigned s = (unsigned)__atomic_load_n(&f->slot, __ATOMIC_RELAXED) - 1u;
 	const struct kpath_rt_cursor *m;
+	struct kpath_rt_cursor t;
 	if (s < kpath_rt_nmarkers && !kpath_rt_busy && (m = kpath_rt_markers[s]) != 0) {
 		*c = *m;
 		return;
 	}
-	kpath_rt_enter_slow(f, c);
+	kpath_rt_enter_slow(f, &t);
+	*c = t;
 }
 
+/* The library halves get a copy of the cursor, never its address, so
+ * that the instrumented function's cursor does not escape and the
+ * compiler keeps it in registers (the k >= 2 step's p is a loop-carried
+ * value; in memory, every item would wait for a store and a reload).
+ * Where that is wrong, after a setjmp, kpath_rt_pin makes it escape. */
 KPATH_RT_INLINE_FN void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	if (!kpath_rt_step(c, id))
-		kpath_rt_emit_slow(c, id);
+	if (!kpath_rt_step(c, id)) {
+		struct kpath_rt_cursor t = *c;
+		kpath_rt_emit_slow(&t, id);
+		*c = t;
+	}
 }
 
 /* The function returns: id is its last path.  The activation ends. */
 KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	if (!kpath_rt_step(c, id))
-		kpath_rt_leave_slow(c, id);
+	if (!kpath_rt_step(c, id)) {
+		struct kpath_rt_cursor t = *c;
+		kpath_rt_leave_slow(&t, id);
+		*c = t;
+	}
 }
+
+/* In a function that calls setjmp: the cursor must live in memory, so
+ * that after a longjmp it holds what the last step wrote rather than what
+ * a register held at the setjmp (C11 7.13.2.1p3).  The empty asm takes
+ * its address as if it stored it somewhere.  (A macro: an unused static
+ * function would draw -Wunused-function.) */
+#define kpath_rt_pin(c) __asm__ __volatile__("" : : "r"(c) : "memory")
 #else
 void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
 void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id);
+/* The cursor's address goes to the library on every call: already pinned. */
+#define kpath_rt_pin(c) ((void)(c))
 #endif
 
 #endif

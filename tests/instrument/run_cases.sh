@@ -9,6 +9,8 @@
 #   3. kpath instrument (plain), linked with $(kpath config --libs), run with
 #      KPATH_OUT: same stdout and status, a profile with "invalid_paths": 0
 #      for every function;
+#      and (with python3) the same k-IPF as kpath kipf replaying the
+#      trace of a KPATH_TRACE run (inline steps agree with the library);
 #   4. the summary line's instrumented/skipped/cut counts equal the case's
 #      expectation comment:  /* expect: instrumented=N skipped=M cut=C */
 #      and every function named in  /* expect-skip: f g ... */  is reported
@@ -152,6 +154,31 @@ run_case() {
 			fail "the profile has invalid paths"
 		elif ! grep -q '"invalid_paths"' "$W/profile.json"; then
 			fail "the profile has no functions"
+		elif command -v python3 >/dev/null 2>&1; then
+			# 3b. the inline steps and the library agree: the same run
+			# traced (every item through the library), replayed offline by
+			# kpath kipf, gives the same k-IPF for every function
+			rm -f "$W/trace.kpt" "$W/replay.json"
+			KPATH_TRACE="$W/trace.kpt" KPATH_OUT="$W/traced.json" $TIMEOUT "$W/kpath" >/dev/null 2>&1
+			K=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["k"])' "$W/profile.json")
+			if ! "$KPATH" kipf --k "$K" -o "$W/replay.json" "$W/trace.kpt" >"$W/replay.log" 2>&1; then
+				show "$W/replay.log"
+				fail "kpath kipf could not replay the trace"
+			else
+				python3 - "$W/profile.json" "$W/replay.json" <<'PYEOF' || fail "the k-IPF differs from the replay of the trace"
+import json, sys
+def forests(path):
+    return {(f["name"], f["checksum"]): f["kipf"] for f in json.load(open(path))["functions"]}
+a, b = forests(sys.argv[1]), forests(sys.argv[2])
+bad = 0
+for key in sorted(set(a) | set(b)):
+    # functions never run may be listed in one and not the other
+    if a.get(key, []) != b.get(key, []):
+        print("    %s: k-IPF %s, replayed %s" % (key[0], a.get(key), b.get(key)))
+        bad = 1
+sys.exit(bad)
+PYEOF
+			fi
 		fi
 	fi
 
