@@ -3,7 +3,8 @@
 
 usage: bench/increments.py KPATH [PROGRAM...]   (default: every corpus program)
 
-For each corpus program: instrument it with KPATH, count the register
+For each corpus program: instrument it with KPATH (--no-repeat: every
+item emitted where it is taken), count the register
 updates in the instrumented text (additions "kp_r += N" / "kp_r -= N" and
 assignments "kp_r = N": resets after an emit and absolute values; the
 declaration's initialiser is not counted), then compile a copy in which
@@ -75,7 +76,7 @@ def measure(kpath, name, work):
     flags = flags_of(name)
     src = name + ".c"
     out = os.path.join(work, name + ".kpath.c")
-    subprocess.run([kpath, "instrument", "--quiet", src, "-o", out, "--"] + flags, cwd=CORPUS, check=True,
+    subprocess.run([kpath, "instrument", "--quiet", "--no-repeat", src, "-o", out, "--"] + flags, cwd=CORPUS, check=True,
                    stderr=subprocess.DEVNULL)
     with open(out) as f:
         pre, body, tail = split_output(f.read())

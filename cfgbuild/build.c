@@ -580,6 +580,54 @@ static void check_stmt_expr(struct builder *b, CXCursor c, int loops, int switch
 	kids_free(&k);
 }
 
+/* C library functions that return normally, run no code of the program
+ * and neither exit nor jump (C11 7.12, 7.24, 7.4; gcc's __builtin_
+ * versions of them), so a loop calling them may keep path counts in a
+ * register until it exits (rewrite/place.c, repeat counting). */
+static bool plain_callee(const char *n)
+{
+	static const char *const plain[] = {
+		"abs", "labs", "llabs", "fabs", "fabsf", "fabsl", "sqrt", "sqrtf", "sqrtl", "sin", "sinf", "cos", "cosf",
+		"tan", "tanf", "asin", "acos", "atan", "atan2", "atan2f", "sinh", "cosh", "tanh", "exp", "expf", "exp2",
+		"log", "logf", "log2", "log10", "pow", "powf", "floor", "floorf", "ceil", "ceilf", "round", "lround",
+		"llround", "trunc", "fmod", "fmodf", "fmin", "fmax", "hypot", "cbrt", "copysign", "memcpy", "memmove",
+		"memset", "memcmp", "memchr", "strlen", "strcmp", "strncmp", "strchr", "strrchr", "strcpy", "strncpy",
+		"isalpha", "isdigit", "isalnum", "isspace", "isupper", "islower", "isxdigit", "ispunct", "isprint",
+		"toupper", "tolower",
+	};
+	if (!strncmp(n, "__builtin_", 10)) {
+		n += 10;
+		/* the type-level builtins (expect, constant_p, clz, ...) and
+		 * the library ones; not longjmp, trap, unreachable, setjmp */
+		static const char *const odd[] = {"longjmp", "setjmp", "trap", "unreachable", "abort", "exit",
+		                                  "apply", "return", "eh_return"};
+		for (size_t i = 0; i < sizeof odd / sizeof *odd; i++)
+			if (!strcmp(n, odd[i]))
+				return false;
+		return true;
+	}
+	for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
+		if (!strcmp(n, plain[i]))
+			return true;
+	return false;
+}
+
+static void note_call(struct builder *b, CXCursor c, const char *name)
+{
+	struct fn_plan *pl = b->plan;
+	if (name && *name && plain_callee(name))
+		return;
+	if (pl->ncall_lines == pl->cap_call_lines) {
+		pl->cap_call_lines = pl->cap_call_lines ? 2 * pl->cap_call_lines : 16;
+		pl->call_lines = xrealloc(pl->call_lines, pl->cap_call_lines * sizeof *pl->call_lines);
+	}
+	bool in;
+	uint32_t off = loc_offset(b, clang_getCursorLocation(c), &in);
+	/* a call placed outside the file (can that be?): line 0, which every
+	 * loop is taken to contain */
+	pl->call_lines[pl->ncall_lines++] = in ? offset_line(b, off) : 0;
+}
+
 /* Scans an expression or declaration for constructs that transfer control
  * in ways the statement-level CFG does not see. */
 static enum CXChildVisitResult scan_expr(CXCursor c, CXCursor parent, CXClientData d)
@@ -601,6 +649,7 @@ static enum CXChildVisitResult scan_expr(CXCursor c, CXCursor parent, CXClientDa
 	case CXCursor_CallExpr: {
 		CXString s = clang_getCursorSpelling(c);
 		const char *n = clang_getCString(s);
+		note_call(b, c, n);
 		static const char *const twice[] = {"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp",
 		                                    "savectx", "vfork", "getcontext", "__builtin_setjmp"};
 		for (size_t i = 0; i < sizeof twice / sizeof *twice; i++)
@@ -1976,5 +2025,6 @@ void build_plan_free(struct fn_plan *plan)
 	free(plan->block_start);
 	free(plan->restart);
 	free(plan->ret_decl);
+	free(plan->call_lines);
 	memset(plan, 0, sizeof *plan);
 }

@@ -72,6 +72,13 @@ struct fn_plan {
 	                              initialised, so each return declares its own in a GNU
 	                              statement expression */
 	bool has_setjmp;           /* a setjmp block exists: kp_ret is volatile (-Wclobbered) */
+	/* Source lines (in no particular order) of the calls that might not come
+	 * back normally or might run this thread's other activations: every
+	 * call but those to the C library functions known to do neither
+	 * (build.c: plain_callee).  rewrite/place.c keeps repeat counting out
+	 * of loops that hold one. */
+	unsigned *call_lines;
+	uint32_t ncall_lines, cap_call_lines;
 	char reason[256];          /* why the function cannot be instrumented */
 	unsigned reason_line;
 	bool macro;                /* the reason is control flow spelled by a macro expansion */

@@ -36,7 +36,8 @@ struct counts {
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: kpath instrument INPUT.c [-o OUTPUT.c] [--quiet] [--check] [--no-expr-branches]\n"
-	             "                        [--include-dir DIR]... [--include-out DIR] [-- COMPILE-FLAGS...]\n"
+	             "                        [--no-repeat] [--include-dir DIR]... [--include-out DIR]\n"
+	             "                        [-- COMPILE-FLAGS...]\n"
 	             "       kpath instrument -p BUILD_DIR [-o OUT_DIR] [--quiet]\n"
 	             "  (every C file of BUILD_DIR/compile_commands.json, into a mirrored tree)\n"
 	             "  Writes INPUT.c with Ball-Larus path tracing for kpath's runtime\n"
@@ -44,6 +45,8 @@ static void usage(FILE *out)
 	             "  (-I, -D, -std, ...).  Link the result with $(kpath config --libs).\n"
 	             "  --no-expr-branches  treat conditions as atomic: &&, || and ?: do not\n"
 	             "           split paths (by default they are branches like if/else)\n"
+	             "  --no-repeat  emit every iteration of straight innermost loops at once\n"
+	             "           (by default they count it in a register: same profile, faster)\n"
 	             "  --include-dir DIR  also instrument functions defined in headers under DIR:\n"
 	             "           instrumented copies go to --include-out (default: kpath-include/\n"
 	             "           beside OUTPUT.c), mirroring their path under DIR, and the output\n"
@@ -652,6 +655,8 @@ int kp_instrument_main(int argc, char **argv)
 			check = true;
 		} else if (!strcmp(argv[i], "--no-expr-branches")) {
 			expr_branches = false;
+		} else if (!strcmp(argv[i], "--no-repeat")) {
+			rw_repeat_loops = false;
 		} else if (!strcmp(argv[i], "--include-dir") && i + 1 < argc) {
 			incdirs = realloc(incdirs, (size_t)(nincdirs + 1) * sizeof *incdirs);
 			if (!incdirs)

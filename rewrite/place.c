@@ -118,6 +118,7 @@ struct placer {
 	struct strlist *code;     /* per site */
 	bool check;
 	bool reads;               /* some code reads r (else it is only declared and set) */
+	struct rw_repeats rep;    /* repeat counting (repeat.c) */
 };
 
 /* The code of CFG edge e, appended to its site's list: the path end first,
@@ -132,14 +133,25 @@ static void edge_code(struct placer *pl, uint32_t e)
 	struct strlist *l = &pl->code[ce->site];
 	if (pl->check)
 		push(l, fmt("kpath_chk_edge(&%sc, %u)", p, e));
+	/* leaving a counting loop: its held-back items go first */
+	for (const struct rw_exit *x = pl->rep.exits ? pl->rep.exits[e] : NULL; x; x = x->next) {
+		uint64_t k = pl->rep.k[x->loop - 1];
+		push(l, fmt("kpath_rt_flush(&%sc, %llu%s, %sn%u)", p, (unsigned long long)k, big(k), p, x->loop));
+	}
 	if (!bl_code_edge(pl->place, pl->plan->g, pl->dag, e, &c))
 		return; /* leads to no complete path: never completes an ID */
 	if (c.ends) {
 		/* a path ends before a longjmp that may resume in this activation: emit, not leave */
 		bool leave = ce->dst == CFG_EXIT && !pl->plan->sites[ce->site].resume;
+		uint32_t loop = pl->rep.loop_of_back ? pl->rep.loop_of_back[e] : 0;
 		char *v = end_code(p, &c);
 		pl->reads |= c.end_rel;
-		push(l, fmt("kpath_rt_%s(&%sc, %s)", leave ? "leave" : "emit", p, v));
+		if (loop) {
+			uint64_t k = pl->rep.k[loop - 1];
+			push(l, fmt("kpath_rt_repeat(&%sc, %s, %llu%s, %sn%u)", p, v, (unsigned long long)k, big(k), p, loop));
+		} else {
+			push(l, fmt("kpath_rt_%s(&%sc, %s)", leave ? "leave" : "emit", p, v));
+		}
 		free(v);
 	}
 	pl->reads |= c.upd == BL_UPD_ADD;
@@ -248,9 +260,18 @@ static char *entry_text(struct placer *pl)
 	char *unread = pl->reads ? NULL : fmt(" (void)%sr;", p);
 	/* after a longjmp the cursor must be what the last step left in memory */
 	char *pin = pl->plan->has_setjmp ? fmt(" kpath_rt_pin(&%sc);", p) : NULL;
-	char *s = fmt(" kpath_rt_u64 %sr = %llu%s; struct kpath_rt_cursor %sc;%s kpath_rt_enter(&%sfn_%s, &%sc);%s%s%s", p,
-	              (unsigned long long)init, big(init), p, ret ? ret : "", p, pl->plan->name, p,
-	              pin ? pin : "", unread ? unread : "", chk ? chk : "");
+	/* the counters of the counting loops: "kpath_rt_u64 kp_n1 = 0, kp_n2 = 0;" */
+	char *counters = NULL;
+	for (uint32_t i = 1; i <= pl->rep.nloops; i++) {
+		char *t = fmt("%s%s%sn%u = 0%s", counters ? counters : " kpath_rt_u64 ", i > 1 ? ", " : "", p, i,
+		              i == pl->rep.nloops ? ";" : "");
+		free(counters);
+		counters = t;
+	}
+	char *s = fmt(" kpath_rt_u64 %sr = %llu%s;%s struct kpath_rt_cursor %sc;%s kpath_rt_enter(&%sfn_%s, &%sc);%s%s%s", p,
+	              (unsigned long long)init, big(init), counters ? counters : "", p, ret ? ret : "", p,
+	              pl->plan->name, p, pin ? pin : "", unread ? unread : "", chk ? chk : "");
+	free(counters);
 	free(pin);
 	free(unread);
 	free(ret);
@@ -292,7 +313,7 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
                  char *err, size_t errlen)
 {
 	const struct cfg *g = plan->g;
-	struct placer pl = {plan, dag, NULL, f->prefix, NULL, NULL, f->check, false};
+	struct placer pl = {plan, dag, NULL, f->prefix, NULL, NULL, f->check, false, {0, NULL, NULL, NULL}};
 	bool *split = calloc(g->nblocks + 1, sizeof *split), *restart = calloc(g->nblocks + 1, sizeof *restart),
 	     *awkward = calloc(g->nedges + 1, sizeof *awkward);
 	pl.edge_val = calloc(g->nedges + 1, sizeof *pl.edge_val);
@@ -318,6 +339,8 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 	struct bl_placement *place = bl_place(g, dag, &in, err, errlen);
 	pl.place = place;
 	bool ok = place != NULL;
+	if (ok && !f->check) /* the checking runtime wants every item where it is taken */
+		rw_find_repeats(plan, dag, &pl.rep);
 	if (ok) {
 		for (uint32_t e = 0; e < g->nedges; e++) {
 			uint32_t s = g->edges[e].site;
@@ -375,6 +398,7 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 		free(pl.code[s].v);
 	}
 	free(pl.code);
+	rw_repeats_free(&pl.rep, g->nedges);
 	free(pl.edge_val);
 	free(split);
 	free(restart);

@@ -53,6 +53,25 @@ void rw_file_free(struct rw_file *f);
 bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
                  char *err, size_t errlen);
 
+/* Repeat counting (repeat.c): the back edges of innermost straight loops
+ * count their path in a local register; the edges leaving such a loop
+ * hand the count to the runtime. */
+extern bool rw_repeat_loops;  /* default true; kpath instrument --no-repeat */
+struct rw_exit {
+	uint32_t loop;            /* 1-based loop number */
+	struct rw_exit *next;
+};
+struct rw_repeats {
+	uint32_t nloops;
+	uint64_t *k;              /* per loop (0-based): the ID counted */
+	uint32_t *loop_of_back;   /* per CFG edge: its loop number if it is a counting back edge, else 0 */
+	struct rw_exit **exits;   /* per CFG edge: the loops it leaves (flush first) */
+};
+/* Finds the loops of plan (numbered as d) that count; none when
+ * rw_repeat_loops is false. */
+void rw_find_repeats(const struct fn_plan *plan, const struct bl_dag *d, struct rw_repeats *r);
+void rw_repeats_free(struct rw_repeats *r, uint32_t nedges);
+
 /* The whole output: preamble, original text with edits, descriptors.
  * out_name is used for the #line directive of the generated tail.
  * Returns a malloc'ed NUL-terminated buffer. */

@@ -137,3 +137,9 @@ void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
 	kpath_rt_leave_slow(c, id);
 }
+
+void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n)
+{
+	for (; n; n--)
+		kpath_rt_emit_slow(c, id);
+}

@@ -127,10 +127,11 @@ void kpath_dump(void);
 #if !defined(KPATH_RT_NO_INLINE) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #define KPATH_RT_INLINE 1
 #define KPATH_RT_INC(x) __asm__ __volatile__("addq $1, %0" : "+m"(x))
+#define KPATH_RT_ADD(x, n) __asm__ __volatile__("addq %1, %0" : "+m"(x) : "r"(n))
 /* inline even at -O0; never instrumented (-finstrument-functions would
  * call the program's hooks, themselves maybe instrumented, from every
  * emit) */
-#define KPATH_RT_INLINE_FN static __inline__ __attribute__((always_inline, no_instrument_function))
+#define KPATH_RT_INLINE_FN static __inline__ __attribute__((always_inline, no_instrument_function, unused))
 
 /* One item r when the inline path can do it, else 0 (the library does
  * it).  k = 1: a counter per ID.  k >= 2: the item's node (beta, or tau in
@@ -206,6 +207,29 @@ KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 i
 	}
 }
 
+/* n items id in a row (repeat counting, below).  Once the cursor is at a
+ * node whose child labelled id leads back to the same node (the last k-1
+ * items, or all of them, are id), every further id counts on that child:
+ * the rest of the run is one addition.  Until then, and where the inline
+ * step does not apply, items go one by one. */
+KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n)
+{
+	struct kpath_rt_node *p, *y;
+	if (id < c->lim) {
+		KPATH_RT_ADD(c->cnt[id], n);
+		return;
+	}
+	for (; n; n--) {
+		p = c->p;
+		y = p->slot[id % KPATH_RT_WAYS];
+		if (y && y->id == id && y->next == p) {
+			KPATH_RT_ADD(y->count, n);
+			return;
+		}
+		kpath_rt_emit(c, id);
+	}
+}
+
 /* In a function that calls setjmp: the cursor must live in memory, so
  * that after a longjmp it holds what the last step wrote rather than what
  * a register held at the setjmp (C11 7.13.2.1p3).  The empty asm takes
@@ -218,6 +242,19 @@ void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 /* The cursor's address goes to the library on every call: already pinned. */
 #define kpath_rt_pin(c) ((void)(c))
+#define kpath_rt_emit_n kpath_rt_emit_n_v2
+void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n);
 #endif
+
+/* Repeat counting (docs/instrumented-code.md): the back edge of an
+ * innermost loop whose body is one straight path, with no calls but to
+ * C library functions that return, counts its ID in the local n when it
+ * is K, the ID of that body path (every iteration but the first); every
+ * edge leaving the loop hands the count on.  The runtime sees the same
+ * items in the same order.  Macros: arguments are evaluated more than
+ * once, so the instrumenter passes only side-effect-free ones. */
+#define kpath_rt_repeat(c, id, K, n) \
+	((id) == (K) ? (void)++(n) : (kpath_rt_flush((c), (K), (n)), kpath_rt_emit((c), (id))))
+#define kpath_rt_flush(c, K, n) ((n) ? (kpath_rt_emit_n((c), (K), (n)), (void)((n) = 0)) : (void)0)
 
 #endif

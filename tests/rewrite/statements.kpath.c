@@ -10,7 +10,7 @@ int if_else(int a)
 }
 
 int loops(int n)
-{ kpath_rt_u64 kp_r = 16; struct kpath_rt_cursor kp_c; int kp_ret; kpath_rt_enter(&kp_fn_loops, &kp_c);
+{ kpath_rt_u64 kp_r = 16; kpath_rt_u64 kp_n1 = 0, kp_n2 = 0; struct kpath_rt_cursor kp_c; int kp_ret; kpath_rt_enter(&kp_fn_loops, &kp_c);
 	int s = 0;
 	for (int i = 0; i < n; i++, kpath_rt_emit(&kp_c, kp_r), kp_r = 3) {
 		if (i == 3)
@@ -19,11 +19,11 @@ int loops(int n)
 			{  kp_r += 4; break; }
 		s += i;
 	}
-	while (s > 10)
-		{ s -= 3; kpath_rt_emit(&kp_c, kp_r - 1); kp_r = 11;  }
+	while ((s > 10) || (kpath_rt_flush(&kp_c, 10, kp_n1), 0))
+		{ s -= 3; kpath_rt_repeat(&kp_c, kp_r - 1, 10, kp_n1); kp_r = 11;  }
 	do
 		{ s++; }
-	while ((s < 5) && (kpath_rt_emit(&kp_c, kp_r - 2), kp_r = 14, 1));
+	while ((s < 5) ? (kpath_rt_repeat(&kp_c, kp_r - 2, 12, kp_n2), kp_r = 14, 1) : (kpath_rt_flush(&kp_c, 12, kp_n2), 0));
 	return kp_ret = (s), kpath_rt_leave(&kp_c, kp_r - 3), kp_ret;
 }
 
@@ -45,13 +45,13 @@ int sw(int c)
 }
 
 int gotos(int n)
-{ kpath_rt_u64 kp_r = 5; struct kpath_rt_cursor kp_c; int kp_ret; kpath_rt_enter(&kp_fn_gotos, &kp_c);
+{ kpath_rt_u64 kp_r = 5; kpath_rt_u64 kp_n1 = 0; struct kpath_rt_cursor kp_c; int kp_ret; kpath_rt_enter(&kp_fn_gotos, &kp_c);
 	int i = 0;
 again:
 	if (i < n) {
 		i += 2;
-		 kpath_rt_emit(&kp_c, kp_r); kp_r = 2; goto again;
-	}
+		 kpath_rt_repeat(&kp_c, kp_r, 2, kp_n1); kp_r = 2; goto again;
+	} else { kpath_rt_flush(&kp_c, 2, kp_n1); }
 	if (i & 1)
 		{ goto odd; }
 	return kp_ret = (i), kpath_rt_leave(&kp_c, kp_r - 2), kp_ret;
