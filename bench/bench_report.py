@@ -234,16 +234,17 @@ def write_full(cfg, meta, progs, res, instr, timing, variants, ks):
       "k-IPF nodes: all nodes of all functions' forests in the profile of the last timed run (what the "
       "profile holds).  Paths: Ball-Larus paths emitted per run (`emitted`, summed over functions).  ")
     have_ksf = any("ksf_nodes" in res[p["name"]]["k%d" % k]["stats"] for p in progs for k in ks)
-    if not have_ksf:
-        w("**k-SF node counts are not reported: the runtime does not expose them** (the profile has no "
-          "`ksf_nodes` field; bench/run prints them as soon as the runtime writes one, top level or per "
-          "function).  ")
+    if have_ksf:
+        w("Forest nodes: the nodes the runtime's forests held at exit (`KPATH_STATS`; the default window "
+          "forest, 72 bytes a node), summed over functions and threads.  ")
+    else:
+        w("**Forest node counts are not reported** (the runtime printed no `KPATH_STATS` line).  ")
     w("ns/path: native CPU time per Ball-Larus path the program completes, and what k=1 adds per path "
       "(how emission-heavy a program is, and the per-path cost of the runtime).  Trace: bytes of the "
       "`KPATH_TRACE` file per run and per emitted path.\n\n")
     head = ["program", "paths/run", "native ns/path", "k=1 extra ns/path"] + ["k=%d nodes" % k for k in ks]
     if have_ksf:
-        head += ["k=%d k-SF" % k for k in ks]
+        head += ["k=%d forest" % k for k in ks]
     head += ["trace MB", "trace B/path"]
     rows = []
     for p in progs:

@@ -158,6 +158,13 @@ struct kp_tfunc *kp_tfunc_new(const struct kpath_rt_func *f, unsigned k)
 	return tf;
 }
 
+uint64_t kp_tfunc_nodes(const struct kp_tfunc *tf)
+{
+	if (tf->cons == &kp_consumer_ksf || tf->cons == &kp_consumer_window)
+		return tf->u.ksf.n - 1;
+	return 0;
+}
+
 void kp_tfunc_free(struct kp_tfunc *tf)
 {
 	if (!tf)

@@ -223,6 +223,8 @@ static inline void kp_tfunc_item(struct kp_tfunc *tf, struct kpath_rt_cursor *c,
 	if (tf->cons->item(tf, c, id) != 0)
 		tf->dropped++;
 }
+/* Nodes of tf's forest (window or k-SF; 0 for counters). */
+uint64_t kp_tfunc_nodes(const struct kp_tfunc *tf);
 /* Valid IDs emitted since the last zero. */
 static inline uint64_t kp_tfunc_emitted(const struct kp_tfunc *tf)
 {
@@ -273,6 +275,9 @@ struct kp_rt {
 	int key_ok;
 	int exited;              /* the exit handler ran */
 	int run_counted;         /* a profile of this process was written */
+	int stats;               /* KPATH_STATS: print forest sizes at exit */
+	uint64_t forest_nodes;   /* nodes of the forests of the threads that ended */
+	uint64_t forest_threads; /* threads that had a forest */
 	char *out;               /* KPATH_OUT */
 	char *redirect;          /* where we write once OUT proved unusable */
 	/* trace (trace.c) */
@@ -303,6 +308,9 @@ struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func 
 /* Moves th's data into the global k-IPFs (caller holds kp_rt.mu) and zeroes
  * it (the nodes stay, so live cursors stay valid). */
 void kp_thread_flush(struct kp_thread *th);
+/* Adds th's forest sizes to kp_rt.forest_nodes/forest_threads (caller
+ * holds kp_rt.mu). */
+void kp_thread_count_nodes(struct kp_thread *th);
 /* Thread-exit destructor (also usable directly). */
 void kp_thread_exit(void *th);
 

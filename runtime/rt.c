@@ -9,6 +9,7 @@
  *   KPATH_TRACE  if set, also write the raw stream to this file (trace.c)
  *   KPATH_FOREST window (default) or ksf: how k >= 2 builds its forest
  *                (consumer.c); the k-IPF is the same
+ *   KPATH_STATS  if set (non-empty), print the forests' sizes at exit
  *
  * Registration is the only place instrumented code takes a lock: slot is
  * read with an acquire load on every enter and written (release) under
@@ -118,6 +119,8 @@ static char *absolute(const char *path)
 static void init_once(void)
 {
 	kp_rt.k = parse_k();
+	const char *stats = getenv("KPATH_STATS");
+	kp_rt.stats = stats && *stats;
 	const char *forest = getenv("KPATH_FOREST");
 	if (kp_forest_select(forest) != 0)
 		fprintf(stderr, "kpath: KPATH_FOREST=%s: expected window or ksf; using window\n", forest);

@@ -147,12 +147,24 @@ static void thread_free(struct kp_thread *th)
 	free(th);
 }
 
+void kp_thread_count_nodes(struct kp_thread *th)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < th->nfuncs; i++)
+		if (th->funcs[i])
+			n += kp_tfunc_nodes(th->funcs[i]);
+	kp_rt.forest_nodes += n;
+	kp_rt.forest_threads += n > 0;
+}
+
 void kp_thread_exit(void *p)
 {
 	struct kp_thread *th = p;
 	pthread_mutex_lock(&kp_rt.mu);
-	if (!kp_rt.exited)
+	if (!kp_rt.exited) {
 		kp_thread_flush(th);
+		kp_thread_count_nodes(th);
+	}
 	kp_trace_flush(th);
 	for (struct kp_thread **pp = &kp_rt.threads; *pp; pp = &(*pp)->next)
 		if (*pp == th) {
