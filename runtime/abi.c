@@ -102,6 +102,7 @@ void kpath_rt_emit_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 	if (!tf)
 		return;
 	kp_busy = 1;
+	tf->th->lib_items++;
 	if (tf->th->tbuf)
 		kp_trace_event(tf->th, KP_TR_EMIT, c, id);
 	kp_tfunc_item(tf, c, id);
@@ -114,6 +115,7 @@ void kpath_rt_leave_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 	if (!tf)
 		return;
 	kp_busy = 1;
+	tf->th->lib_items++;
 	if (tf->th->tbuf)
 		kp_trace_event(tf->th, KP_TR_LEAVE, c, id);
 	kp_tfunc_item(tf, c, id);

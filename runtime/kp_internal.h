@@ -258,6 +258,7 @@ struct kp_thread {
 	struct kp_thread *next;  /* kp_rt.threads */
 	uint64_t tid;            /* trace thread number */
 	uint64_t act;            /* activations entered (trace) */
+	uint64_t lib_items;      /* items the inline step left to the library (KPATH_STATS) */
 	struct kp_tbuf *tbuf;    /* NULL unless tracing */
 };
 
@@ -278,6 +279,7 @@ struct kp_rt {
 	int stats;               /* KPATH_STATS: print forest sizes at exit */
 	uint64_t forest_nodes;   /* nodes of the forests of the threads that ended */
 	uint64_t forest_threads; /* threads that had a forest */
+	uint64_t lib_items, items; /* of the threads that ended: items through the library, all items */
 	char *out;               /* KPATH_OUT */
 	char *redirect;          /* where we write once OUT proved unusable */
 	/* trace (trace.c) */

@@ -113,7 +113,8 @@ struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func 
 	return tf;
 }
 
-/* Caller holds kp_rt.mu.  Moves counters and k-IPFs into kp_rt.funcs; on
+/* Caller holds kp_rt.mu.  Moves counters and k-IPFs into kp_rt.funcs (and
+ * counts their items into kp_rt.items); on
  * allocation failure the events of the function are counted as dropped
  * (the global k-IPF may then hold part of them). */
 void kp_thread_flush(struct kp_thread *th)
@@ -124,6 +125,7 @@ void kp_thread_flush(struct kp_thread *th)
 			continue;
 		struct kp_gfunc *g = &kp_rt.funcs[i];
 		uint64_t emitted = kp_tfunc_emitted(tf);
+		kp_rt.items += emitted + tf->invalid;
 		if (tf->cons->to_ipf(tf, &g->ipf) != 0)
 			g->dropped += emitted;
 		g->emitted += emitted;
@@ -155,6 +157,8 @@ void kp_thread_count_nodes(struct kp_thread *th)
 			n += kp_tfunc_nodes(th->funcs[i]);
 	kp_rt.forest_nodes += n;
 	kp_rt.forest_threads += n > 0;
+	kp_rt.lib_items += th->lib_items;
+	th->lib_items = 0;
 }
 
 void kp_thread_exit(void *p)
