@@ -93,6 +93,37 @@ struct kp_ksf {
  * not run (k = 1, trace mode, inactive cursors). */
 extern struct kpath_rt_node kp_rt_idle;
 
+/* The cached child of p labelled r, or NULL (the lookup of
+ * kpath_rt_child, kpath_rt.h, which exists only where the inline path
+ * does). */
+static inline struct kpath_rt_node *kp_cache_get(const struct kpath_rt_node *p, uint64_t r)
+{
+	struct kpath_rt_node *y = p->slot[r % KPATH_RT_WAYS];
+	if (y && y->id == r)
+		return y;
+	y = p->slot[(r % KPATH_RT_WAYS) ^ 1];
+	return y && y->id == r ? y : NULL;
+}
+/* Caches child x of p in the pair of slots of its label: a free slot, else
+ * x goes to its own slot and the child there moves to the other one (the
+ * two most recently cached stay).  Every slot always holds null or a
+ * child of p, one pointer store at a time (kpath_rt_step may run in a
+ * signal handler meanwhile). */
+static inline void kp_cache_put(struct kpath_rt_node *p, struct kpath_rt_node *x)
+{
+	unsigned i = (unsigned)(x->id % KPATH_RT_WAYS), j = i ^ 1;
+	if (p->slot[i] == x || p->slot[j] == x)
+		return;
+	if (!p->slot[i]) {
+		p->slot[i] = x;
+	} else if (!p->slot[j]) {
+		p->slot[j] = x;
+	} else {
+		p->slot[j] = p->slot[i];
+		p->slot[i] = x;
+	}
+}
+
 int kp_ksf_init(struct kp_ksf *s, unsigned k);
 void kp_ksf_free(struct kp_ksf *s);
 /* The node with index i (1 <= i < s->n). */

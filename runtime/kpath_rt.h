@@ -80,11 +80,14 @@ struct kpath_rt_func {
 /* Child-cache slots per k-SF node (a power of two). */
 #define KPATH_RT_WAYS 4
 
-/* A node of a thread's k-slab forest (k-SF, k-BLPP paper), as the inline
- * path sees it.  slot[] is a direct-mapped cache of the node's children:
- * slot[id % KPATH_RT_WAYS] is null or some child of the node, so a child
+/* A node of a thread's forest (the window forest or the k-SF of the
+ * k-BLPP paper), as the inline path sees it.  slot[] caches some of the
+ * node's children: every slot is null or a child of the node, so a child
  * found there whose id equals the wanted ID is the child with that label.
- * id and next never change once the node is linked into the forest. */
+ * The child labelled id is looked for in slot[id % KPATH_RT_WAYS] and then
+ * in the other slot of that pair (kpath_rt_child): two-way sets, so that
+ * two children whose IDs collide both stay cached.  id and next never
+ * change once the node is linked into the forest. */
 struct kpath_rt_node {
 	struct kpath_rt_node *next;   /* the cursor's node after an item that ends here */
 	kpath_rt_u64 id;              /* label: a path ID */
@@ -139,6 +142,15 @@ void kpath_dump(void);
  * lookup, one compare (only valid IDs label nodes), one counter, and the
  * node tells where the next item looks.  Trace mode and inactive cursors
  * have lim 0 and a p without children, so they always go to the library. */
+KPATH_RT_INLINE_FN struct kpath_rt_node *kpath_rt_child(const struct kpath_rt_node *p, kpath_rt_u64 r)
+{
+	struct kpath_rt_node *y = p->slot[r % KPATH_RT_WAYS];
+	if (y && y->id == r)
+		return y;
+	y = p->slot[(r % KPATH_RT_WAYS) ^ 1];
+	return y && y->id == r ? y : 0;
+}
+
 KPATH_RT_INLINE_FN int kpath_rt_step(struct kpath_rt_cursor *c, kpath_rt_u64 r)
 {
 	struct kpath_rt_node *y;
@@ -146,8 +158,8 @@ KPATH_RT_INLINE_FN int kpath_rt_step(struct kpath_rt_cursor *c, kpath_rt_u64 r)
 		KPATH_RT_INC(c->cnt[r]);
 		return 1;
 	}
-	y = c->p->slot[r % KPATH_RT_WAYS];
-	if (!y || y->id != r)
+	y = kpath_rt_child(c->p, r);
+	if (!y)
 		return 0;
 	KPATH_RT_INC(y->count);
 	c->p = y->next;
@@ -221,8 +233,8 @@ KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 
 	}
 	for (; n; n--) {
 		p = c->p;
-		y = p->slot[id % KPATH_RT_WAYS];
-		if (y && y->id == id && y->next == p) {
+		y = kpath_rt_child(p, id);
+		if (y && y->next == p) {
 			KPATH_RT_ADD(y->count, n);
 			return;
 		}

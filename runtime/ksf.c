@@ -171,12 +171,12 @@ struct kpath_rt_node *kp_ksf_root_node(struct kp_ksf *s, uint64_t r)
 
 /* The child of p labelled r: through p's child cache, else p's list,
  * else created (appended to the list, with up as new_node wants); p's
- * cache slot for r then holds it.  NULL if out of memory. */
+ * cache then holds it.  NULL if out of memory. */
 struct kpath_rt_node *kp_ksf_child(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r,
 				   struct kpath_rt_node *up)
 {
-	struct kpath_rt_node **slot = &p->slot[r % KPATH_RT_WAYS], *x = *slot;
-	if (x && x->id == r)
+	struct kpath_rt_node *x = kp_cache_get(p, r);
+	if (x)
 		return x;
 	uint32_t c = p->first_child, last = 0;
 	while (c) {
@@ -197,7 +197,7 @@ struct kpath_rt_node *kp_ksf_child(struct kp_ksf *s, struct kpath_rt_node *p, ui
 		p->first_child = c;
 found:
 	if (!s->nocache)
-		*slot = x;
+		kp_cache_put(p, x);
 	return x;
 }
 
@@ -233,7 +233,7 @@ int kp_ksf_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r)
 		/* lines 6-10 with tau = null: tau = find(R, r); line 29 */
 		y = kp_ksf_root_node(s, r);
 		if (y && !s->nocache)
-			p->slot[r % KPATH_RT_WAYS] = y;
+			kp_cache_put(p, y);
 	} else if (p->level < top) {
 		/* lines 12-18 in the first chunk; line 29 */
 		y = kp_ksf_child(s, p, r, NULL);

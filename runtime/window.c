@@ -44,8 +44,8 @@ int kp_win_init(struct kp_ksf *s, unsigned k)
  * links it needs, if absent); NULL if out of memory.  p is a node of s. */
 static struct kpath_rt_node *window_child(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r)
 {
-	struct kpath_rt_node *x = p->slot[r % KPATH_RT_WAYS];
-	if (x && x->id == r)
+	struct kpath_rt_node *x = kp_cache_get(p, r);
+	if (x)
 		return x;
 	for (uint32_t c = p->first_child; c; c = x->next_sibling) {
 		x = kp_ksf_node(s, c);
@@ -63,7 +63,7 @@ int kp_win_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r)
 	if (p == &s->start) {
 		y = kp_ksf_root_node(s, r);
 		if (y && !s->nocache)
-			p->slot[r % KPATH_RT_WAYS] = y;
+			kp_cache_put(p, y);
 	} else {
 		y = window_child(s, p, r);
 	}
