@@ -19,8 +19,10 @@
  *    activation entered then is not recorded (its cursor stays inactive:
  *    state null, lim 0, so its items are ignored) and is counted as
  *    dropped, so it never sees a forest halfway through an update.  An
- *    acyclic activation that ends then (kpath_rt_count: the inline half
- *    tests kp_busy too) is dropped the same way.
+ *    acyclic activation that ends inside kpath_rt_count_slow is dropped
+ *    the same way (the inline kpath_rt_count finds its bound 0 meanwhile,
+ *    see bound_restore); one that ends in another library half is counted
+ *    when the inline count can do it (they share no data), else dropped.
  *  - The inline step does not set kp_busy.  It reads only fields that a
  *    concurrent update cannot leave half-written (a node's id never
  *    changes; a cache slot is one pointer, always some child of its node
@@ -40,6 +42,25 @@
  * int, like sig_atomic_t here, since kpath_rt.h includes nothing. */
 _Thread_local volatile int kpath_rt_busy;
 #define kp_busy kpath_rt_busy
+
+/* The inline count's bound (kpath_rt_ncounters) is 0 while
+ * kpath_rt_count_slow runs, the one library half that writes an acyclic
+ * function's counters (a count the inline half would otherwise lose to
+ * the library's own increment, from a handler that interrupts it): that
+ * stands for a test of kp_busy in the inline count (kpath_rt.h).  It is 0
+ * from before the library touches anything until after it is done, so a
+ * handler running between two of these stores sees a library that has not
+ * started or one that has finished.  The other halves leave the bound
+ * alone: they write no acyclic function's data, so an inline count from a
+ * handler that interrupts them is safe.  publish() does not set the bound
+ * while kp_busy is set; the halves that may publish (enter, count) set it
+ * from kp_ncounters when they are done. */
+static void bound_restore(void)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	kpath_rt_ncounters = kp_ncounters;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
 
 void kpath_rt_register(struct kpath_rt_func *f)
 {
@@ -70,6 +91,7 @@ void kpath_rt_enter_slow(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 	}
 	kp_busy = 1;
 	enter(f, c);
+	bound_restore();
 	kp_busy = 0;
 }
 
@@ -142,7 +164,11 @@ void kpath_rt_count_slow(struct kpath_rt_func *f, kpath_rt_u64 id)
 		return;
 	}
 	kp_busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	kpath_rt_ncounters = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	count(f, id);
+	bound_restore();
 	kp_busy = 0;
 }
 

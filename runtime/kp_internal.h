@@ -272,6 +272,11 @@ extern _Thread_local unsigned kpath_rt_nmarkers;
 /* The inline count's view (kpath_rt.h). */
 extern _Thread_local kpath_rt_u64 *const *kpath_rt_counters;
 extern _Thread_local unsigned kpath_rt_ncounters;
+/* Set while this thread is inside the library half (abi.c). */
+extern _Thread_local volatile int kpath_rt_busy;
+/* The size of the published kpath_rt_counters; kpath_rt_ncounters equals
+ * it except inside the library, where it is 0 (abi.c, busy_enter). */
+extern _Thread_local unsigned kp_ncounters;
 /* Rebuilds th's templates and counter arrays (none while tracing) and,
  * when th is the current thread, publishes them. */
 void kp_thread_publish(struct kp_thread *th);

@@ -209,20 +209,31 @@ KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 i
  * 1 (each num_paths counters, or null: none yet, a hash table, tracing).
  * Runtime-owned, published like kpath_rt_markers: filled before published,
  * old arrays retired (never freed) while the thread lives, empty in trace
- * mode; a counter array itself never moves while the thread lives. */
+ * mode; a counter array itself never moves while the thread lives.  The
+ * bound kpath_rt_ncounters is also 0 while the thread is inside
+ * kpath_rt_count_slow, the library half that writes such counters, so the
+ * inline count needs no busy test of its own (runtime/abi.c). */
 extern __thread kpath_rt_u64 *const *kpath_rt_counters;
 extern __thread unsigned kpath_rt_ncounters;
+void kpath_rt_count_slow(struct kpath_rt_func *f, kpath_rt_u64 id) __attribute__((cold));
 
 /* A whole activation of an acyclic function: id is its only path.  The
  * common case (a valid ID, f registered, this thread has its counters, not
  * inside the library) is one increment; num_paths is a constant, so the
- * compiler folds the check when id is one too. */
+ * compiler folds the check when id is one too.  It is kept this small so
+ * that gcc still inlines a tiny function (max-inline-insns-auto): f->slot
+ * is read with one mov written as an asm, which is what a relaxed atomic
+ * load is on x86-64 but costs the inliner's estimate one instruction where
+ * the builtin counts as a call (another thread may be registering f; a
+ * slot this thread has counters for was published before them; a stale 0
+ * only sends the activation to the library). */
 KPATH_RT_INLINE_FN void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths)
 {
-	/* relaxed: as in kpath_rt_enter */
-	unsigned s = (unsigned)__atomic_load_n(&f->slot, __ATOMIC_RELAXED) - 1u;
+	int slot;
 	kpath_rt_u64 *a;
-	if (id < num_paths && s < kpath_rt_ncounters && !kpath_rt_busy && (a = kpath_rt_counters[s]) != 0) {
+	__asm__("movl %1, %0" : "=r"(slot) : "m"(f->slot));
+	if (__builtin_expect(id < num_paths && (unsigned)slot - 1u < kpath_rt_ncounters &&
+	                     (a = kpath_rt_counters[(unsigned)slot - 1u]) != 0, 1)) {
 		KPATH_RT_INC(a[id]);
 		return;
 	}

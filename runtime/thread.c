@@ -16,11 +16,13 @@ _Thread_local struct kpath_rt_cursor *const *kpath_rt_markers;
 _Thread_local unsigned kpath_rt_nmarkers;
 _Thread_local kpath_rt_u64 *const *kpath_rt_counters;
 _Thread_local unsigned kpath_rt_ncounters;
+_Thread_local unsigned kp_ncounters;
 
 /* Publishes th->markers and th->counters to the inline enter and count of
  * this thread: the arrays are complete before their addresses are stored,
  * and their addresses before their sizes, so that a signal handler running
- * between two stores sees a consistent prefix (kpath_rt.h). */
+ * between two stores sees a consistent prefix (kpath_rt.h).  Inside the
+ * library (kpath_rt_busy) the count's bound stays 0 until busy_leave. */
 static void publish(struct kp_thread *th)
 {
 	if (kp_thread_current != th)
@@ -30,14 +32,16 @@ static void publish(struct kp_thread *th)
 	kpath_rt_counters = th->counters;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	kpath_rt_nmarkers = th->markers ? th->nfuncs : 0;
-	kpath_rt_ncounters = th->counters ? th->nfuncs : 0;
+	kp_ncounters = th->counters ? th->nfuncs : 0;
+	if (!kpath_rt_busy)
+		kpath_rt_ncounters = kp_ncounters;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 static void unpublish(void)
 {
 	kpath_rt_nmarkers = 0;
-	kpath_rt_ncounters = 0;
+	kpath_rt_ncounters = kp_ncounters = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	kpath_rt_markers = NULL;
 	kpath_rt_counters = NULL;
