@@ -85,8 +85,8 @@ def check_trace(path):
         acts[fn["name"]][seq[0]] += 1
     names = {f["name"]: f for f in t.funcs}
     for name, want in HELPERS.items():
-        # decode through the profile-independent DAG of the trace: compare by
-        # count only per ID, and the totals
+        # the trace names paths by ID only: the activations per ID must be the
+        # expected counts (the profile check ties them to lines)
         got = acts.get(name, collections.Counter())
         if sorted(got.values()) != sorted(want.values()):
             fail("%s: %s: activations per path %r, expected counts %r"
