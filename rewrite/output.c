@@ -29,6 +29,8 @@ static const char check_decls[] =
 	"struct kpath_chk_edge { unsigned src, dst; unsigned char role, siteless, restart;"
 	" kpath_rt_u64 val, dexit, dentry; };\n"
 	"void kpath_chk_enter(struct kpath_rt_cursor *c, const struct kpath_chk_edge *t, unsigned n, unsigned entry);\n"
+	"void kpath_chk_acyclic(struct kpath_rt_func *f, struct kpath_rt_cursor *c, const struct kpath_chk_edge *t,"
+	" unsigned n, unsigned entry);\n"
 	"void kpath_chk_edge(struct kpath_rt_cursor *c, unsigned e);\n"
 	"void kpath_chk_block(struct kpath_rt_cursor *c, unsigned b);\n";
 

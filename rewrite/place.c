@@ -7,7 +7,8 @@
  *   entry               r = c                  (in the declaration)
  *   chord e             r += Inc(e), or r = c where the prefix is known
  *   tree edge           nothing
- *   edge into EXIT      leave(r + c) or leave(c)
+ *   edge into EXIT      leave(r + c) or leave(c); in an acyclic function
+ *                       (no cursor) count(&desc, r + c or c, num_paths)
  *   back/cut edge v->w  emit(r + c) or emit(c); then r = c'
  *   case label          r += Inc at the start site (the split block's edge)
  * Arithmetic is on unsigned 64-bit values, so the sum along any path is
@@ -118,8 +119,24 @@ struct placer {
 	struct strlist *code;     /* per site */
 	bool check;
 	bool reads;               /* some code reads r (else it is only declared and set) */
+	bool acyclic;             /* one path per activation: no cursor, kpath_rt_count at exits */
 	struct rw_repeats rep;    /* repeat counting (repeat.c) */
 };
+
+/* A function with no back edge, no cut edge and no setjmp completes exactly
+ * one Ball-Larus path per activation, at its exit: it needs no cursor and
+ * no routine-entry event (kpath_rt.h, kpath_rt_count).  A longjmp out of
+ * it cannot resume in the same activation (no setjmp of its own), so that
+ * path end is its exit too. */
+static bool is_acyclic(const struct fn_plan *plan, const struct bl_dag *dag)
+{
+	if (plan->has_setjmp)
+		return false;
+	for (uint32_t e = 0; e < plan->g->nedges; e++)
+		if (dag->role[e] == ROLE_BACK || dag->role[e] == ROLE_CUT)
+			return false;
+	return true;
+}
 
 /* The code of CFG edge e, appended to its site's list: the path end first,
  * then the register update. */
@@ -145,10 +162,14 @@ static void edge_code(struct placer *pl, uint32_t e)
 		bool leave = ce->dst == CFG_EXIT && !pl->plan->sites[ce->site].resume;
 		uint32_t loop = pl->rep.loop_of_back ? pl->rep.loop_of_back[e] : 0;
 		char *v = end_code(p, &c);
+		uint64_t n = pl->dag->num_paths[CFG_ENTRY];
 		pl->reads |= c.end_rel;
 		if (loop) {
 			uint64_t k = pl->rep.k[loop - 1];
 			push(l, fmt("kpath_rt_repeat(&%sc, %s, %llu%s, %sn%u)", p, v, (unsigned long long)k, big(k), p, loop));
+		} else if (pl->acyclic) {
+			push(l, fmt("kpath_rt_count(&%sfn_%s, %s, %llu%s)", p, pl->plan->name, v, (unsigned long long)n,
+			            big(n)));
 		} else {
 			push(l, fmt("kpath_rt_%s(&%sc, %s)", leave ? "leave" : "emit", p, v));
 		}
@@ -253,9 +274,13 @@ static char *entry_text(struct placer *pl)
 	uint64_t init = 0;
 	if (bl_code_edge(pl->place, pl->plan->g, pl->dag, pl->plan->entry_edge, &ic))
 		init = ic.val;
-	char *chk = pl->check ? fmt(" kpath_chk_enter(&%sc, %schk_%s, %uu, %uu);", p, p, pl->plan->name,
-	                            pl->plan->g->nedges, pl->plan->entry_edge)
-	                      : NULL;
+	char *chk = NULL, *s;
+	if (pl->check && pl->acyclic)
+		chk = fmt(" struct kpath_rt_cursor %sc; kpath_chk_acyclic(&%sfn_%s, &%sc, %schk_%s, %uu, %uu);", p, p,
+		          pl->plan->name, p, p, pl->plan->name, pl->plan->g->nedges, pl->plan->entry_edge);
+	else if (pl->check)
+		chk = fmt(" kpath_chk_enter(&%sc, %schk_%s, %uu, %uu);", p, p, pl->plan->name, pl->plan->g->nedges,
+		          pl->plan->entry_edge);
 	/* every path ID is a constant: the register is only set, never read */
 	char *unread = pl->reads ? NULL : fmt(" (void)%sr;", p);
 	/* after a longjmp the cursor must be what the last step left in memory */
@@ -268,9 +293,13 @@ static char *entry_text(struct placer *pl)
 		free(counters);
 		counters = t;
 	}
-	char *s = fmt(" kpath_rt_u64 %sr = %llu%s;%s struct kpath_rt_cursor %sc;%s kpath_rt_enter(&%sfn_%s, &%sc);%s%s%s", p,
-	              (unsigned long long)init, big(init), counters ? counters : "", p, ret ? ret : "", p,
-	              pl->plan->name, p, pin ? pin : "", unread ? unread : "", chk ? chk : "");
+	if (pl->acyclic) /* no cursor, no routine-entry event */
+		s = fmt(" kpath_rt_u64 %sr = %llu%s;%s%s%s", p, (unsigned long long)init, big(init), ret ? ret : "",
+		        unread ? unread : "", chk ? chk : "");
+	else
+		s = fmt(" kpath_rt_u64 %sr = %llu%s;%s struct kpath_rt_cursor %sc;%s kpath_rt_enter(&%sfn_%s, &%sc);%s%s%s",
+		        p, (unsigned long long)init, big(init), counters ? counters : "", p, ret ? ret : "", p,
+		        pl->plan->name, p, pin ? pin : "", unread ? unread : "", chk ? chk : "");
 	free(counters);
 	free(pin);
 	free(unread);
@@ -313,7 +342,8 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
                  char *err, size_t errlen)
 {
 	const struct cfg *g = plan->g;
-	struct placer pl = {plan, dag, NULL, f->prefix, NULL, NULL, f->check, false, {0, NULL, NULL, NULL}};
+	struct placer pl = {plan, dag, NULL, f->prefix, NULL, NULL, f->check, false, is_acyclic(plan, dag),
+	                    {0, NULL, NULL, NULL}};
 	bool *split = calloc(g->nblocks + 1, sizeof *split), *restart = calloc(g->nblocks + 1, sizeof *restart),
 	     *awkward = calloc(g->nedges + 1, sizeof *awkward);
 	pl.edge_val = calloc(g->nedges + 1, sizeof *pl.edge_val);

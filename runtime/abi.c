@@ -7,14 +7,22 @@
  * cache; everything else comes here: cache misses (a child list scan, maybe
  * a new node), invalid IDs, trace mode (kp_tfunc_library_only: the caches
  * stay empty) and inactive cursors (lim 0, p kp_rt_idle: the inline step
- * never succeeds), the k = 1 hash table.
+ * never succeeds), the k = 1 hash table.  Likewise the inline
+ * kpath_rt_count of an acyclic function increments a counter of the
+ * thread's array (kpath_rt_counters) and leaves the rest to
+ * kpath_rt_count_slow: the first activation in a thread, invalid IDs,
+ * trace mode (no arrays published), the hash table.
  *
  * Signal handlers (kp_busy).  A handler may run instrumented code between
  * any two instructions of the thread it interrupts.
  *  - Inside the library (enter and the slow halves), kp_busy is set: an
  *    activation entered then is not recorded (its cursor stays inactive:
  *    state null, lim 0, so its items are ignored) and is counted as
- *    dropped, so it never sees a forest halfway through an update.
+ *    dropped, so it never sees a forest halfway through an update.  An
+ *    acyclic activation that ends inside kpath_rt_count_slow is dropped
+ *    the same way (the inline kpath_rt_count finds its bound 0 meanwhile,
+ *    see bound_restore); one that ends in another library half is counted
+ *    when the inline count can do it (they share no data), else dropped.
  *  - The inline step does not set kp_busy.  It reads only fields that a
  *    concurrent update cannot leave half-written (a node's id never
  *    changes; a cache slot is one pointer, always some child of its node
@@ -35,6 +43,25 @@
 _Thread_local volatile int kpath_rt_busy;
 #define kp_busy kpath_rt_busy
 
+/* The inline count's bound (kpath_rt_ncounters) is 0 while
+ * kpath_rt_count_slow runs, the one library half that writes an acyclic
+ * function's counters (a count the inline half would otherwise lose to
+ * the library's own increment, from a handler that interrupts it): that
+ * stands for a test of kp_busy in the inline count (kpath_rt.h).  It is 0
+ * from before the library touches anything until after it is done, so a
+ * handler running between two of these stores sees a library that has not
+ * started or one that has finished.  The other halves leave the bound
+ * alone: they write no acyclic function's data, so an inline count from a
+ * handler that interrupts them is safe.  publish() does not set the bound
+ * while kp_busy is set; the halves that may publish (enter, count) set it
+ * from kp_ncounters when they are done. */
+static void bound_restore(void)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	kpath_rt_ncounters = kp_ncounters;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
 void kpath_rt_register(struct kpath_rt_func *f)
 {
 	kp_rt_register(f);
@@ -53,6 +80,7 @@ static void inactive(struct kpath_rt_cursor *c)
 
 /* The routine-entry marker "*" of the k-BLPP paper. */
 static void enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
+static void count(struct kpath_rt_func *f, kpath_rt_u64 id);
 
 void kpath_rt_enter_slow(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
@@ -63,37 +91,85 @@ void kpath_rt_enter_slow(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 	}
 	kp_busy = 1;
 	enter(f, c);
+	bound_restore();
 	kp_busy = 0;
 }
 
-static void enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
+/* This thread's state of f, registering f and creating the state (with a
+ * consumer for k) on first use; its slot in *slot.  NULL when the
+ * activation is not recorded: f refused (slot < 0: ignored), or out of
+ * memory (counted as dropped). */
+static struct kp_tfunc *state(struct kpath_rt_func *f, unsigned k, int *slotp)
 {
 	int slot = __atomic_load_n(&f->slot, __ATOMIC_ACQUIRE);
 	struct kp_thread *th = kp_thread_current;
 	struct kp_tfunc *tf;
-	if (slot > 0 && th && (uint32_t)slot <= th->nfuncs && (tf = th->funcs[slot - 1])) {
-		/* common case: a function this thread ran before */
-		*c = tf->marker;
-	} else {
-		inactive(c);
-		if (slot == 0)
-			slot = kp_rt_register(f);
-		if (slot < 0)
-			return;
-		th = kp_thread_self();
-		if (slot == 0 || !th) {
-			kp_rt_drop(1);
-			return;
-		}
-		tf = (uint32_t)slot <= th->nfuncs ? th->funcs[slot - 1] : NULL;
-		if (!tf && !(tf = kp_thread_func_slow(th, f, slot))) {
-			kp_rt_drop(1);
-			return;
-		}
-		*c = tf->marker;
+	*slotp = slot;
+	if (slot > 0 && th && (uint32_t)slot <= th->nfuncs && (tf = th->funcs[slot - 1]))
+		return tf; /* common case: a function this thread ran before */
+	if (slot == 0)
+		*slotp = slot = kp_rt_register(f);
+	if (slot < 0)
+		return NULL;
+	th = kp_thread_self();
+	if (slot == 0 || !th) {
+		kp_rt_drop(1);
+		return NULL;
 	}
-	if (th->tbuf) /* tf is library-only (kp_thread_func_slow) */
-		kp_trace_enter(th, (uint32_t)slot - 1, c);
+	tf = (uint32_t)slot <= th->nfuncs ? th->funcs[slot - 1] : NULL;
+	if (!tf && !(tf = kp_thread_func_slow(th, f, slot, k))) {
+		kp_rt_drop(1);
+		return NULL;
+	}
+	return tf;
+}
+
+static void enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
+{
+	int slot;
+	struct kp_tfunc *tf = state(f, kp_rt.k, &slot);
+	if (!tf) {
+		inactive(c);
+		return;
+	}
+	*c = tf->marker;
+	if (tf->th->tbuf) /* tf is library-only (kp_thread_func_slow) */
+		kp_trace_enter(tf->th, (uint32_t)slot - 1, c);
+}
+
+/* kpath_rt_count, the activation of an acyclic function: one item, so the
+ * k-IPF is the Ball-Larus counts at any k, and the counts consumer records
+ * it (k = 1: a 1-IPF "yields exactly the same counters as a canonical
+ * Ball-Larus path profiler", k-BLPP paper).  The trace gets what a cursor
+ * activation writes: ENTER, then LEAVE with the ID (here both when the
+ * function returns). */
+static void count(struct kpath_rt_func *f, kpath_rt_u64 id)
+{
+	int slot;
+	struct kp_tfunc *tf = state(f, 1, &slot);
+	if (!tf)
+		return;
+	struct kpath_rt_cursor c = tf->marker;
+	if (tf->th->tbuf) {
+		kp_trace_enter(tf->th, (uint32_t)slot - 1, &c);
+		kp_trace_event(tf->th, KP_TR_LEAVE, &c, id);
+	}
+	kp_tfunc_item(tf, &c, id);
+}
+
+void kpath_rt_count_slow(struct kpath_rt_func *f, kpath_rt_u64 id)
+{
+	if (kp_busy) {
+		kp_rt_drop(1);
+		return;
+	}
+	kp_busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	kpath_rt_ncounters = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	count(f, id);
+	bound_restore();
+	kp_busy = 0;
 }
 
 void kpath_rt_emit_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id)
@@ -144,4 +220,10 @@ void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n)
 {
 	for (; n; n--)
 		kpath_rt_emit_slow(c, id);
+}
+
+void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths)
+{
+	(void)num_paths; /* the library checks id against f->num_paths */
+	kpath_rt_count_slow(f, id);
 }

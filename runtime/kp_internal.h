@@ -4,9 +4,10 @@
  * sees only kpath_rt.h; report/ sees only profile.h.
  *
  * Data flow (DESIGN.md, Runtime):
- *   kpath_rt_enter/emit/leave (abi.c)
+ *   kpath_rt_enter/emit/leave, kpath_rt_count (abi.c)
  *     -> per-thread, per-function state kp_tfunc (thread.c)
- *        -> a consumer: k-SF (ksf.c, k >= 2) or counters (counts.c, k = 1)
+ *        -> a consumer: k-SF (ksf.c, k >= 2) or counters (counts.c, k = 1,
+ *           and acyclic functions at any k)
  *        -> and, with KPATH_TRACE, the trace writer (trace.c)
  *   thread exit / kpath_dump / process exit (dump.c)
  *     -> consumer's to_ipf: k-SF -> k-IPF (make_k_ipf), summed into the
@@ -284,7 +285,11 @@ struct kp_thread {
 	/* &funcs[i]->marker, or NULL (no state yet, or tracing): the inline
 	 * enter's templates (kpath_rt_markers), grown with funcs */
 	struct kpath_rt_cursor **markers;
-	void **retired;          /* old funcs arrays, see kp_ksf */
+	/* funcs[i]->marker.cnt, or NULL (no state yet, no counter array, or
+	 * tracing): the inline count's arrays (kpath_rt_counters), grown with
+	 * funcs */
+	kpath_rt_u64 **counters;
+	void **retired;          /* old funcs, markers, counters arrays, see kp_ksf */
 	uint32_t nretired;
 	struct kp_thread *next;  /* kp_rt.threads */
 	uint64_t tid;            /* trace thread number */
@@ -331,13 +336,22 @@ extern _Thread_local struct kp_thread *kp_thread_current;
 /* The inline enter's view of the current thread (kpath_rt.h). */
 extern _Thread_local struct kpath_rt_cursor *const *kpath_rt_markers;
 extern _Thread_local unsigned kpath_rt_nmarkers;
-/* Rebuilds th's templates (none while tracing) and, when th is the
- * current thread, publishes them. */
+/* The inline count's view (kpath_rt.h). */
+extern _Thread_local kpath_rt_u64 *const *kpath_rt_counters;
+extern _Thread_local unsigned kpath_rt_ncounters;
+/* Set while this thread is inside the library half (abi.c). */
+extern _Thread_local volatile int kpath_rt_busy;
+/* The size of the published kpath_rt_counters; kpath_rt_ncounters equals
+ * it except inside the library, where it is 0 (abi.c, busy_enter). */
+extern _Thread_local unsigned kp_ncounters;
+/* Rebuilds th's templates and counter arrays (none while tracing) and,
+ * when th is the current thread, publishes them. */
 void kp_thread_publish(struct kp_thread *th);
 /* This thread's state, created on first use; NULL on allocation failure. */
 struct kp_thread *kp_thread_self(void);
-/* Slow path of kp_thread_func: the tfunc for slot, created. */
-struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func *f, int slot);
+/* The tfunc for slot, created with a consumer for k (kp_rt.k; 1 for an
+ * acyclic function, kpath_rt_count).  NULL on allocation failure. */
+struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func *f, int slot, unsigned k);
 /* Moves th's data into the global k-IPFs (caller holds kp_rt.mu) and zeroes
  * it (the nodes stay, so live cursors stay valid). */
 void kp_thread_flush(struct kp_thread *th);

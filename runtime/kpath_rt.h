@@ -19,12 +19,21 @@
  *    edge) with the Ball-Larus path ID just completed, and kpath_rt_leave at
  *    every exit with the last path ID.  A longjmp out of the function may skip
  *    kpath_rt_leave; the runtime tolerates that.
+ *  - A function whose CFG has no back edge, no cut edge and no setjmp (an
+ *    acyclic function) completes exactly one path per activation, at its
+ *    exit, so its k-IPF at any k is its Ball-Larus path counts.  It keeps
+ *    no cursor and makes no enter call: each exit calls
+ *    kpath_rt_count(&desc, id, num_paths) instead of kpath_rt_leave, with
+ *    num_paths the descriptor's, as a constant (a longjmp out of the
+ *    function from a callee skips the call, like kpath_rt_leave).  The
+ *    runtime records such a function with counters whatever k is.
  *  - Path IDs are in [0, num_paths); any other value is counted as an invalid
  *    path and never recorded.
  *
- * kpath_rt_emit and kpath_rt_leave are static inline functions (below) that
- * handle the common case in the instrumented code itself and call the
- * library (kpath_rt_emit_slow / kpath_rt_leave_slow) otherwise.  Defining
+ * kpath_rt_emit, kpath_rt_leave and kpath_rt_count are static inline
+ * functions (below) that handle the common case in the instrumented code
+ * itself and call the library (kpath_rt_emit_slow / kpath_rt_leave_slow /
+ * kpath_rt_count_slow) otherwise.  Defining
  * KPATH_RT_NO_INLINE before this header (kpath instrument --check does)
  * makes them plain calls into the library instead, as on compilers or
  * targets where the inline path is not available.
@@ -117,6 +126,9 @@ void kpath_rt_enter_slow(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
 /* Library halves of kpath_rt_emit / kpath_rt_leave: the whole step. */
 void kpath_rt_emit_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 void kpath_rt_leave_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id);
+/* Library half of kpath_rt_count: one whole activation of the acyclic
+ * function f (registration, state, invalid IDs, trace). */
+void kpath_rt_count_slow(struct kpath_rt_func *f, kpath_rt_u64 id);
 /* Registers f eagerly (called from a constructor where the compiler has
  * them, so that functions never called still appear in the profile). */
 void kpath_rt_register(struct kpath_rt_func *f);
@@ -248,6 +260,40 @@ KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 
  * its address as if it stored it somewhere.  (A macro: an unused static
  * function would draw -Wunused-function.) */
 #define kpath_rt_pin(c) __asm__ __volatile__("" : : "r"(c) : "memory")
+/* This thread's counter arrays of the functions it ran, indexed by slot -
+ * 1 (each num_paths counters, or null: none yet, a hash table, tracing).
+ * Runtime-owned, published like kpath_rt_markers: filled before published,
+ * old arrays retired (never freed) while the thread lives, empty in trace
+ * mode; a counter array itself never moves while the thread lives.  The
+ * bound kpath_rt_ncounters is also 0 while the thread is inside
+ * kpath_rt_count_slow, the library half that writes such counters, so the
+ * inline count needs no busy test of its own (runtime/abi.c). */
+extern __thread kpath_rt_u64 *const *kpath_rt_counters;
+extern __thread unsigned kpath_rt_ncounters;
+void kpath_rt_count_slow(struct kpath_rt_func *f, kpath_rt_u64 id) __attribute__((cold));
+
+/* A whole activation of an acyclic function: id is its only path.  The
+ * common case (a valid ID, f registered, this thread has its counters, not
+ * inside the library) is one increment; num_paths is a constant, so the
+ * compiler folds the check when id is one too.  It is kept this small so
+ * that gcc still inlines a tiny function (max-inline-insns-auto): f->slot
+ * is read with one mov written as an asm, which is what a relaxed atomic
+ * load is on x86-64 but costs the inliner's estimate one instruction where
+ * the builtin counts as a call (another thread may be registering f; a
+ * slot this thread has counters for was published before them; a stale 0
+ * only sends the activation to the library). */
+KPATH_RT_INLINE_FN void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths)
+{
+	int slot;
+	kpath_rt_u64 *a;
+	__asm__("movl %1, %0" : "=r"(slot) : "m"(f->slot));
+	if (__builtin_expect(id < num_paths && (unsigned)slot - 1u < kpath_rt_ncounters &&
+	                     (a = kpath_rt_counters[(unsigned)slot - 1u]) != 0, 1)) {
+		KPATH_RT_INC(a[id]);
+		return;
+	}
+	kpath_rt_count_slow(f, id);
+}
 #else
 void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
 void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id);
@@ -256,6 +302,7 @@ void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 #define kpath_rt_pin(c) ((void)(c))
 #define kpath_rt_emit_n kpath_rt_emit_n_v2
 void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n);
+void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths);
 #endif
 
 /* Repeat counting (docs/instrumented-code.md): the back edge of an

@@ -14,33 +14,53 @@
 _Thread_local struct kp_thread *kp_thread_current;
 _Thread_local struct kpath_rt_cursor *const *kpath_rt_markers;
 _Thread_local unsigned kpath_rt_nmarkers;
+_Thread_local kpath_rt_u64 *const *kpath_rt_counters;
+_Thread_local unsigned kpath_rt_ncounters;
+_Thread_local unsigned kp_ncounters;
 
-/* Publishes th->markers to the inline enter of this thread: the array is
- * complete before its address is stored, and its address before its size,
- * so that a signal handler running between two stores sees a consistent
- * prefix (kpath_rt.h). */
+/* Publishes th->markers and th->counters to the inline enter and count of
+ * this thread: the arrays are complete before their addresses are stored,
+ * and their addresses before their sizes, so that a signal handler running
+ * between two stores sees a consistent prefix (kpath_rt.h).  Inside the
+ * library (kpath_rt_busy) the count's bound stays 0 until busy_leave. */
 static void publish(struct kp_thread *th)
 {
 	if (kp_thread_current != th)
 		return;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	kpath_rt_markers = th->markers;
+	kpath_rt_counters = th->counters;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	kpath_rt_nmarkers = th->markers ? th->nfuncs : 0;
+	kp_ncounters = th->counters ? th->nfuncs : 0;
+	if (!kpath_rt_busy)
+		kpath_rt_ncounters = kp_ncounters;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 static void unpublish(void)
 {
 	kpath_rt_nmarkers = 0;
+	kpath_rt_ncounters = kp_ncounters = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	kpath_rt_markers = NULL;
+	kpath_rt_counters = NULL;
+}
+
+/* The counter array the inline count may use for tf: the counts
+ * consumer's array (k = 1 or an acyclic function; null for a hash table),
+ * none for a k-SF or while tracing. */
+static kpath_rt_u64 *counters_of(const struct kp_thread *th, const struct kp_tfunc *tf)
+{
+	return tf && !th->tbuf ? tf->marker.cnt : NULL;
 }
 
 void kp_thread_publish(struct kp_thread *th)
 {
-	for (uint32_t i = 0; th->markers && i < th->nfuncs; i++)
+	for (uint32_t i = 0; th->markers && i < th->nfuncs; i++) {
 		th->markers[i] = th->funcs[i] && !th->tbuf ? &th->funcs[i]->marker : NULL;
+		th->counters[i] = counters_of(th, th->funcs[i]);
+	}
 	publish(th);
 }
 
@@ -72,7 +92,7 @@ struct kp_thread *kp_thread_self(void)
 	return th;
 }
 
-struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func *f, int slot)
+struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func *f, int slot, unsigned k)
 {
 	uint32_t i = (uint32_t)slot - 1;
 	if (i >= th->nfuncs) {
@@ -81,27 +101,32 @@ struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func 
 			n *= 2;
 		struct kp_tfunc **a = kp_calloc(n, sizeof *a);
 		struct kpath_rt_cursor **m = kp_calloc(n, sizeof *m);
-		void **ret = kp_realloc(th->retired, (th->nretired + 2) * sizeof *ret);
+		kpath_rt_u64 **cn = kp_calloc(n, sizeof *cn);
+		void **ret = kp_realloc(th->retired, (th->nretired + 3) * sizeof *ret);
 		if (ret)
 			th->retired = ret;
-		if (!a || !m || !ret) {
+		if (!a || !m || !cn || !ret) {
 			free(a);
 			free(m);
+			free(cn);
 			return NULL;
 		}
 		if (th->nfuncs) {
 			memcpy(a, th->funcs, th->nfuncs * sizeof *a);
 			memcpy(m, th->markers, th->nfuncs * sizeof *m);
+			memcpy(cn, th->counters, th->nfuncs * sizeof *cn);
 		}
 		th->retired[th->nretired++] = th->funcs;
 		th->retired[th->nretired++] = th->markers;
+		th->retired[th->nretired++] = th->counters;
 		/* publish the filled arrays, then their size */
 		th->funcs = a;
 		th->markers = m;
+		th->counters = cn;
 		th->nfuncs = n;
 		publish(th);
 	}
-	struct kp_tfunc *tf = kp_tfunc_new(f, kp_rt.k);
+	struct kp_tfunc *tf = kp_tfunc_new(f, k);
 	if (!tf)
 		return NULL;
 	if (th->tbuf)
@@ -110,6 +135,7 @@ struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func 
 	th->funcs[i] = tf;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	th->markers[i] = th->tbuf ? NULL : &tf->marker;
+	th->counters[i] = counters_of(th, tf);
 	return tf;
 }
 
@@ -142,6 +168,7 @@ static void thread_free(struct kp_thread *th)
 		kp_tfunc_free(th->funcs[i]);
 	free(th->funcs);
 	free(th->markers);
+	free(th->counters);
 	for (uint32_t i = 0; i < th->nretired; i++)
 		free(th->retired[i]);
 	free(th->retired);

@@ -15,6 +15,13 @@
  * replayed one.  This verifies the placement (sites, compensation, resets)
  * independently of how the code was placed.
  *
+ * An acyclic function (no cursor: kpath_rt_count at its exits, kpath_rt.h)
+ * gets a cursor in check mode only, for the edge reports, from
+ * kpath_chk_acyclic, which also pushes the activation on a per-thread
+ * stack: kpath_rt_count(f, id, n) belongs to the innermost live activation
+ * of f there (any above it were abandoned by a longjmp), and n must be
+ * f->num_paths.
+ *
  * Summary: "kpath-check: E edges, P paths, M mismatches" on stderr, or into
  * the file named by KPATH_CHECK_OUT.  Mismatch details go to stderr.
  */
@@ -44,7 +51,11 @@ struct act {
 	int pending;           /* an emit or leave is expected */
 	kpath_rt_u64 expect;
 	struct act *next;      /* all_acts */
+	struct act *below;     /* acyclic: the stack entry below this one */
 };
+
+/* Live activations of acyclic functions in this thread, innermost first. */
+static _Thread_local struct act *acyclic_top;
 
 /* Every activation stays reachable (and is never freed): one that a longjmp
  * abandons never leaves, and must not look like a leak to LeakSanitizer. */
@@ -71,7 +82,7 @@ void kpath_dump(void)
 {
 }
 
-void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
+static struct act *new_act(struct kpath_rt_func *f)
 {
 	struct act *a = calloc(1, sizeof *a);
 	if (!a)
@@ -80,7 +91,12 @@ void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 	while (!atomic_compare_exchange_weak(&all_acts, &a->next, a))
 		;
 	a->f = f;
-	c->state = a;
+	return a;
+}
+
+void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
+{
+	c->state = new_act(f);
 }
 
 static void take(struct act *a, unsigned e)
@@ -154,6 +170,19 @@ void kpath_chk_enter(struct kpath_rt_cursor *c, const struct kpath_chk_edge *t, 
 	take(a, entry);
 }
 
+void kpath_chk_acyclic(struct kpath_rt_func *f, struct kpath_rt_cursor *c, const struct kpath_chk_edge *t, unsigned n,
+                       unsigned entry)
+{
+	struct act *a = new_act(f);
+	for (unsigned e = 0; e < n; e++)
+		if (t[e].role == ROLE_BACK || t[e].role == ROLE_CUT || t[e].restart)
+			bad(a, "edge %u of an acyclic function is a back or cut edge or leaves a setjmp block%.0u", e, 0);
+	a->below = acyclic_top;
+	acyclic_top = a;
+	c->state = a;
+	kpath_chk_enter(c, t, n, entry);
+}
+
 void kpath_chk_edge(struct kpath_rt_cursor *c, unsigned e)
 {
 	struct act *a = c->state;
@@ -174,9 +203,8 @@ void kpath_chk_block(struct kpath_rt_cursor *c, unsigned b)
 		bad(a, "block %u entered from block %u without an edge", b, a->cur);
 }
 
-static void got(struct kpath_rt_cursor *c, kpath_rt_u64 id, int leave)
+static void got(struct act *a, kpath_rt_u64 id, int leave)
 {
-	struct act *a = c->state;
 	atomic_fetch_add(&n_paths, 1);
 	if (!a->pending)
 		bad(a, "path ID emitted without a back, cut or exit edge (block %u)%.0u", a->cur, 0);
@@ -186,21 +214,34 @@ static void got(struct kpath_rt_cursor *c, kpath_rt_u64 id, int leave)
 	if (id >= a->f->num_paths)
 		bad(a, "path ID out of range (block %u)%.0u", a->cur, 0);
 	a->pending = 0;
-	if (leave) {
-		if (a->cur != 1)
-			bad(a, "leave outside EXIT (block %u)%.0u", a->cur, 0);
-		c->state = NULL;
-	}
+	if (leave && a->cur != 1)
+		bad(a, "leave outside EXIT (block %u)%.0u", a->cur, 0);
 }
 
 void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	got(c, id, 0);
+	got(c->state, id, 0);
 }
 
 void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	got(c, id, 1);
+	got(c->state, id, 1);
+	c->state = NULL;
+}
+
+void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths)
+{
+	struct act *a = acyclic_top;
+	while (a && a->f != f)
+		a = a->below;
+	if (!a) {
+		bad(NULL, "kpath_rt_count without a live activation of its function%.0u%.0u", 0, 0);
+		return;
+	}
+	acyclic_top = a->below;
+	if (num_paths != f->num_paths)
+		bad(a, "kpath_rt_count with num_paths %u, descriptor %u", (unsigned)num_paths, (unsigned)f->num_paths);
+	got(a, id, 1);
 }
 
 __attribute__((destructor)) static void summary(void)

@@ -28,11 +28,20 @@ static int collatz_len(unsigned x)
 	return n;
 }
 
+/* acyclic (kpath_rt_count, no cursor): the handler may interrupt its
+ * inline count, or the library half of its first call */
+static unsigned parity(unsigned x)
+{
+	if (x & 1)
+		return 1;
+	return 0;
+}
+
 static void on_alarm(int sig)
 {
 	(void)sig;
 	/* instrumented work inside the handler */
-	if (collatz_len(27) != 111)
+	if (collatz_len(27) != 111 || parity(27) != 1)
 		handler_bad = 1;
 	ticks++;
 }
@@ -59,7 +68,7 @@ int main(void)
 	/* keep going (result not printed) until the handler ran often enough */
 	unsigned long spin = 0;
 	for (unsigned i = 1; ticks < 100 && i < 50000000u; i++)
-		spin += (unsigned long)collatz_len(i % 1000 + 1);
+		spin += (unsigned long)collatz_len(i % 1000 + 1) + parity(i);
 	struct itimerval off = {{0, 0}, {0, 0}};
 	setitimer(ITIMER_REAL, &off, NULL);
 	printf("total %lu\n", total);

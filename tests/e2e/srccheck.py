@@ -4,12 +4,13 @@
 Checks on the text kpath instrument writes (standard library only):
   - #line directives that name the original file;
   - a path register: the identifier passed as the path ID to kpath_rt_emit /
-    kpath_rt_leave is updated with "+=" somewhere;
+    kpath_rt_leave / kpath_rt_count is updated with "+=" somewhere;
   - only insertions: after the preamble (everything before the first #line
     naming the original), the original file is a subsequence of the output,
     both character by character and token by token (tokens of the original,
     comments dropped, must appear in order among the output's tokens);
-  - with EXPECTED_FUNCTIONS: that many kpath_rt_enter calls after the preamble.
+  - with EXPECTED_FUNCTIONS: that many functions after the preamble, each
+    with a kpath_rt_enter call, or (acyclic) kpath_rt_count calls instead.
 Exit status 0 = pass, 1 = fail.
 """
 import os
@@ -98,17 +99,18 @@ def main():
                 fail("#line %s is outside %s" % (m.group(1), base))
     body = out[body_start:]
 
-    # Path register: the id argument of kpath_rt_emit/leave.
+    # Path register: the id argument of kpath_rt_emit/leave (the second,
+    # kpath_rt_count(&desc, id, num_paths)).
     regs = set()
-    for m in re.finditer(r"\bkpath_rt_(?:emit|leave)\s*\(([^;]*?)\)\s*;", body):
-        args = m.group(1).split(",")
+    for m in re.finditer(r"\bkpath_rt_(emit|leave|count)\s*\(([^;]*?)\)\s*[;,]", body):
+        args = m.group(2).split(",")
         if len(args) >= 2:
-            regs.update(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", args[-1]))
-    calls = len(re.findall(r"\bkpath_rt_(?:emit|leave)\s*\(", body))
-    print("srccheck: %d kpath_rt_emit/leave calls; path register candidates: %s"
+            regs.update(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", args[1 if m.group(1) == "count" else -1]))
+    calls = len(re.findall(r"\bkpath_rt_(?:emit|leave|count)\s*\(", body))
+    print("srccheck: %d kpath_rt_emit/leave/count calls; path register candidates: %s"
           % (calls, sorted(regs)))
     if calls == 0:
-        fail("no kpath_rt_emit / kpath_rt_leave calls after the preamble")
+        fail("no kpath_rt_emit / kpath_rt_leave / kpath_rt_count calls after the preamble")
     incr = [r for r in regs if re.search(r"\b%s\s*\+=\s*\S" % re.escape(r), body)]
     if not incr:
         fail("no '+=' on a path register (%s)" % sorted(regs))
@@ -119,8 +121,12 @@ def main():
     if len(sys.argv) == 4:
         want = int(sys.argv[3])
         got = len(re.findall(r"\bkpath_rt_enter\s*\(", body))
-        if got != want:
-            fail("%d kpath_rt_enter calls after the preamble, expected %d (one per function)" % (got, want))
+        # an acyclic function has no enter: its exits count into its descriptor
+        acyc = len(set(re.findall(r"\bkpath_rt_count\s*\(\s*&\s*([A-Za-z_][A-Za-z_0-9]*)", body)))
+        print("srccheck: %d kpath_rt_enter calls, %d acyclic functions (kpath_rt_count)" % (got, acyc))
+        if got + acyc != want:
+            fail("%d kpath_rt_enter calls and %d functions with kpath_rt_count after the preamble, "
+                 "expected %d in all (one per function)" % (got, acyc, want))
 
     # Only insertions.
     k = subsequence(orig, body)

@@ -1,12 +1,12 @@
 #line 1 "statements.c"
 /* One function per statement form of C11 6.8, for the CFG golden file. */
 int if_else(int a)
-{ kpath_rt_u64 kp_r = 0; struct kpath_rt_cursor kp_c; int kp_ret; kpath_rt_enter(&kp_fn_if_else, &kp_c);
+{ kpath_rt_u64 kp_r = 0; int kp_ret;
 	if (a > 0)
 		{  kp_r = 2; a = 1; }
 	else { if (a < 0)
 		{  kp_r = 1; a = -1; } }
-	return kp_ret = (a), kpath_rt_leave(&kp_c, kp_r), kp_ret;
+	return kp_ret = (a), kpath_rt_count(&kp_fn_if_else, kp_r, 3), kp_ret;
 }
 
 int loops(int n)
@@ -28,7 +28,7 @@ int loops(int n)
 }
 
 int sw(int c)
-{ kpath_rt_u64 kp_r = 3; struct kpath_rt_cursor kp_c; int kp_ret; kpath_rt_enter(&kp_fn_sw, &kp_c);
+{ kpath_rt_u64 kp_r = 3; int kp_ret;
 	int r = 0;
 	switch (c) {
 	case 0:
@@ -41,7 +41,7 @@ int sw(int c)
 	default:
 		r = -1;
 	 kp_r = 0; }
-	return kp_ret = (r), kpath_rt_leave(&kp_c, kp_r), kp_ret;
+	return kp_ret = (r), kpath_rt_count(&kp_fn_sw, kp_r, 4), kp_ret;
 }
 
 int gotos(int n)
@@ -60,8 +60,8 @@ odd:
 }
 
 void nothing(void)
-{ kpath_rt_u64 kp_r = 0; struct kpath_rt_cursor kp_c; kpath_rt_enter(&kp_fn_nothing, &kp_c); (void)kp_r;
- kpath_rt_leave(&kp_c, 0); }
+{ kpath_rt_u64 kp_r = 0; (void)kp_r;
+ kpath_rt_count(&kp_fn_nothing, 0, 1); }
 #line N "statements.out.c"
 static const unsigned kp_lines_if_else[] = {0, 0, 2, 5, 6, 0, 7, 8};
 static const unsigned kp_last_lines_if_else[] = {0, 0, 4, 5, 6, 0, 7, 8};

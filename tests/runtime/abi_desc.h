@@ -25,6 +25,7 @@ static const unsigned loop_lines[] = ABI_LINES(10);
 static const unsigned rec_lines[] = ABI_LINES(30);
 static const unsigned work_lines[] = ABI_LINES(50);
 static const unsigned never_lines[] = ABI_LINES(70);
+static const unsigned leaf_lines[] = ABI_LINES(90);
 
 #define ABI_FUNC(NAME, LINE, LINES, SUM)                                                          \
 	{ KPATH_RT_ABI, NAME, "tests/runtime/abi_prog.c", LINE, SUM, 8, 8, LINES, 10, abi_edges, 0, 0, NULL }
@@ -41,5 +42,11 @@ static const kpath_rt_u64 S_REC[] = { 1, 5, 7 };
 static const kpath_rt_u64 S_WORK[2][7] = { { 1, 2, 1, 2, 1, 2, 4 }, { 3, 3, 3, 0, 3, 3, 6 } };
 #define NTHREADS 4
 #define WORK_CALLS 50
+/* leaf(): activations of an "acyclic" function (kpath_rt_count, one path
+ * each): LEAF_REPS times each ID of S_LEAF and the invalid 99 from main,
+ * and in thread t WORK_CALLS times S_LEAF[t % 4]; so each one-item stream
+ * LEAF_REPS + WORK_CALLS times, LEAF_REPS invalid. */
+static const kpath_rt_u64 S_LEAF[4][1] = { { 2 }, { 5 }, { 7 }, { 0 } };
+#define LEAF_REPS 5
 
 #endif

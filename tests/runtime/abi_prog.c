@@ -2,7 +2,7 @@
  * abi_prog.c: a program "instrumented by hand" against kpath_rt.h: fixed
  * descriptors (abi_desc.h), enter/emit/leave including recursion, an
  * invalid ID, 4 threads running the same function, a function registered
- * but never called.  With argument "dump" it calls kpath_dump() halfway.
+ * but never called, and kpath_rt_count (valid and invalid IDs, 5 threads).  With argument "dump" it calls kpath_dump() halfway.
  */
 #include <pthread.h>
 #include <string.h>
@@ -13,6 +13,7 @@ static struct kpath_rt_func loop_f = ABI_FUNC("loop", 10, loop_lines, "000000000
 static struct kpath_rt_func rec_f = ABI_FUNC("rec", 30, rec_lines, "00000000000000b2");
 static struct kpath_rt_func work_f = ABI_FUNC("work", 50, work_lines, "00000000000000c3");
 static struct kpath_rt_func never_f = ABI_FUNC("never", 70, never_lines, "00000000000000d4");
+static struct kpath_rt_func leaf_f = ABI_FUNC("leaf", 90, leaf_lines, "00000000000000e5");
 
 static void loop(void)
 {
@@ -53,11 +54,19 @@ static void work(int t)
 	kpath_rt_leave(&c, s[6]);
 }
 
+/* An acyclic function's whole activation: its one path. */
+static void leaf(kpath_rt_u64 id)
+{
+	kpath_rt_count(&leaf_f, id, 8);
+}
+
 static void *thread_main(void *arg)
 {
 	int t = (int)(long)arg;
-	for (int i = 0; i < WORK_CALLS; i++)
+	for (int i = 0; i < WORK_CALLS; i++) {
 		work(t);
+		leaf(S_LEAF[t % 4][0]);
+	}
 	return NULL;
 }
 
@@ -72,6 +81,11 @@ int main(int argc, char **argv)
 	for (long t = 0; t < NTHREADS; t++)
 		pthread_create(&th[t], NULL, thread_main, (void *)t);
 	rec(REC_D);
+	for (int r = 0; r < LEAF_REPS; r++) {
+		for (int i = 0; i < 4; i++)
+			leaf(S_LEAF[i][0]);
+		leaf(99);
+	}
 	for (int i = 1; i < LOOP_CALLS; i++) {
 		loop();
 		if (dump && i == 1)

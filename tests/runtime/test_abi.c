@@ -146,16 +146,20 @@ static void check_profile(const char *path, unsigned k, uint64_t runs)
 	CHECK(p.k == k);
 	CHECK(p.runs == runs);
 	CHECK(p.dropped == 0);
-	CHECK(p.nfuncs == 4);
+	CHECK(p.nfuncs == 5);
 	const kpath_rt_u64 *ls[] = { S_LOOP }, *rs[] = { S_REC }, *ws[] = { S_WORK[0], S_WORK[1] };
-	size_t ll[] = { sizeof S_LOOP / sizeof *S_LOOP }, rl[] = { 3 }, wl[] = { 7, 7 };
+	const kpath_rt_u64 *lfs[] = { S_LEAF[0], S_LEAF[1], S_LEAF[2], S_LEAF[3] };
+	size_t ll[] = { sizeof S_LOOP / sizeof *S_LOOP }, rl[] = { 3 }, wl[] = { 7, 7 }, lfl[] = { 1, 1, 1, 1 };
 	check_func(&p, "loop", 10, ls, ll, 1, runs * LOOP_CALLS, 0);
 	check_func(&p, "rec", 30, rs, rl, 1, runs * (REC_D + 1), runs * (REC_D + 1));
 	check_func(&p, "work", 50, ws, wl, 2, runs * WORK_CALLS * NTHREADS / 2, 0);
+	/* kpath_rt_count: the counts whatever k is (one-item streams) */
+	check_func(&p, "leaf", 90, lfs, lfl, 4, runs * (LEAF_REPS + WORK_CALLS), runs * LEAF_REPS);
 	struct kp_func *nv = kp_profile_find(&p, "never", "tests/runtime/abi_prog.c", "00000000000000d4");
 	CHECK(nv && nv->ipf.n == 1 && nv->emitted == 0 && nv->npaths == 0);
 	/* canonical order: by file, then line */
-	CHECK(p.nfuncs == 4 && !strcmp(p.funcs[0].name, "loop") && !strcmp(p.funcs[3].name, "never"));
+	CHECK(p.nfuncs == 5 && !strcmp(p.funcs[0].name, "loop") && !strcmp(p.funcs[3].name, "never") &&
+	      !strcmp(p.funcs[4].name, "leaf"));
 	kp_profile_free(&p);
 }
 
