@@ -370,7 +370,7 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 	pl.place = place;
 	bool ok = place != NULL;
 	if (ok && !f->check) /* the checking runtime wants every item where it is taken */
-		rw_find_repeats(plan, dag, &pl.rep);
+		rw_find_repeats(plan, dag, place->dag_edge, &pl.rep);
 	if (ok) {
 		for (uint32_t e = 0; e < g->nedges; e++) {
 			uint32_t s = g->edges[e].site;

@@ -42,34 +42,74 @@ static void *xcalloc(size_t n, size_t m)
 	return p;
 }
 
+/* Edges by source and by destination, built once per function:
+ * first[b] .. first[b + 1] index edge ids in order. */
+struct adj {
+	uint32_t *out_first, *out, *in_first, *in;
+};
+
+static void adj_build(const struct cfg *g, struct adj *a)
+{
+	a->out_first = xcalloc(g->nblocks + 1, sizeof *a->out_first);
+	a->in_first = xcalloc(g->nblocks + 1, sizeof *a->in_first);
+	a->out = xcalloc(g->nedges, sizeof *a->out);
+	a->in = xcalloc(g->nedges, sizeof *a->in);
+	for (uint32_t e = 0; e < g->nedges; e++) {
+		a->out_first[g->edges[e].src + 1]++;
+		a->in_first[g->edges[e].dst + 1]++;
+	}
+	for (uint32_t b = 0; b < g->nblocks; b++) {
+		a->out_first[b + 1] += a->out_first[b];
+		a->in_first[b + 1] += a->in_first[b];
+	}
+	uint32_t *fo = xcalloc(g->nblocks, sizeof *fo), *fi = xcalloc(g->nblocks, sizeof *fi);
+	for (uint32_t e = 0; e < g->nedges; e++) {
+		uint32_t u = g->edges[e].src, v = g->edges[e].dst;
+		a->out[a->out_first[u] + fo[u]++] = e;
+		a->in[a->in_first[v] + fi[v]++] = e;
+	}
+	free(fo);
+	free(fi);
+}
+
+static void adj_free(struct adj *a)
+{
+	free(a->out_first);
+	free(a->out);
+	free(a->in_first);
+	free(a->in);
+}
+
 /* Marks in in_loop the natural loop of back edge v->w: w and the blocks
  * that reach v without passing through w (reverse search over live
- * edges). */
-static void natural_loop(const struct cfg *g, const struct bl_dag *d, uint32_t v, uint32_t w, bool *in_loop,
-                         uint32_t *stack)
+ * edges); its blocks go to members[0..*n). */
+static void natural_loop(const struct cfg *g, const struct bl_dag *d, const struct adj *a, uint32_t v, uint32_t w,
+                         bool *in_loop, uint32_t *members, uint32_t *n)
 {
 	uint32_t top = 0;
 	in_loop[w] = true;
+	members[top++] = w;
 	if (!in_loop[v]) {
 		in_loop[v] = true;
-		stack[top++] = v;
+		members[top++] = v;
 	}
-	while (top) {
-		uint32_t x = stack[--top];
-		for (uint32_t e = 0; e < g->nedges; e++) {
-			const struct cfg_edge *ce = &g->edges[e];
-			if (ce->dst != x || d->role[e] == ROLE_DEAD || in_loop[ce->src])
+	for (uint32_t i = 1; i < top; i++) {
+		uint32_t x = members[i];
+		for (uint32_t j = a->in_first[x]; j < a->in_first[x + 1]; j++) {
+			uint32_t e = a->in[j], u = g->edges[e].src;
+			if (d->role[e] == ROLE_DEAD || in_loop[u])
 				continue;
-			in_loop[ce->src] = true;
-			stack[top++] = ce->src;
+			in_loop[u] = true;
+			members[top++] = u;
 		}
 	}
+	*n = top;
 }
 
 /* Whether back edge be qualifies (see the top of the file); *k gets the
- * ID of the body path. */
-static bool qualifies(const struct fn_plan *plan, const struct bl_dag *d, uint32_t be, const bool *in_loop,
-                      uint64_t *k)
+ * ID of the body path.  The loop's blocks are members[0..n). */
+static bool qualifies(const struct fn_plan *plan, const struct bl_dag *d, const struct adj *a, uint32_t be,
+                      const bool *in_loop, const uint32_t *members, uint32_t n)
 {
 	const struct cfg *g = plan->g;
 	uint32_t v = g->edges[be].src, w = g->edges[be].dst;
@@ -77,19 +117,21 @@ static bool qualifies(const struct fn_plan *plan, const struct bl_dag *d, uint32
 	if (g->edges[be].site == CFG_NONE || d->dummy_entry[w] == CFG_NONE || d->dummy_exit[v] == CFG_NONE ||
 	    in_loop[CFG_ENTRY])
 		return false; /* (ENTRY in it: entered other than through w, irreducible) */
-	for (uint32_t e = 0; e < g->nedges; e++) {
-		const struct cfg_edge *ce = &g->edges[e];
-		if (e == be || !in_loop[ce->src] || d->role[e] == ROLE_DEAD)
-			continue;
-		if (ce->dst != CFG_EXIT && in_loop[ce->dst]) {
-			if (d->role[e] != ROLE_FORWARD)
-				return false; /* another loop inside, or a cut */
-		} else if (ce->site == CFG_NONE) {
-			return false; /* an exit with nowhere to flush */
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t b = members[i];
+		for (uint32_t j = a->out_first[b]; j < a->out_first[b + 1]; j++) {
+			uint32_t e = a->out[j];
+			const struct cfg_edge *ce = &g->edges[e];
+			if (e == be || d->role[e] == ROLE_DEAD)
+				continue;
+			if (ce->dst != CFG_EXIT && in_loop[ce->dst]) {
+				if (d->role[e] != ROLE_FORWARD)
+					return false; /* another loop inside, or a cut */
+			} else if (ce->site == CFG_NONE) {
+				return false; /* an exit with nowhere to flush */
+			}
 		}
-	}
-	for (uint32_t b = 0; b < g->nblocks; b++) {
-		if (!in_loop[b] || g->blocks[b].line == 0)
+		if (g->blocks[b].line == 0)
 			continue;
 		if (g->blocks[b].line < lo)
 			lo = g->blocks[b].line;
@@ -99,35 +141,38 @@ static bool qualifies(const struct fn_plan *plan, const struct bl_dag *d, uint32
 	for (uint32_t i = 0; i < plan->ncall_lines; i++)
 		if (plan->call_lines[i] == 0 || (plan->call_lines[i] >= lo && plan->call_lines[i] <= hi))
 			return false;
-	/* the body: from w, the one edge staying in the loop, up to v */
+	return true;
+}
+
+/* The ID of the loop's body path: from w, the one edge staying in the
+ * loop at each block, up to v; false if the body branches. */
+static bool body_id(const struct cfg *g, const struct bl_dag *d, const uint32_t *dag_edge, const struct adj *a,
+                    uint32_t be, const bool *in_loop, uint64_t *k)
+{
+	uint32_t v = g->edges[be].src, w = g->edges[be].dst;
 	uint64_t id = d->edges[d->dummy_entry[w]].val + d->edges[d->dummy_exit[v]].val;
 	uint32_t x = w, steps = 0;
 	while (x != v) {
-		uint32_t next = CFG_NONE, n = 0;
-		for (uint32_t e = 0; e < g->nedges; e++) {
+		uint32_t next = CFG_NONE, m = 0;
+		for (uint32_t j = a->out_first[x]; j < a->out_first[x + 1]; j++) {
+			uint32_t e = a->out[j];
 			const struct cfg_edge *ce = &g->edges[e];
-			if (ce->src != x || e == be || ce->dst == CFG_EXIT || !in_loop[ce->dst] ||
-			    d->role[e] != ROLE_FORWARD)
+			if (e == be || ce->dst == CFG_EXIT || !in_loop[ce->dst] || d->role[e] != ROLE_FORWARD)
 				continue;
-			n++;
+			m++;
 			next = e;
 		}
-		if (n != 1 || ++steps > g->nblocks)
+		if (m != 1 || ++steps > g->nblocks || dag_edge[next] == CFG_NONE)
 			return false; /* a branch in the body (or no way on) */
-		uint32_t de = CFG_NONE;
-		for (uint32_t i = 0; i < d->nedges; i++)
-			if (d->edges[i].kind == BL_EDGE_CFG && d->edges[i].cfg_edge == next)
-				de = i;
-		if (de == CFG_NONE)
-			return false;
-		id += d->edges[de].val;
+		id += d->edges[dag_edge[next]].val;
 		x = g->edges[next].dst;
 	}
 	*k = id;
 	return true;
 }
 
-void rw_find_repeats(const struct fn_plan *plan, const struct bl_dag *d, struct rw_repeats *r)
+void rw_find_repeats(const struct fn_plan *plan, const struct bl_dag *d, const uint32_t *dag_edge,
+                     struct rw_repeats *r)
 {
 	const struct cfg *g = plan->g;
 	memset(r, 0, sizeof *r);
@@ -135,40 +180,44 @@ void rw_find_repeats(const struct fn_plan *plan, const struct bl_dag *d, struct 
 	r->exits = xcalloc(g->nedges, sizeof *r->exits);
 	if (!rw_repeat_loops)
 		return;
+	struct adj a;
+	adj_build(g, &a);
 	bool *in_loop = xcalloc(g->nblocks, sizeof *in_loop);
-	uint32_t *stack = xcalloc(g->nblocks, sizeof *stack);
+	uint32_t *members = xcalloc(g->nblocks, sizeof *members), n = 0;
 	for (uint32_t be = 0; be < g->nedges; be++) {
 		if (d->role[be] != ROLE_BACK)
 			continue;
 		uint64_t k;
-		memset(in_loop, 0, g->nblocks * sizeof *in_loop);
-		natural_loop(g, d, g->edges[be].src, g->edges[be].dst, in_loop, stack);
-		if (!qualifies(plan, d, be, in_loop, &k))
-			continue;
-		r->k = realloc(r->k, (r->nloops + 1) * sizeof *r->k);
-		if (!r->k) {
-			fprintf(stderr, "kpath: out of memory\n");
-			exit(1);
+		natural_loop(g, d, &a, g->edges[be].src, g->edges[be].dst, in_loop, members, &n);
+		if (qualifies(plan, d, &a, be, in_loop, members, n) &&
+		    body_id(g, d, dag_edge, &a, be, in_loop, &k)) {
+			r->k = realloc(r->k, (r->nloops + 1) * sizeof *r->k);
+			if (!r->k) {
+				fprintf(stderr, "kpath: out of memory\n");
+				exit(1);
+			}
+			r->k[r->nloops++] = k;
+			r->loop_of_back[be] = r->nloops;
+			for (uint32_t i = 0; i < n; i++)
+				for (uint32_t j = a.out_first[members[i]]; j < a.out_first[members[i] + 1]; j++) {
+					uint32_t e = a.out[j];
+					const struct cfg_edge *ce = &g->edges[e];
+					if (e == be || d->role[e] == ROLE_DEAD || (ce->dst != CFG_EXIT && in_loop[ce->dst]))
+						continue;
+					/* an edge leaves at most a few loops: a short list */
+					struct rw_exit *x = xcalloc(1, sizeof *x), **tail = &r->exits[e];
+					x->loop = r->nloops;
+					while (*tail)
+						tail = &(*tail)->next;
+					*tail = x;
+				}
 		}
-		r->k[r->nloops++] = k;
-		r->loop_of_back[be] = r->nloops;
-		for (uint32_t e = 0; e < g->nedges; e++) {
-			const struct cfg_edge *ce = &g->edges[e];
-			if (e == be || !in_loop[ce->src] || d->role[e] == ROLE_DEAD ||
-			    (ce->dst != CFG_EXIT && in_loop[ce->dst]))
-				continue;
-			/* an edge leaves at most a few loops: a short list */
-			struct rw_exit *x = xcalloc(1, sizeof *x);
-			x->loop = r->nloops;
-			x->next = NULL;
-			struct rw_exit **tail = &r->exits[e];
-			while (*tail)
-				tail = &(*tail)->next;
-			*tail = x;
-		}
+		for (uint32_t i = 0; i < n; i++)
+			in_loop[members[i]] = false;
 	}
 	free(in_loop);
-	free(stack);
+	free(members);
+	adj_free(&a);
 }
 
 void rw_repeats_free(struct rw_repeats *r, uint32_t nedges)

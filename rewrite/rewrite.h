@@ -67,9 +67,11 @@ struct rw_repeats {
 	uint32_t *loop_of_back;   /* per CFG edge: its loop number if it is a counting back edge, else 0 */
 	struct rw_exit **exits;   /* per CFG edge: the loops it leaves (flush first) */
 };
-/* Finds the loops of plan (numbered as d) that count; none when
+/* Finds the loops of plan (numbered as d; dag_edge: per CFG edge its DAG
+ * edge or CFG_NONE, as in struct bl_placement) that count; none when
  * rw_repeat_loops is false. */
-void rw_find_repeats(const struct fn_plan *plan, const struct bl_dag *d, struct rw_repeats *r);
+void rw_find_repeats(const struct fn_plan *plan, const struct bl_dag *d, const uint32_t *dag_edge,
+                     struct rw_repeats *r);
 void rw_repeats_free(struct rw_repeats *r, uint32_t nedges);
 
 /* The whole output: preamble, original text with edits, descriptors.
