@@ -106,8 +106,11 @@ static void natural_loop(const struct cfg *g, const struct bl_dag *d, const stru
 	*n = top;
 }
 
-/* Whether back edge be qualifies (see the top of the file); *k gets the
- * ID of the body path.  The loop's blocks are members[0..n). */
+/* Whether back edge be qualifies (see the top of the file) but for the
+ * body's shape (body_id).  The loop's blocks are members[0..n); its calls
+ * are looked for in the lines its blocks span, from the first to the
+ * last (a superset: a call on one of those lines outside the loop only
+ * keeps the loop from counting). */
 static bool qualifies(const struct fn_plan *plan, const struct bl_dag *d, const struct adj *a, uint32_t be,
                       const bool *in_loop, const uint32_t *members, uint32_t n)
 {
@@ -138,6 +141,8 @@ static bool qualifies(const struct fn_plan *plan, const struct bl_dag *d, const 
 		if (g->blocks[b].last_line > hi)
 			hi = g->blocks[b].last_line;
 	}
+	if (lo > hi)
+		return false; /* no line to look for calls at */
 	for (uint32_t i = 0; i < plan->ncall_lines; i++)
 		if (plan->call_lines[i] == 0 || (plan->call_lines[i] >= lo && plan->call_lines[i] <= hi))
 			return false;
