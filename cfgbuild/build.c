@@ -30,12 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct tok {
-	uint32_t off, len;
-	CXTokenKind kind;
-	char sp[40]; /* spelling, truncated; enough for keywords, punctuation and the builtins we look for */
-};
-
 struct loop_ctx {
 	uint32_t brk, cont; /* break and continue targets, CFG_NONE if not applicable */
 };
@@ -57,8 +51,9 @@ struct switch_ctx {
 struct builder {
 	const struct src_file *src;
 	struct fn_plan *plan;
-	struct tok *toks;
+	struct src_tok *toks; /* the function's tokens (load_tokens) */
 	uint32_t ntoks;
+	char *tok_text;       /* their spellings when they are not the file's (load_tokens) */
 	uint32_t cur;
 	struct loop_ctx loop;
 	struct switch_ctx *sw;
@@ -110,37 +105,14 @@ static void *xrealloc(void *p, size_t n)
 static uint32_t loc_offset(struct builder *b, CXSourceLocation loc, bool *in_file)
 {
 	CXFile f;
-	unsigned line, col, off;
-	clang_getExpansionLocation(loc, &f, &line, &col, &off);
+	unsigned off;
+	clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
 	*in_file = f && clang_File_isEqual(f, b->src->file);
 	return off;
 }
 
-bool src_index_lines(struct src_file *src)
-{
-	uint32_t n = 1;
-	for (size_t i = 0; i < src->len; i++)
-		n += src->text[i] == '\n';
-	src->line_start = malloc(n * sizeof *src->line_start);
-	if (!src->line_start)
-		return false;
-	src->nlines = 0;
-	src->line_start[src->nlines++] = 0;
-	for (size_t i = 0; i < src->len; i++)
-		if (src->text[i] == '\n')
-			src->line_start[src->nlines++] = (uint32_t)i + 1;
-	return true;
-}
-
-void src_free_lines(struct src_file *src)
-{
-	free(src->line_start);
-	src->line_start = NULL;
-	src->nlines = 0;
-}
-
 /* The 1-based line holding offset off: the last line starting at or
- * before it (requires src_index_lines). */
+ * before it. */
 static unsigned offset_line(struct builder *b, uint32_t off)
 {
 	uint32_t lo = 0, hi = b->src->nlines;
@@ -1786,7 +1758,6 @@ static void plan_return_type(struct builder *b, CXCursor fn)
  * directives and of #if branches the preprocessor skipped: neither is code. */
 static void drop_inactive(struct builder *b)
 {
-	CXSourceRangeList *skipped = clang_getSkippedRanges(b->src->tu, b->src->file);
 	uint32_t out = 0, dir_end = 0;
 	for (uint32_t i = 0; i < b->ntoks; i++) {
 		uint32_t off = b->toks[i].off;
@@ -1803,18 +1774,12 @@ static void drop_inactive(struct builder *b)
 				drop = true;
 			}
 		}
-		for (unsigned r = 0; !drop && skipped && r < skipped->count; r++) {
-			bool in1, in2;
-			uint32_t s = loc_offset(b, clang_getRangeStart(skipped->ranges[r]), &in1);
-			uint32_t e = loc_offset(b, clang_getRangeEnd(skipped->ranges[r]), &in2);
-			drop = in1 && in2 && off >= s && off < e;
-		}
+		if (!drop)
+			drop = src_skipped(b->src, off);
 		if (!drop)
 			b->toks[out++] = b->toks[i];
 	}
 	b->ntoks = out;
-	if (skipped)
-		clang_disposeSourceRangeList(skipped);
 }
 
 /* The function's text as a range of the file: its extent may start or end
@@ -1822,42 +1787,62 @@ static void drop_inactive(struct builder *b)
  * "local int f(void) {...}"), and clang_tokenize returns nothing for a range
  * whose ends are in different files.  The expansion locations are in the
  * file; the end is taken to the end of its line, so that a macro invocation
- * ending the function is covered. */
-static CXSourceRange function_range(struct builder *b, CXCursor fn)
+ * ending the function is covered.  *s and *e are the range's offsets when
+ * *in_file. */
+static CXSourceRange function_range(struct builder *b, CXCursor fn, bool *in_file, uint32_t *s, uint32_t *e)
 {
 	CXSourceRange r = clang_getCursorExtent(fn);
 	bool in1, in2;
-	uint32_t s = loc_offset(b, clang_getRangeStart(r), &in1);
-	uint32_t e = loc_offset(b, clang_getRangeEnd(r), &in2);
-	if (!in1 || !in2 || e < s)
+	*s = loc_offset(b, clang_getRangeStart(r), &in1);
+	*e = loc_offset(b, clang_getRangeEnd(r), &in2);
+	*in_file = in1 && in2 && *e >= *s;
+	if (!*in_file)
 		return r;
-	while (e < b->src->len && b->src->text[e] != '\n')
-		e++;
-	return clang_getRange(clang_getLocationForOffset(b->src->tu, b->src->file, s),
-	                      clang_getLocationForOffset(b->src->tu, b->src->file, e));
+	while (*e < b->src->len && b->src->text[*e] != '\n')
+		(*e)++;
+	return clang_getRange(clang_getLocationForOffset(b->src->tu, b->src->file, *s),
+	                      clang_getLocationForOffset(b->src->tu, b->src->file, *e));
 }
 
+/* The function's code tokens: a run of the file's tokens (src_index), or,
+ * when its range is not one, what clang_tokenize gives for it. */
 static void load_tokens(struct builder *b, CXCursor fn)
 {
+	bool in_file;
+	uint32_t s, e, first, n;
+	CXSourceRange range = function_range(b, fn, &in_file, &s, &e);
+	if (in_file && src_tok_run(b->src, s, e, &first, &n)) {
+		b->toks = xrealloc(NULL, (n + 1) * sizeof *b->toks);
+		b->ntoks = 0;
+		for (uint32_t i = first; i < first + n; i++)
+			if (b->src->toks[i].code)
+				b->toks[b->ntoks++] = b->src->toks[i];
+		drop_inactive(b);
+		return;
+	}
 	CXToken *t;
-	unsigned n;
-	clang_tokenize(b->src->tu, function_range(b, fn), &t, &n);
+	clang_tokenize(b->src->tu, range, &t, &n);
 	b->toks = xrealloc(NULL, (n + 1) * sizeof *b->toks);
+	b->tok_text = xrealloc(NULL, (size_t)n * 40 + 1);
 	b->ntoks = 0;
 	for (unsigned i = 0; i < n; i++) {
 		CXSourceRange r = clang_getTokenExtent(b->src->tu, t[i]);
 		bool in1, in2;
-		uint32_t s = loc_offset(b, clang_getRangeStart(r), &in1);
-		uint32_t e = loc_offset(b, clang_getRangeEnd(r), &in2);
-		if (!in1 || !in2 || e < s || clang_getTokenKind(t[i]) == CXToken_Comment)
+		uint32_t ts = loc_offset(b, clang_getRangeStart(r), &in1);
+		uint32_t te = loc_offset(b, clang_getRangeEnd(r), &in2);
+		if (!in1 || !in2 || te < ts || clang_getTokenKind(t[i]) == CXToken_Comment)
 			continue;
-		struct tok *k = &b->toks[b->ntoks++];
-		k->off = s;
-		k->len = e - s;
+		struct src_tok *k = &b->toks[b->ntoks];
+		k->off = ts;
+		k->len = te - ts;
 		k->kind = clang_getTokenKind(t[i]);
-		CXString sp = clang_getTokenSpelling(b->src->tu, t[i]);
-		snprintf(k->sp, sizeof k->sp, "%s", clang_getCString(sp));
-		clang_disposeString(sp);
+		k->code = true;
+		char *sp = b->tok_text + (size_t)b->ntoks * 40;
+		CXString str = clang_getTokenSpelling(b->src->tu, t[i]);
+		snprintf(sp, 40, "%s", clang_getCString(str));
+		clang_disposeString(str);
+		k->sp = sp;
+		b->ntoks++;
 	}
 	clang_disposeTokens(b->src->tu, t, n);
 	drop_inactive(b);
@@ -1930,6 +1915,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 			free(b.labels[i].name);
 		free(b.labels);
 		free(b.toks);
+		free(b.tok_text);
 		return NULL;
 	}
 	CXCursor body = clang_getNullCursor();
@@ -1964,6 +1950,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 		free(b.labels[i].name);
 	free(b.labels);
 	free(b.toks);
+	free(b.tok_text);
 	return plan;
 }
 
