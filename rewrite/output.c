@@ -53,13 +53,21 @@ static void put(struct buf *b, const char *s, size_t n)
 	b->s[b->n] = 0;
 }
 
+/* Formatted once into a buffer on the stack when it fits, which is nearly
+ * always. */
 static void putf(struct buf *b, const char *f, ...)
 {
+	char tmp[256];
 	va_list ap, aq;
 	va_start(ap, f);
 	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, f, ap);
+	int n = vsnprintf(tmp, sizeof tmp, f, ap);
 	va_end(ap);
+	if ((size_t)n < sizeof tmp) {
+		va_end(aq);
+		put(b, tmp, (size_t)n);
+		return;
+	}
 	char *t = malloc((size_t)n + 1);
 	if (!t) {
 		fprintf(stderr, "kpath: out of memory\n");
@@ -69,6 +77,19 @@ static void putf(struct buf *b, const char *f, ...)
 	va_end(aq);
 	put(b, t, (size_t)n);
 	free(t);
+}
+
+/* sep (when i > 0), then v in decimal: an element of a table. */
+static void put_elem(struct buf *b, uint32_t i, const char *sep, uint64_t v)
+{
+	char t[24];
+	size_t n = 0;
+	if (i)
+		put(b, sep, strlen(sep));
+	do
+		t[sizeof t - ++n] = (char)('0' + v % 10);
+	while (v /= 10);
+	put(b, t + sizeof t - n, n);
 }
 
 /* A C string literal for s. */
@@ -158,14 +179,18 @@ char *rw_descriptor(const struct rw_file *f, const struct fn_plan *plan, const s
 	const char *p = f->prefix, *n = plan->name;
 	putf(&b, "static const unsigned %slines_%s[] = {", p, n);
 	for (uint32_t i = 0; i < plan->g->nblocks; i++)
-		putf(&b, "%s%u", i ? ", " : "", plan->g->blocks[i].line);
+		put_elem(&b, i, ", ", plan->g->blocks[i].line);
 	putf(&b, "};\nstatic const unsigned %slast_lines_%s[] = {", p, n);
 	for (uint32_t i = 0; i < plan->g->nblocks; i++)
-		putf(&b, "%s%u", i ? ", " : "", plan->g->blocks[i].last_line);
+		put_elem(&b, i, ", ", plan->g->blocks[i].last_line);
 	putf(&b, "};\nstatic const struct kpath_rt_edge %sedges_%s[] = {", p, n);
-	for (uint32_t i = 0; i < d->nedges; i++)
-		putf(&b, "%s{%u, %u, %lluULL}", i ? ", " : "", d->edges[i].src, d->edges[i].dst,
-		     (unsigned long long)d->edges[i].val);
+	for (uint32_t i = 0; i < d->nedges; i++) {
+		put(&b, i ? ", {" : "{", i ? 3 : 1); /* "{src, dst, valULL}" */
+		put_elem(&b, 0, "", d->edges[i].src);
+		put_elem(&b, 1, ", ", d->edges[i].dst);
+		put_elem(&b, 1, ", ", d->edges[i].val);
+		put(&b, "ULL}", 4);
+	}
 	if (d->nedges == 0)
 		put(&b, "{0, 0, 0}", 9);
 	putf(&b, "};\nstatic struct kpath_rt_func %sfn_%s = {KPATH_RT_ABI, ", p, n);

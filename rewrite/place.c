@@ -36,15 +36,21 @@ static void *xrealloc(void *p, size_t n)
 	return q;
 }
 
+/* The formatted text, malloc'd.  Formatted once into a buffer on the
+ * stack when it fits, which is nearly always. */
 static char *fmt(const char *f, ...)
 {
+	char tmp[256];
 	va_list ap, aq;
 	va_start(ap, f);
 	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, f, ap);
+	int n = vsnprintf(tmp, sizeof tmp, f, ap);
 	va_end(ap);
 	char *s = xrealloc(NULL, (size_t)n + 1);
-	vsnprintf(s, (size_t)n + 1, f, aq);
+	if ((size_t)n < sizeof tmp)
+		memcpy(s, tmp, (size_t)n + 1);
+	else
+		vsnprintf(s, (size_t)n + 1, f, aq);
 	va_end(aq);
 	return s;
 }
