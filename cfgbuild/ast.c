@@ -57,6 +57,17 @@ static void push(struct visit *v, uint32_t id)
 	v->stack[v->depth++] = id;
 }
 
+/* clang_equalCursors, without the call in the common cases: cursors of
+ * different kinds differ, cursors with the same data are equal. */
+static bool same_cursor(CXCursor x, CXCursor y)
+{
+	if (x.kind != y.kind)
+		return false;
+	if (x.data[0] == y.data[0] && x.data[1] == y.data[1] && x.data[2] == y.data[2])
+		return true;
+	return clang_equalCursors(x, y);
+}
+
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d)
 {
 	struct visit *v = d;
@@ -66,9 +77,9 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 	 * and gives its children there.  The second visit is no node of its
 	 * own: its children are the node's, which is what clang_visitChildren
 	 * on the node gives. */
-	if (clang_equalCursors(c, parent))
+	if (same_cursor(c, parent))
 		return CXChildVisit_Recurse;
-	while (v->depth > 1 && !clang_equalCursors(a->v[v->stack[v->depth - 1]].c, parent))
+	while (v->depth > 1 && !same_cursor(a->v[v->stack[v->depth - 1]].c, parent))
 		a->v[v->stack[--v->depth]].end = a->n;
 	push(v, add_node(a, c, v->stack[v->depth - 1]));
 	return CXChildVisit_Recurse;
@@ -122,7 +133,22 @@ const struct ast_node *ast_extent(struct ast *a, uint32_t n)
 		CXSourceRange r = clang_getCursorExtent(x->c);
 		x->s = file_offset(a, clang_getRangeStart(r), &x->s_in);
 		x->e = file_offset(a, clang_getRangeEnd(r), &x->e_in);
-		x->have_extent = true;
+		x->have_extent = x->have_start = true;
+	}
+	return x;
+}
+
+/* A statement's extent starts at its location (Stmt::getBeginLoc() for
+ * both), which costs no lexing: the extent's end is measured by lexing
+ * its last token. */
+const struct ast_node *ast_start(struct ast *a, uint32_t n)
+{
+	struct ast_node *x = &a->v[n];
+	if (!x->have_start) {
+		if (!clang_isStatement(x->kind))
+			return ast_extent(a, n);
+		x->s = file_offset(a, clang_getCursorLocation(x->c), &x->s_in);
+		x->have_start = true;
 	}
 	return x;
 }

@@ -29,6 +29,7 @@ struct ast_node {
 	uint32_t parent;      /* AST_NONE for the root */
 	uint32_t kid0, nkids; /* children: kids[kid0 .. kid0 + nkids) */
 	uint32_t end;         /* one past the last node of the subtree */
+	bool have_start;      /* s_in and s are set (ast_start) */
 	bool have_extent;     /* the next four are set (ast_extent) */
 	bool s_in, e_in;      /* the extent's start / end expands into the file */
 	uint32_t s, e;        /* their offsets in the file */
@@ -47,5 +48,7 @@ void ast_free(struct ast *a);
 
 /* Node n with its extent computed. */
 const struct ast_node *ast_extent(struct ast *a, uint32_t n);
+/* Node n with the start of its extent computed (s_in, s). */
+const struct ast_node *ast_start(struct ast *a, uint32_t n);
 
 #endif

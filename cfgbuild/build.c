@@ -66,6 +66,13 @@ struct builder {
 	char *tok_text;       /* their spellings when they are not the file's (load_tokens) */
 	struct ast ast;       /* the function's cursors; the walk names them by node id (ast.h) */
 	struct memo *memo;    /* per node: what the walk found out about it */
+	/* For a quick "no" (index_tokens): the offsets of the "&&" and "||"
+	 * tokens, of the "?" tokens, and whether a keyword of an unevaluated
+	 * operand occurs at all. */
+	uint32_t *andor, nandor, *quest, nquest;
+	bool has_unevaluated_kw;
+	uint32_t local_label;   /* the first "__label__" token, CFG_NONE if none */
+	bool goto_star;         /* some "goto" is followed by "*" */
 	uint32_t cur;
 	struct loop_ctx loop;
 	struct switch_ctx *sw;
@@ -152,9 +159,20 @@ static uint32_t tok_at(struct builder *b, uint32_t off)
 	return lo < b->ntoks && b->toks[lo].off == off ? lo : CFG_NONE;
 }
 
+/* Whether spelling s is "(", "[" or "{"; ")", "]" or "}". */
+static bool is_open(const char *s)
+{
+	return (s[0] == '(' || s[0] == '[' || s[0] == '{') && !s[1];
+}
+
+static bool is_close(const char *s)
+{
+	return (s[0] == ')' || s[0] == ']' || s[0] == '}') && !s[1];
+}
+
 static bool tok_is(struct builder *b, uint32_t i, const char *sp)
 {
-	return i < b->ntoks && strcmp(b->toks[i].sp, sp) == 0 &&
+	return i < b->ntoks && b->toks[i].sp[0] == sp[0] && strcmp(b->toks[i].sp, sp) == 0 &&
 	       b->toks[i].len == strlen(sp);
 }
 
@@ -170,7 +188,7 @@ static CXCursor cursor_of(struct builder *b, uint32_t c)
 
 static uint32_t cursor_start(struct builder *b, uint32_t c)
 {
-	const struct ast_node *x = ast_extent(&b->ast, c);
+	const struct ast_node *x = ast_start(&b->ast, c);
 	if (!x->s_in)
 		fail_at(b, 0, "statement outside the main file");
 	return x->s;
@@ -196,9 +214,9 @@ static uint32_t match_close(struct builder *b, uint32_t i)
 		const char *s = b->toks[i].sp;
 		if (b->toks[i].kind != CXToken_Punctuation)
 			continue;
-		if (!strcmp(s, "(") || !strcmp(s, "[") || !strcmp(s, "{"))
+		if (is_open(s))
 			depth++;
-		else if (!strcmp(s, ")") || !strcmp(s, "]") || !strcmp(s, "}"))
+		else if (is_close(s))
 			if (--depth == 0)
 				return i;
 	}
@@ -213,11 +231,11 @@ static uint32_t find_semi(struct builder *b, uint32_t i)
 		const char *s = b->toks[i].sp;
 		if (b->toks[i].kind != CXToken_Punctuation)
 			continue;
-		if (!strcmp(s, "(") || !strcmp(s, "[") || !strcmp(s, "{"))
+		if (is_open(s))
 			depth++;
-		else if (!strcmp(s, ")") || !strcmp(s, "]") || !strcmp(s, "}"))
+		else if (is_close(s))
 			depth--;
-		else if (depth == 0 && !strcmp(s, ";"))
+		else if (depth == 0 && s[0] == ';' && !s[1])
 			return i;
 		if (depth < 0)
 			break;
@@ -688,12 +706,15 @@ static bool expr_range(struct builder *b, uint32_t c, uint32_t *first, uint32_t 
 	return true;
 }
 
+/* Keywords whose operands are not evaluated. */
+static const char *const unevaluated_kw[] = {"sizeof", "_Alignof", "__alignof__", "__alignof", "_Generic",
+                                             "typeof", "__typeof__", "__typeof", "__builtin_constant_p",
+                                             "__builtin_choose_expr", "__builtin_types_compatible_p",
+                                             "__builtin_offsetof", "offsetof"};
+
 static bool unevaluated(struct builder *b, uint32_t c)
 {
-	static const char *const kw[] = {"sizeof", "_Alignof", "__alignof__", "__alignof", "_Generic",
-	                                 "typeof", "__typeof__", "__typeof", "__builtin_constant_p",
-	                                 "__builtin_choose_expr", "__builtin_types_compatible_p",
-	                                 "__builtin_offsetof", "offsetof"};
+	static const char *const *const kw = unevaluated_kw;
 	struct memo *m = &b->memo[c];
 	if (m->unevaluated >= 0)
 		return m->unevaluated;
@@ -702,9 +723,9 @@ static bool unevaluated(struct builder *b, uint32_t c)
 	/* a statement expression is evaluated, but stays one atomic piece */
 	if (k == CXCursor_UnaryExpr || k == CXCursor_GenericSelectionExpr || k == CXCursor_StmtExpr) {
 		r = true;
-	} else {
+	} else if (b->has_unevaluated_kw) {
 		uint32_t i = tok_at(b, ast_extent(&b->ast, c)->s);
-		for (size_t n = 0; i != CFG_NONE && n < sizeof kw / sizeof *kw && !r; n++)
+		for (size_t n = 0; i != CFG_NONE && n < sizeof unevaluated_kw / sizeof *unevaluated_kw && !r; n++)
 			r = tok_is(b, i, kw[n]);
 	}
 	m->unevaluated = r;
@@ -713,8 +734,30 @@ static bool unevaluated(struct builder *b, uint32_t c)
 
 enum branch_op { OP_NONE, OP_AND, OP_OR, OP_COND };
 
+/* Whether c's text lies in the file and holds none of the tokens at the
+ * sorted offsets v[0..n). */
+static bool none_inside(struct builder *b, uint32_t c, const uint32_t *v, uint32_t n)
+{
+	if (!n)
+		return true;
+	const struct ast_node *x = ast_extent(&b->ast, c);
+	if (!x->s_in || !x->e_in)
+		return false;
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) { /* the first at or after the start */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < x->s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo == n || v[lo] >= x->e;
+}
+
 /* The branching operator at the top of c, or OP_NONE; its operands are c's
- * children. */
+ * children.  An operator's text runs from its first operand's start to its
+ * last one's end, and holds its "&&", "||" or "?" token when it branches:
+ * without one, there is nothing to look at. */
 static enum branch_op branch_op(struct builder *b, uint32_t c)
 {
 	if (!b->expr_branches)
@@ -724,7 +767,8 @@ static enum branch_op branch_op(struct builder *b, uint32_t c)
 		return (enum branch_op)m->op;
 	enum CXCursorKind k = kind_of(b, c);
 	enum branch_op op = OP_NONE;
-	if (k == CXCursor_BinaryOperator || k == CXCursor_ConditionalOperator) {
+	if ((k == CXCursor_BinaryOperator && !none_inside(b, c, b->andor, b->nandor)) ||
+	    (k == CXCursor_ConditionalOperator && !none_inside(b, c, b->quest, b->nquest))) {
 		struct kids kd = children(b, c);
 		uint32_t f[3], l[3];
 		unsigned n = k == CXCursor_BinaryOperator ? 2 : 3;
@@ -865,9 +909,11 @@ static void value_expr(struct builder *b, uint32_t c)
 		 * operand is fine, increments commute. */
 		struct kids k = children(b, c);
 		unsigned branching = 0;
-		if (k.n > 1 && !is_comma(b, c))
+		if (k.n > 1)
 			for (unsigned i = 0; i < k.n && branching < 2; i++)
 				branching += has_branch(b, k.v[i]);
+		if (branching == 2 && is_comma(b, c)) /* the operands of "," are sequenced */
+			branching = 0;
 		if (branching < 2)
 			for (unsigned i = 0; i < k.n; i++)
 				value_expr(b, k.v[i]);
@@ -1129,11 +1175,11 @@ static void for_stmt(struct builder *b, uint32_t c)
 		const char *s = b->toks[i].sp;
 		if (b->toks[i].kind != CXToken_Punctuation)
 			continue;
-		if (!strcmp(s, "(") || !strcmp(s, "[") || !strcmp(s, "{"))
+		if (is_open(s))
 			depth++;
-		else if (!strcmp(s, ")") || !strcmp(s, "]") || !strcmp(s, "}"))
+		else if (is_close(s))
 			depth--;
-		else if (depth == 0 && !strcmp(s, ";")) {
+		else if (depth == 0 && s[0] == ';' && !s[1]) {
 			if (s1 == CFG_NONE)
 				s1 = i;
 			else if (s2 == CFG_NONE)
@@ -1831,6 +1877,31 @@ static void load_tokens(struct builder *b, CXCursor fn)
 	drop_inactive(b);
 }
 
+/* What the walk looks for in the tokens as a whole, in one pass. */
+static void index_tokens(struct builder *b)
+{
+	b->andor = xrealloc(NULL, (b->ntoks + 1) * sizeof *b->andor);
+	b->quest = xrealloc(NULL, (b->ntoks + 1) * sizeof *b->quest);
+	b->local_label = CFG_NONE;
+	for (uint32_t i = 0; i < b->ntoks; i++) {
+		if (b->toks[i].kind == CXToken_Punctuation) {
+			if (tok_is(b, i, "&&") || tok_is(b, i, "||"))
+				b->andor[b->nandor++] = b->toks[i].off;
+			else if (tok_is(b, i, "?"))
+				b->quest[b->nquest++] = b->toks[i].off;
+			continue;
+		}
+		if (b->toks[i].sp[0] != '_' && b->toks[i].sp[0] != 'g' && b->toks[i].sp[0] != 's' &&
+		    b->toks[i].sp[0] != 't' && b->toks[i].sp[0] != 'o')
+			continue; /* no keyword below starts otherwise */
+		for (size_t n = 0; n < sizeof unevaluated_kw / sizeof *unevaluated_kw && !b->has_unevaluated_kw; n++)
+			b->has_unevaluated_kw = tok_is(b, i, unevaluated_kw[n]);
+		if (b->local_label == CFG_NONE && tok_is(b, i, "__label__"))
+			b->local_label = i;
+		b->goto_star |= tok_is(b, i, "goto") && tok_is(b, i + 1, "*");
+	}
+}
+
 /* Marks the labels whose address is taken (&&L, a LabelRef under an
  * AddrLabelExpr), wherever it occurs in the function body. */
 static void mark_addr_labels(struct builder *b, uint32_t body)
@@ -1847,8 +1918,7 @@ static void mark_addr_labels(struct builder *b, uint32_t body)
  * walk reaches them: the labels whose address is taken. */
 static void find_computed_goto_targets(struct builder *b, uint32_t body, uint32_t name_off)
 {
-	for (uint32_t i = 0; i + 1 < b->ntoks && !b->has_indirect_goto; i++)
-		b->has_indirect_goto = tok_is(b, i, "goto") && tok_is(b, i + 1, "*");
+	b->has_indirect_goto = b->goto_star;
 	if (!b->has_indirect_goto)
 		return;
 	mark_addr_labels(b, body);
@@ -1881,6 +1951,8 @@ static void builder_free(struct builder *b)
 	free(b->tok_text);
 	ast_free(&b->ast);
 	free(b->memo);
+	free(b->andor);
+	free(b->quest);
 }
 
 struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct fn_plan *plan)
@@ -1901,6 +1973,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 	plan->g = cfg_new();
 	plan->entry_edge = CFG_NONE;
 	load_tokens(&b, fn);
+	index_tokens(&b);
 	ast_build(&b.ast, fn, src->file);
 	b.memo = xrealloc(NULL, b.ast.n * sizeof *b.memo);
 	memset(b.memo, 0xff, b.ast.n * sizeof *b.memo); /* all -1: not yet known */
@@ -1915,9 +1988,8 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 			body = k.v[i];
 	if (body == CFG_NONE)
 		fail_at(&b, name_off, "no function body");
-	for (uint32_t i = 0; i < b.ntoks; i++)
-		if (tok_is(&b, i, "__label__")) /* block-scope labels: names are not unique */
-			fail_at(&b, b.toks[i].off, "local label declaration (__label__)");
+	if (b.local_label != CFG_NONE) /* block-scope labels: names are not unique */
+		fail_at(&b, b.toks[b.local_label].off, "local label declaration (__label__)");
 	uint32_t open = stmt_tok(&b, body, "{");
 	uint32_t close = match_close(&b, open);
 	if (close == CFG_NONE)

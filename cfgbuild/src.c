@@ -67,7 +67,7 @@ static bool index_tokens(struct src_file *src)
 	clang_tokenize(src->tu, all, &t, &n);
 	src->toks = malloc((n + 1) * sizeof *src->toks);
 	uint32_t *sp_at = malloc((n + 1) * sizeof *sp_at);
-	size_t cap = 4096, used = 0;
+	size_t cap = src->len + n + 1, used = 0; /* enough: a spelling is no longer than its text */
 	src->tok_text = malloc(cap);
 	bool ok = src->toks && sp_at && src->tok_text;
 	src->ntoks = 0;
