@@ -37,7 +37,8 @@ struct buf {
 	size_t n, cap;
 };
 
-static void put(struct buf *b, const char *s, size_t n)
+/* Makes room for n more bytes (and a NUL) in b. */
+static void reserve(struct buf *b, size_t n)
 {
 	if (b->n + n + 1 > b->cap) {
 		while (b->n + n + 1 > b->cap)
@@ -48,6 +49,11 @@ static void put(struct buf *b, const char *s, size_t n)
 			exit(1);
 		}
 	}
+}
+
+static void put(struct buf *b, const char *s, size_t n)
+{
+	reserve(b, n);
 	memcpy(b->s + b->n, s, n);
 	b->n += n;
 	b->s[b->n] = 0;
@@ -82,13 +88,16 @@ static void putf(struct buf *b, const char *f, ...)
 /* sep (when i > 0), then v in decimal: an element of a table. */
 static void put_elem(struct buf *b, uint32_t i, const char *sep, uint64_t v)
 {
-	char t[24];
+	char t[32];
 	size_t n = 0;
-	if (i)
-		put(b, sep, strlen(sep));
 	do
 		t[sizeof t - ++n] = (char)('0' + v % 10);
 	while (v /= 10);
+	if (i) {
+		size_t k = strlen(sep);
+		memcpy(t + sizeof t - n - k, sep, k);
+		n += k;
+	}
 	put(b, t + sizeof t - n, n);
 }
 
@@ -256,6 +265,14 @@ static void put_edited(struct buf *bp, const struct rw_file *f, const char *text
 char *rw_render(const struct rw_file *f, const char *text, size_t len, const char *out_name)
 {
 	struct buf b = {0};
+	/* room for all of it at once: the text, the edits, the descriptors */
+	size_t need = len + strlen(kp_rt_header_text) + 65536;
+	for (uint32_t i = 0; i < f->nedits; i++)
+		need += strlen(f->edits[i].text);
+	for (uint32_t i = 0; i < f->ndescs; i++)
+		need += strlen(f->descs[i]) + 2 * strlen(f->desc_names[i]) + 64 +
+		        (f->check ? strlen(f->check_tables[i]) : 0);
+	reserve(&b, need);
 	putf(&b, "/* Instrumented by kpath from %s: Ball-Larus path register %sr, cursor %sc. */\n", f->src_name,
 	     f->prefix, f->prefix);
 	/* Check mode links with checkrt.c, which implements emit/leave as
