@@ -140,7 +140,7 @@ const struct ast_node *ast_extent(struct ast *a, uint32_t n)
 
 /* A statement's extent starts at its location (Stmt::getBeginLoc() for
  * both), which costs no lexing: the extent's end is measured by lexing
- * its last token. */
+ * its last token again. */
 const struct ast_node *ast_start(struct ast *a, uint32_t n)
 {
 	struct ast_node *x = &a->v[n];

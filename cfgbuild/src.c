@@ -58,53 +58,160 @@ static uint32_t tok_end_offset(const struct src_file *src, CXToken t, uint32_t s
 	return file_offset(src, clang_getRangeEnd(clang_getTokenExtent(src->tu, t)), in_file);
 }
 
+/* The length of token i starting at s when the file alone tells it, else 0.
+ * Between two raw tokens (comments are tokens) there is only whitespace,
+ * so a punctuator ends at the next token or at whitespace; an identifier or
+ * keyword of ASCII letters, digits and "_" ends where those end, if what
+ * follows cannot continue it ("$", a line splice "\" or "??/", a non-ASCII
+ * character) and it is not the end of the file.  Either way the spelling
+ * libclang gives is then the text itself: a punctuator's is its raw text,
+ * an identifier's its text without splices, and there are none. */
+static size_t quick_len(const struct src_file *src, CXTokenKind kind, uint32_t s, uint32_t next)
+{
+	const char *t = src->text;
+	size_t k = s;
+	if (kind == CXToken_Punctuation) {
+		while (k < next && k < src->len && t[k] && strchr("!%&()*+,-./:;<=>[]^{|}~#", t[k]))
+			k++;
+		if (k == s || (k < next && k < src->len && (!t[k] || !strchr(" \t\n\r\f\v", t[k]))))
+			return 0;
+		return k - s;
+	}
+	if (kind != CXToken_Identifier && kind != CXToken_Keyword)
+		return 0;
+	while (k < src->len && ((t[k] >= 'a' && t[k] <= 'z') || (t[k] >= 'A' && t[k] <= 'Z') ||
+	                        (t[k] >= '0' && t[k] <= '9') || t[k] == '_'))
+		k++;
+	if (k == s || k >= src->len || t[k] == '$' || t[k] == '\\' || t[k] == '?' || (unsigned char)t[k] >= 0x80 || !t[k])
+		return 0;
+	return k - s;
+}
+
+struct tok_index {
+	struct src_file *src;
+	uint32_t *sp_at; /* per token: its spelling's offset in src->tok_text */
+	size_t cap, text_cap, used;
+};
+
+/* Appends token t starting at s (in the file when in1) of kind kind;
+ * next is where the token after it starts (the file's length after the
+ * last). */
+static bool add_token(struct tok_index *x, CXToken t, uint32_t s, bool in1, CXTokenKind kind, uint32_t next)
+{
+	struct src_file *src = x->src;
+	if (src->ntoks == x->cap) {
+		x->cap = x->cap ? 2 * x->cap : src->len / 2 + 1024; /* about a token per 3 characters */
+		struct src_tok *v = realloc(src->toks, x->cap * sizeof *v);
+		uint32_t *a = realloc(x->sp_at, x->cap * sizeof *a);
+		if (v)
+			src->toks = v;
+		if (a)
+			x->sp_at = a;
+		if (!v || !a)
+			return false;
+	}
+	uint32_t e;
+	bool in2 = true;
+	size_t len = in1 ? quick_len(src, kind, s, next) : 0;
+	const char *str = src->text + s;
+	CXString sp = {0};
+	bool asked = !len;
+	if (len) {
+		e = (uint32_t)(s + len);
+	} else {
+		sp = clang_getTokenSpelling(src->tu, t);
+		str = clang_getCString(sp);
+		e = tok_end_offset(src, t, s, str, &in2);
+		len = strlen(str);
+	}
+	if (len > 39) /* the spelling build.c compares is truncated, as it always was */
+		len = 39;
+	bool ok = true;
+	if (x->used + len + 1 > x->text_cap) {
+		while (x->used + len + 1 > x->text_cap)
+			x->text_cap *= 2;
+		char *p = realloc(src->tok_text, x->text_cap);
+		ok = p != NULL;
+		if (p)
+			src->tok_text = p;
+	}
+	if (ok) {
+		memcpy(src->tok_text + x->used, str, len);
+		src->tok_text[x->used + len] = 0;
+		struct src_tok *k = &src->toks[src->ntoks];
+		k->off = s;
+		k->len = e - s;
+		k->kind = kind;
+		k->code = in1 && in2 && e >= s && kind != CXToken_Comment;
+		x->sp_at[src->ntoks++] = (uint32_t)x->used;
+		x->used += len + 1;
+	}
+	if (asked)
+		clang_disposeString(sp);
+	return ok;
+}
+
+/* The file is tokenized a piece at a time (clang_tokenize builds its whole
+ * result twice over): each piece starts at a token of the previous one, so
+ * lexing from there gives the same tokens.  A piece's last token is lexed
+ * again with the next piece, where the token after it is known (a
+ * punctuator's end), and so is an "@" before it (libclang lexes an
+ * identifier after "@" as a keyword). */
 static bool index_tokens(struct src_file *src)
 {
-	CXToken *t;
-	unsigned n;
-	CXSourceRange all = clang_getRange(clang_getLocationForOffset(src->tu, src->file, 0),
-	                                   clang_getLocationForOffset(src->tu, src->file, (unsigned)src->len));
-	clang_tokenize(src->tu, all, &t, &n);
-	src->toks = malloc((n + 1) * sizeof *src->toks);
-	uint32_t *sp_at = malloc((n + 1) * sizeof *sp_at);
-	size_t cap = src->len + n + 1, used = 0; /* enough: a spelling is no longer than its text */
-	src->tok_text = malloc(cap);
-	bool ok = src->toks && sp_at && src->tok_text;
+	struct tok_index x = {src, NULL, 0, src->len + 1024, 0}; /* a spelling is no longer than its text */
+	src->toks = NULL;
 	src->ntoks = 0;
-	for (unsigned i = 0; ok && i < n; i++) {
-		bool in1, in2;
-		uint32_t s = file_offset(src, clang_getTokenLocation(src->tu, t[i]), &in1);
-		CXString sp = clang_getTokenSpelling(src->tu, t[i]);
-		const char *str = clang_getCString(sp);
-		uint32_t e = tok_end_offset(src, t[i], s, str, &in2);
-		size_t len = strlen(str);
-		if (len > 39) /* the spelling build.c compares is truncated, as it always was */
-			len = 39;
-		if (used + len + 1 > cap) {
-			while (used + len + 1 > cap)
-				cap *= 2;
-			char *p = realloc(src->tok_text, cap);
-			ok = p != NULL;
-			if (p)
-				src->tok_text = p;
+	src->tok_text = malloc(x.text_cap);
+	bool ok = src->tok_text != NULL;
+	uint32_t pos = 0, *off = NULL;
+	CXTokenKind *kind = NULL;
+	bool *in = NULL;
+	size_t piece = 1 << 16;
+	while (ok) {
+		bool last = src->len - pos <= piece;
+		uint32_t end = last ? (uint32_t)src->len : (uint32_t)(pos + piece);
+		CXToken *t;
+		unsigned n;
+		clang_tokenize(src->tu,
+		               clang_getRange(clang_getLocationForOffset(src->tu, src->file, pos),
+		                              clang_getLocationForOffset(src->tu, src->file, end)),
+		               &t, &n);
+		uint32_t *o = realloc(off, (n + 1) * sizeof *off);
+		CXTokenKind *kd = realloc(kind, (n + 1) * sizeof *kind);
+		bool *f = realloc(in, (n + 1) * sizeof *in);
+		off = o ? o : off;
+		kind = kd ? kd : kind;
+		in = f ? f : in;
+		ok = o && kd && f;
+		for (unsigned i = 0; ok && i < n; i++) { /* starts first: a punctuator ends at the next one */
+			off[i] = file_offset(src, clang_getTokenLocation(src->tu, t[i]), &in[i]);
+			kind[i] = clang_getTokenKind(t[i]);
 		}
-		if (ok) {
-			memcpy(src->tok_text + used, str, len);
-			src->tok_text[used + len] = 0;
-			struct src_tok *k = &src->toks[src->ntoks];
-			k->off = s;
-			k->len = e - s;
-			k->kind = clang_getTokenKind(t[i]);
-			k->code = in1 && in2 && e >= s && k->kind != CXToken_Comment;
-			sp_at[src->ntoks++] = (uint32_t)used;
-			used += len + 1;
+		unsigned m = n;
+		if (!last && ok) {
+			m = n ? n - 1 : 0;
+			while (m > 0 && in[m - 1] && off[m - 1] < src->len && src->text[off[m - 1]] == '@')
+				m--;
 		}
-		clang_disposeString(sp);
+		for (unsigned i = 0; ok && i < m; i++)
+			ok = add_token(&x, t[i], off[i], in[i], kind[i], i + 1 < n ? off[i + 1] : (uint32_t)src->len);
+		if (ok && !last && m > 0 && !in[m]) /* cannot happen: the file's own tokens */
+			ok = false;
+		clang_disposeTokens(src->tu, t, n);
+		if (!ok || last || n == 0)
+			break;
+		if (m == 0)
+			piece *= 2; /* one token longer than the piece */
+		else
+			pos = off[m];
 	}
-	clang_disposeTokens(src->tu, t, n);
+	free(off);
+	free(kind);
+	free(in);
 	for (uint32_t i = 0; ok && i < src->ntoks; i++)
-		src->toks[i].sp = src->tok_text + sp_at[i];
-	free(sp_at);
+		src->toks[i].sp = src->tok_text + x.sp_at[i];
+	free(x.sp_at);
 	return ok;
 }
 
