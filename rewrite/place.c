@@ -330,19 +330,52 @@ static char *entry_text(struct placer *pl)
 
 /* Code inserted between an intended fall-through and its case label would
  * hide the intent from -Wimplicit-fallthrough: such code is followed by the
- * preamble's fall-through marker, which must directly precede the label. */
+ * preamble's fall-through marker, which must directly precede the label.
+ * (Sites are grouped by offset, so that a switch with many labels costs no
+ * more than its sites.) */
+static const struct fn_plan *by_off_plan; /* qsort has no context argument in C11 */
+
+static int by_off(const void *a, const void *b)
+{
+	uint32_t x = by_off_plan->sites[*(const uint32_t *)a].off, y = by_off_plan->sites[*(const uint32_t *)b].off;
+	return x < y ? -1 : x > y;
+}
+
 static void mark_fallthroughs(struct placer *pl, char **texts)
 {
 	const struct fn_plan *plan = pl->plan;
+	uint32_t nft = 0;
+	for (uint32_t s = 0; s < plan->nsites; s++)
+		nft += plan->sites[s].kind == SITE_FALLTHROUGH;
+	if (!nft)
+		return;
+	/* per site, the number of sites with text at its offset (group) */
+	uint32_t *order = xrealloc(NULL, plan->nsites * sizeof *order);
+	uint32_t *group = xrealloc(NULL, plan->nsites * sizeof *group);
+	uint32_t *with_text = xrealloc(NULL, plan->nsites * sizeof *with_text);
+	for (uint32_t s = 0; s < plan->nsites; s++)
+		order[s] = s;
+	by_off_plan = plan;
+	qsort(order, plan->nsites, sizeof *order, by_off);
+	uint32_t ng = 0;
+	for (uint32_t i = 0; i < plan->nsites; i++) {
+		if (i == 0 || plan->sites[order[i]].off != plan->sites[order[i - 1]].off)
+			with_text[ng++] = 0;
+		group[order[i]] = ng - 1;
+		with_text[ng - 1] += texts[order[i]] != NULL;
+	}
 	for (uint32_t s = 0; s < plan->nsites; s++) {
 		if (plan->sites[s].kind != SITE_FALLTHROUGH)
 			continue;
-		for (uint32_t o = 0; o < plan->nsites; o++)
-			if (o != s && texts[o] && plan->sites[o].off == plan->sites[s].off) {
-				texts[s] = fmt(" %sfallthrough;", pl->p);
-				break;
-			}
+		/* another site with text at this offset (texts[s] is still NULL) */
+		if (with_text[group[s]] > (texts[s] != NULL)) {
+			texts[s] = fmt(" %sfallthrough;", pl->p);
+			with_text[group[s]]++;
+		}
 	}
+	free(order);
+	free(group);
+	free(with_text);
 }
 
 static void add_edit(struct rw_file *f, uint32_t off, uint8_t phase, uint32_t seq, char *text)
