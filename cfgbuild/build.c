@@ -23,18 +23,13 @@
  * it came from a macro.
  */
 #include "build.h"
+#include "ast.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct tok {
-	uint32_t off, len;
-	CXTokenKind kind;
-	char sp[40]; /* spelling, truncated; enough for keywords, punctuation and the builtins we look for */
-};
 
 struct loop_ctx {
 	uint32_t brk, cont; /* break and continue targets, CFG_NONE if not applicable */
@@ -54,11 +49,31 @@ struct switch_ctx {
 	bool has_default;
 };
 
+/* Facts about a node that the walk asks for more than once; -1 while not
+ * yet known. */
+struct memo {
+	int8_t unevaluated; /* unevaluated() */
+	int8_t op;          /* branch_op(), with expr_branches */
+	int8_t branch;      /* scan_branch() */
+	int8_t twice;       /* a call to twice[i] (scan_node), or none (-2) */
+	int8_t plain;       /* a call to a plain_callee (set with twice) */
+};
+
 struct builder {
 	const struct src_file *src;
 	struct fn_plan *plan;
-	struct tok *toks;
+	struct src_tok *toks; /* the function's tokens (load_tokens) */
 	uint32_t ntoks;
+	char *tok_text;       /* their spellings when they are not the file's (load_tokens) */
+	struct ast ast;       /* the function's cursors; the walk names them by node id (ast.h) */
+	struct memo *memo;    /* per node: what the walk found out about it */
+	/* For a quick "no" (index_tokens): the offsets of the "&&" and "||"
+	 * tokens, of the "?" tokens, and whether a keyword of an unevaluated
+	 * operand occurs at all. */
+	uint32_t *andor, nandor, *quest, nquest;
+	bool has_unevaluated_kw;
+	uint32_t local_label;   /* the first "__label__" token, CFG_NONE if none */
+	bool goto_star;         /* some "goto" is followed by "*" */
 	uint32_t cur;
 	struct loop_ctx loop;
 	struct switch_ctx *sw;
@@ -110,37 +125,14 @@ static void *xrealloc(void *p, size_t n)
 static uint32_t loc_offset(struct builder *b, CXSourceLocation loc, bool *in_file)
 {
 	CXFile f;
-	unsigned line, col, off;
-	clang_getExpansionLocation(loc, &f, &line, &col, &off);
+	unsigned off;
+	clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
 	*in_file = f && clang_File_isEqual(f, b->src->file);
 	return off;
 }
 
-bool src_index_lines(struct src_file *src)
-{
-	uint32_t n = 1;
-	for (size_t i = 0; i < src->len; i++)
-		n += src->text[i] == '\n';
-	src->line_start = malloc(n * sizeof *src->line_start);
-	if (!src->line_start)
-		return false;
-	src->nlines = 0;
-	src->line_start[src->nlines++] = 0;
-	for (size_t i = 0; i < src->len; i++)
-		if (src->text[i] == '\n')
-			src->line_start[src->nlines++] = (uint32_t)i + 1;
-	return true;
-}
-
-void src_free_lines(struct src_file *src)
-{
-	free(src->line_start);
-	src->line_start = NULL;
-	src->nlines = 0;
-}
-
 /* The 1-based line holding offset off: the last line starting at or
- * before it (requires src_index_lines). */
+ * before it. */
 static unsigned offset_line(struct builder *b, uint32_t off)
 {
 	uint32_t lo = 0, hi = b->src->nlines;
@@ -168,24 +160,44 @@ static uint32_t tok_at(struct builder *b, uint32_t off)
 	return lo < b->ntoks && b->toks[lo].off == off ? lo : CFG_NONE;
 }
 
+/* Whether spelling s is "(", "[" or "{"; ")", "]" or "}". */
+static bool is_open(const char *s)
+{
+	return (s[0] == '(' || s[0] == '[' || s[0] == '{') && !s[1];
+}
+
+static bool is_close(const char *s)
+{
+	return (s[0] == ')' || s[0] == ']' || s[0] == '}') && !s[1];
+}
+
 static bool tok_is(struct builder *b, uint32_t i, const char *sp)
 {
-	return i < b->ntoks && strcmp(b->toks[i].sp, sp) == 0 &&
+	return i < b->ntoks && b->toks[i].sp[0] == sp[0] && strcmp(b->toks[i].sp, sp) == 0 &&
 	       b->toks[i].len == strlen(sp);
 }
 
-static uint32_t cursor_start(struct builder *b, CXCursor c)
+static enum CXCursorKind kind_of(struct builder *b, uint32_t c)
 {
-	bool in_file;
-	uint32_t off = loc_offset(b, clang_getRangeStart(clang_getCursorExtent(c)), &in_file);
-	if (!in_file)
+	return b->ast.v[c].kind;
+}
+
+static CXCursor cursor_of(struct builder *b, uint32_t c)
+{
+	return b->ast.v[c].c;
+}
+
+static uint32_t cursor_start(struct builder *b, uint32_t c)
+{
+	const struct ast_node *x = ast_start(&b->ast, c);
+	if (!x->s_in)
 		fail_at(b, 0, "statement outside the main file");
-	return off;
+	return x->s;
 }
 
 /* Token index of the statement's first token; the token must spell `kw`
  * (NULL: any), otherwise the statement comes from a macro expansion. */
-static uint32_t stmt_tok(struct builder *b, CXCursor c, const char *kw)
+static uint32_t stmt_tok(struct builder *b, uint32_t c, const char *kw)
 {
 	uint32_t off = cursor_start(b, c);
 	uint32_t i = tok_at(b, off);
@@ -203,9 +215,9 @@ static uint32_t match_close(struct builder *b, uint32_t i)
 		const char *s = b->toks[i].sp;
 		if (b->toks[i].kind != CXToken_Punctuation)
 			continue;
-		if (!strcmp(s, "(") || !strcmp(s, "[") || !strcmp(s, "{"))
+		if (is_open(s))
 			depth++;
-		else if (!strcmp(s, ")") || !strcmp(s, "]") || !strcmp(s, "}"))
+		else if (is_close(s))
 			if (--depth == 0)
 				return i;
 	}
@@ -220,11 +232,11 @@ static uint32_t find_semi(struct builder *b, uint32_t i)
 		const char *s = b->toks[i].sp;
 		if (b->toks[i].kind != CXToken_Punctuation)
 			continue;
-		if (!strcmp(s, "(") || !strcmp(s, "[") || !strcmp(s, "{"))
+		if (is_open(s))
 			depth++;
-		else if (!strcmp(s, ")") || !strcmp(s, "]") || !strcmp(s, "}"))
+		else if (is_close(s))
 			depth--;
-		else if (depth == 0 && !strcmp(s, ";"))
+		else if (depth == 0 && s[0] == ';' && !s[1])
 			return i;
 		if (depth < 0)
 			break;
@@ -237,76 +249,44 @@ static uint32_t tok_end(struct builder *b, uint32_t i)
 	return b->toks[i].off + b->toks[i].len;
 }
 
+/* Index of the last token starting before offset e; the token at index i
+ * starts before e. */
+static uint32_t last_tok_before(struct builder *b, uint32_t i, uint32_t e)
+{
+	uint32_t lo = i + 1, hi = b->ntoks;
+	while (lo < hi) { /* the first token at or after e */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (b->toks[mid].off < e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - 1;
+}
+
 /* --- children ------------------------------------------------------------- */
 
+/* The children of node c, in clang_visitChildren's order. */
 struct kids {
-	CXCursor *v;
-	unsigned n, cap;
+	const uint32_t *v;
+	unsigned n;
 };
 
-static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData d)
+static struct kids children(struct builder *b, uint32_t c)
 {
-	struct kids *k = d;
-	(void)parent;
-	if (k->n == k->cap) {
-		k->cap = k->cap ? 2 * k->cap : 8;
-		k->v = xrealloc(k->v, k->cap * sizeof *k->v);
-	}
-	k->v[k->n++] = c;
-	return CXChildVisit_Continue;
-}
-
-/* Child arrays still held by the walk: a failure longjmps out of the
- * frames that own them, and build_function frees what is left.  The tool
- * builds one function at a time. */
-static struct {
-	CXCursor **v;
-	uint32_t n, cap;
-} live_kids;
-
-static struct kids children(CXCursor c)
-{
-	struct kids k = {0};
-	clang_visitChildren(c, collect, &k);
-	if (k.v) {
-		if (live_kids.n == live_kids.cap) {
-			live_kids.cap = live_kids.cap ? 2 * live_kids.cap : 32;
-			live_kids.v = xrealloc(live_kids.v, live_kids.cap * sizeof *live_kids.v);
-		}
-		live_kids.v[live_kids.n++] = k.v;
-	}
-	return k;
-}
-
-static void kids_free(struct kids *k)
-{
-	for (uint32_t i = live_kids.n; i-- > 0;)
-		if (live_kids.v[i] == k->v) {
-			live_kids.v[i] = live_kids.v[--live_kids.n];
-			break;
-		}
-	free(k->v);
-	k->v = NULL;
-}
-
-static void kids_free_all(void)
-{
-	for (uint32_t i = 0; i < live_kids.n; i++)
-		free(live_kids.v[i]);
-	live_kids.n = 0;
+	const struct ast_node *x = &b->ast.v[c];
+	return (struct kids){b->ast.kids + x->kid0, x->nkids};
 }
 
 /* Index of the token just past the statement c (exclusive end). */
-static uint32_t stmt_last_tok(struct builder *b, CXCursor c);
+static uint32_t stmt_last_tok(struct builder *b, uint32_t c);
 
-static uint32_t stmt_end_tok_of_kids(struct builder *b, CXCursor c)
+static uint32_t stmt_end_tok_of_kids(struct builder *b, uint32_t c)
 {
-	struct kids k = children(c);
+	struct kids k = children(b, c);
 	if (k.n == 0)
 		fail_at(b, cursor_start(b, c), "statement without body");
-	uint32_t r = stmt_last_tok(b, k.v[k.n - 1]);
-	kids_free(&k);
-	return r;
+	return stmt_last_tok(b, k.v[k.n - 1]);
 }
 
 /* Last token of a simple statement (expression, declaration, jump, asm)
@@ -314,25 +294,23 @@ static uint32_t stmt_end_tok_of_kids(struct builder *b, CXCursor c)
  * ("#define BUMP(v) (v) += 1;") ends with the macro invocation, which the
  * cursor's extent reaches; the next ";" in the file belongs to another
  * statement then. */
-static uint32_t simple_last_tok(struct builder *b, CXCursor c, uint32_t i)
+static uint32_t simple_last_tok(struct builder *b, uint32_t c, uint32_t i)
 {
-	bool in_file;
-	uint32_t end = loc_offset(b, clang_getRangeEnd(clang_getCursorExtent(c)), &in_file);
+	const struct ast_node *x = ast_extent(&b->ast, c);
+	uint32_t end = x->e;
 	uint32_t semi = find_semi(b, i);
-	if (!in_file || end <= b->toks[i].off || semi == CFG_NONE || b->toks[semi].off < end)
+	if (!x->e_in || end <= b->toks[i].off || semi == CFG_NONE || b->toks[semi].off < end)
 		return semi;
-	uint32_t last = i; /* last token starting before the extent's end */
-	while (last + 1 < b->ntoks && b->toks[last + 1].off < end)
-		last++;
+	uint32_t last = last_tok_before(b, i, end);
 	if (semi == last + 1 || semi == last)
 		return semi;
 	return last;
 }
 
 /* Token index of the last token of statement c (C11 6.8 grammar). */
-static uint32_t stmt_last_tok(struct builder *b, CXCursor c)
+static uint32_t stmt_last_tok(struct builder *b, uint32_t c)
 {
-	enum CXCursorKind kind = clang_getCursorKind(c);
+	enum CXCursorKind kind = kind_of(b, c);
 	uint32_t i = stmt_tok(b, c, NULL), r;
 	switch (kind) {
 	case CXCursor_CompoundStmt:
@@ -350,9 +328,8 @@ static uint32_t stmt_last_tok(struct builder *b, CXCursor c)
 		r = stmt_end_tok_of_kids(b, c);
 		break;
 	case CXCursor_DoStmt: {
-		struct kids k = children(c);
+		struct kids k = children(b, c);
 		uint32_t body_end = stmt_last_tok(b, k.v[0]);
-		kids_free(&k);
 		uint32_t w = body_end + 1;
 		if (!tok_is(b, w, "while") || !tok_is(b, w + 1, "("))
 			fail_macro(b, b->toks[i].off, "do-while condition inside a macro expansion");
@@ -494,19 +471,17 @@ static void extend(struct builder *b, uint32_t blk, uint32_t off)
 /* Offset of the last character of c's text when c ends in the file (a
  * construct ending in a macro invocation: the invocation's start, a
  * smaller range), or CFG_NONE. */
-static uint32_t code_end(struct builder *b, CXCursor c)
+static uint32_t code_end(struct builder *b, uint32_t c)
 {
-	bool in_file;
-	CXSourceRange r = clang_getCursorExtent(c);
-	uint32_t e = loc_offset(b, clang_getRangeEnd(r), &in_file);
-	if (!in_file || e == 0)
+	const struct ast_node *x = ast_extent(&b->ast, c);
+	if (!x->e_in || x->e == 0)
 		return CFG_NONE;
-	return e - 1;
+	return x->e - 1;
 }
 
 /* Extends blk to the end of c, if c's code lies in blk alone: no block was
  * made since there were nblocks0. */
-static void extend_to_end(struct builder *b, uint32_t blk, uint32_t nblocks0, CXCursor c)
+static void extend_to_end(struct builder *b, uint32_t blk, uint32_t nblocks0, uint32_t c)
 {
 	if (b->plan->g->nblocks != nblocks0)
 		return;
@@ -532,20 +507,20 @@ static void touch(struct builder *b, uint32_t off)
 
 /* --- statements (C11 6.8) ------------------------------------------------- */
 
-static void stmt(struct builder *b, CXCursor c);
-static void stmt_kind(struct builder *b, CXCursor c, enum CXCursorKind kind);
+static void stmt(struct builder *b, uint32_t c);
+static void stmt_kind(struct builder *b, uint32_t c, enum CXCursorKind kind);
 
 /* A GNU statement expression is straight-line code for the CFG (its
  * inner branches stay inside the enclosing block, like a call's) as long as
  * control cannot leave it other than by finishing: no return, goto, label,
  * and no break or continue that targets an enclosing loop or switch. */
-static void check_stmt_expr(struct builder *b, CXCursor c, int loops, int switches)
+static void check_stmt_expr(struct builder *b, uint32_t c, int loops, int switches)
 {
-	struct kids k = children(c);
+	struct kids k = children(b, c);
 	for (unsigned i = 0; i < k.n; i++) {
-		CXCursor x = k.v[i];
+		uint32_t x = k.v[i];
 		const char *why = NULL;
-		switch (clang_getCursorKind(x)) {
+		switch (kind_of(b, x)) {
 		case CXCursor_ReturnStmt:
 			why = "return inside a statement expression";
 			break;
@@ -573,11 +548,10 @@ static void check_stmt_expr(struct builder *b, CXCursor c, int loops, int switch
 		}
 		if (why)
 			fail_at(b, cursor_start(b, x), "%s", why);
-		enum CXCursorKind kk = clang_getCursorKind(x);
+		enum CXCursorKind kk = kind_of(b, x);
 		bool loop = kk == CXCursor_WhileStmt || kk == CXCursor_DoStmt || kk == CXCursor_ForStmt;
 		check_stmt_expr(b, x, loops + loop, switches + (kk == CXCursor_SwitchStmt));
 	}
-	kids_free(&k);
 }
 
 /* C library functions that return normally, run no code of the program
@@ -612,29 +586,50 @@ static bool plain_callee(const char *n)
 	return false;
 }
 
-static void note_call(struct builder *b, CXCursor c, const char *name)
+/* Functions that may return twice. */
+static const char *const twice[] = {"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp",
+                                    "savectx", "vfork", "getcontext", "__builtin_setjmp"};
+
+/* Which of twice[] call c calls, -1 if none. */
+static int twice_index(struct builder *b, uint32_t c)
+{
+	struct memo *m = &b->memo[c];
+	if (m->twice == -1) {
+		CXString s = clang_getCursorSpelling(cursor_of(b, c));
+		const char *n = clang_getCString(s);
+		m->twice = -2;
+		for (size_t i = 0; i < sizeof twice / sizeof *twice && m->twice == -2; i++)
+			if (n && !strcmp(n, twice[i]))
+				m->twice = (int8_t)i;
+		m->plain = n && *n && plain_callee(n);
+		clang_disposeString(s);
+	}
+	return m->twice < 0 ? -1 : m->twice;
+}
+
+/* Records the line of call node c unless its callee is plain_callee
+ * (twice_index has looked at the name). */
+static void note_call(struct builder *b, uint32_t c)
 {
 	struct fn_plan *pl = b->plan;
-	if (name && *name && plain_callee(name))
+	if (b->memo[c].plain == 1)
 		return;
 	if (pl->ncall_lines == pl->cap_call_lines) {
 		pl->cap_call_lines = pl->cap_call_lines ? 2 * pl->cap_call_lines : 16;
 		pl->call_lines = xrealloc(pl->call_lines, pl->cap_call_lines * sizeof *pl->call_lines);
 	}
 	bool in;
-	uint32_t off = loc_offset(b, clang_getCursorLocation(c), &in);
+	uint32_t off = loc_offset(b, clang_getCursorLocation(cursor_of(b, c)), &in);
 	/* a call placed outside the file (can that be?): line 0, which every
 	 * loop is taken to contain */
 	pl->call_lines[pl->ncall_lines++] = in ? offset_line(b, off) : 0;
 }
 
-/* Scans an expression or declaration for constructs that transfer control
- * in ways the statement-level CFG does not see. */
-static enum CXChildVisitResult scan_expr(CXCursor c, CXCursor parent, CXClientData d)
+/* Checks one node of an expression or declaration for constructs that
+ * transfer control in ways the statement-level CFG does not see. */
+static void scan_node(struct builder *b, uint32_t c)
 {
-	struct builder *b = d;
-	(void)parent;
-	switch (clang_getCursorKind(c)) {
+	switch (kind_of(b, c)) {
 	case CXCursor_StmtExpr:
 		check_stmt_expr(b, c, 0, 0);
 		break;
@@ -647,34 +642,28 @@ static enum CXChildVisitResult scan_expr(CXCursor c, CXCursor parent, CXClientDa
 			fail_at(b, cursor_start(b, c), "address of a label used outside a computed goto (its value depends on inlining)");
 		break;
 	case CXCursor_CallExpr: {
-		CXString s = clang_getCursorSpelling(c);
-		const char *n = clang_getCString(s);
-		note_call(b, c, n);
-		static const char *const twice[] = {"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp",
-		                                    "savectx", "vfork", "getcontext", "__builtin_setjmp"};
-		for (size_t i = 0; i < sizeof twice / sizeof *twice; i++)
-			if (n && !strcmp(n, twice[i])) {
-				bool in;
-				uint32_t off = loc_offset(b, clang_getCursorLocation(c), &in);
-				b->saw_twice = true;
-				if (b->allow_twice && i < 4)
-					break; /* setjmp and sigsetjmp: a restart block */
-				clang_disposeString(s);
-				fail_at(b, off, "call to %s, which may return twice", twice[i]);
-			}
-		clang_disposeString(s);
+		int i = twice_index(b, c);
+		note_call(b, c);
+		if (i >= 0) {
+			bool in;
+			uint32_t off = loc_offset(b, clang_getCursorLocation(cursor_of(b, c)), &in);
+			b->saw_twice = true;
+			if (b->allow_twice && i < 4)
+				break; /* setjmp and sigsetjmp: a restart block */
+			fail_at(b, off, "call to %s, which may return twice", twice[i]);
+		}
 		break;
 	}
 	default:
 		break;
 	}
-	return CXChildVisit_Recurse;
 }
 
-static void check_expr(struct builder *b, CXCursor c)
+/* scan_node on c and everything below it, in preorder. */
+static void check_expr(struct builder *b, uint32_t c)
 {
-	scan_expr(c, c, b);
-	clang_visitChildren(c, scan_expr, b);
+	for (uint32_t n = c; n < b->ast.v[c].end; n++)
+		scan_node(b, n);
 }
 
 /* A sub-statement that must become a compound: braces are added around it
@@ -692,12 +681,12 @@ struct body {
 	uint32_t last_tok;
 };
 
-static struct body body_open(struct builder *b, CXCursor c)
+static struct body body_open(struct builder *b, uint32_t c)
 {
 	struct body bd;
 	uint32_t i = stmt_tok(b, c, NULL);
 	bd.last_tok = stmt_last_tok(b, c);
-	if (clang_getCursorKind(c) == CXCursor_CompoundStmt && tok_is(b, i, "{")) {
+	if (kind_of(b, c) == CXCursor_CompoundStmt && tok_is(b, i, "{")) {
 		bd.braced = false;
 		bd.start_off = tok_end(b, i);
 		bd.end_off = b->toks[bd.last_tok].off;
@@ -753,20 +742,16 @@ static uint32_t cond_sites(struct builder *b, uint32_t lparen, uint32_t rparen)
  */
 
 /* Offsets of an expression's text, if it is exactly a run of file tokens. */
-static bool expr_range(struct builder *b, CXCursor c, uint32_t *first, uint32_t *last)
+static bool expr_range(struct builder *b, uint32_t c, uint32_t *first, uint32_t *last)
 {
-	bool in1, in2;
-	CXSourceRange r = clang_getCursorExtent(c);
-	uint32_t s = loc_offset(b, clang_getRangeStart(r), &in1);
-	uint32_t e = loc_offset(b, clang_getRangeEnd(r), &in2);
-	if (!in1 || !in2 || e <= s)
+	const struct ast_node *x = ast_extent(&b->ast, c);
+	uint32_t s = x->s, e = x->e;
+	if (!x->s_in || !x->e_in || e <= s)
 		return false;
 	uint32_t i = tok_at(b, s);
 	if (i == CFG_NONE)
 		return false;
-	uint32_t j = i;
-	while (j + 1 < b->ntoks && b->toks[j + 1].off < e)
-		j++;
+	uint32_t j = last_tok_before(b, i, e);
 	if (tok_end(b, j) != e)
 		return false;
 	*first = i;
@@ -774,125 +759,153 @@ static bool expr_range(struct builder *b, CXCursor c, uint32_t *first, uint32_t 
 	return true;
 }
 
-static bool unevaluated(struct builder *b, CXCursor c)
+/* Keywords whose operands are not evaluated. */
+static const char *const unevaluated_kw[] = {"sizeof", "_Alignof", "__alignof__", "__alignof", "_Generic",
+                                             "typeof", "__typeof__", "__typeof", "__builtin_constant_p",
+                                             "__builtin_choose_expr", "__builtin_types_compatible_p",
+                                             "__builtin_offsetof", "offsetof"};
+
+static bool unevaluated(struct builder *b, uint32_t c)
 {
-	static const char *const kw[] = {"sizeof", "_Alignof", "__alignof__", "__alignof", "_Generic",
-	                                 "typeof", "__typeof__", "__typeof", "__builtin_constant_p",
-	                                 "__builtin_choose_expr", "__builtin_types_compatible_p",
-	                                 "__builtin_offsetof", "offsetof"};
-	enum CXCursorKind k = clang_getCursorKind(c);
+	static const char *const *const kw = unevaluated_kw;
+	struct memo *m = &b->memo[c];
+	if (m->unevaluated >= 0)
+		return m->unevaluated;
+	enum CXCursorKind k = kind_of(b, c);
+	bool r = false;
 	/* a statement expression is evaluated, but stays one atomic piece */
-	if (k == CXCursor_UnaryExpr || k == CXCursor_GenericSelectionExpr || k == CXCursor_StmtExpr)
-		return true;
-	bool in;
-	uint32_t i = tok_at(b, loc_offset(b, clang_getRangeStart(clang_getCursorExtent(c)), &in));
-	if (i == CFG_NONE)
-		return false;
-	for (size_t n = 0; n < sizeof kw / sizeof *kw; n++)
-		if (tok_is(b, i, kw[n]))
-			return true;
-	return false;
+	if (k == CXCursor_UnaryExpr || k == CXCursor_GenericSelectionExpr || k == CXCursor_StmtExpr) {
+		r = true;
+	} else if (b->has_unevaluated_kw) {
+		uint32_t i = tok_at(b, ast_extent(&b->ast, c)->s);
+		for (size_t n = 0; i != CFG_NONE && n < sizeof unevaluated_kw / sizeof *unevaluated_kw && !r; n++)
+			r = tok_is(b, i, kw[n]);
+	}
+	m->unevaluated = r;
+	return r;
 }
 
 enum branch_op { OP_NONE, OP_AND, OP_OR, OP_COND };
 
-/* The branching operator at the top of c, with its operands, or OP_NONE. */
-static enum branch_op branch_op(struct builder *b, CXCursor c, CXCursor ops[3])
+/* Whether c's text lies in the file and holds none of the tokens at the
+ * sorted offsets v[0..n). */
+static bool none_inside(struct builder *b, uint32_t c, const uint32_t *v, uint32_t n)
+{
+	if (!n)
+		return true;
+	const struct ast_node *x = ast_extent(&b->ast, c);
+	if (!x->s_in || !x->e_in)
+		return false;
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) { /* the first at or after the start */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < x->s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo == n || v[lo] >= x->e;
+}
+
+/* The branching operator at the top of c, or OP_NONE; its operands are c's
+ * children.  An operator's text runs from its first operand's start to its
+ * last one's end, and holds its "&&", "||" or "?" token when it branches:
+ * without one, there is nothing to look at. */
+static enum branch_op branch_op(struct builder *b, uint32_t c)
 {
 	if (!b->expr_branches)
 		return OP_NONE;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k != CXCursor_BinaryOperator && k != CXCursor_ConditionalOperator)
-		return OP_NONE;
-	struct kids kd = children(c);
+	struct memo *m = &b->memo[c];
+	if (m->op >= 0)
+		return (enum branch_op)m->op;
+	enum CXCursorKind k = kind_of(b, c);
 	enum branch_op op = OP_NONE;
-	uint32_t f[3], l[3];
-	unsigned n = k == CXCursor_BinaryOperator ? 2 : 3;
-	if (kd.n == n) {
-		bool ok = true;
-		for (unsigned i = 0; i < n && ok; i++)
-			ok = expr_range(b, kd.v[i], &f[i], &l[i]);
-		if (ok && n == 2 && f[1] == l[0] + 2) {
-			if (tok_is(b, l[0] + 1, "&&"))
-				op = OP_AND;
-			else if (tok_is(b, l[0] + 1, "||"))
-				op = OP_OR;
-		} else if (ok && n == 3 && f[1] == l[0] + 2 && tok_is(b, l[0] + 1, "?") && f[2] == l[1] + 2 &&
-		           tok_is(b, l[1] + 1, ":")) {
-			op = OP_COND;
+	if ((k == CXCursor_BinaryOperator && !none_inside(b, c, b->andor, b->nandor)) ||
+	    (k == CXCursor_ConditionalOperator && !none_inside(b, c, b->quest, b->nquest))) {
+		struct kids kd = children(b, c);
+		uint32_t f[3], l[3];
+		unsigned n = k == CXCursor_BinaryOperator ? 2 : 3;
+		if (kd.n == n) {
+			bool ok = true;
+			for (unsigned i = 0; i < n && ok; i++)
+				ok = expr_range(b, kd.v[i], &f[i], &l[i]);
+			if (ok && n == 2 && f[1] == l[0] + 2) {
+				if (tok_is(b, l[0] + 1, "&&"))
+					op = OP_AND;
+				else if (tok_is(b, l[0] + 1, "||"))
+					op = OP_OR;
+			} else if (ok && n == 3 && f[1] == l[0] + 2 && tok_is(b, l[0] + 1, "?") && f[2] == l[1] + 2 &&
+			           tok_is(b, l[1] + 1, ":")) {
+				op = OP_COND;
+			}
 		}
-		for (unsigned i = 0; op != OP_NONE && i < n; i++)
-			ops[i] = kd.v[i];
 	}
-	kids_free(&kd);
+	m->op = (int8_t)op;
 	return op;
 }
 
-static CXCursor strip_parens(CXCursor c)
+static uint32_t strip_parens(struct builder *b, uint32_t c)
 {
-	while (clang_getCursorKind(c) == CXCursor_ParenExpr) {
-		struct kids k = children(c);
-		if (k.n != 1) {
-			kids_free(&k);
+	while (kind_of(b, c) == CXCursor_ParenExpr) {
+		struct kids k = children(b, c);
+		if (k.n != 1)
 			break;
-		}
 		c = k.v[0];
-		kids_free(&k);
 	}
 	return c;
 }
 
-static void value_expr(struct builder *b, CXCursor c);
+static void value_expr(struct builder *b, uint32_t c);
 
-struct branch_scan {
-	struct builder *b;
-	bool found;
-};
-
-static enum CXChildVisitResult scan_branch(CXCursor c, CXCursor parent, CXClientData d)
+/* Whether evaluated c takes an expression-level branch: an operator that
+ * branches, at its top or in an operand, not below an unevaluated one. */
+static bool scan_branch(struct builder *b, uint32_t c)
 {
-	struct branch_scan *bs = d;
-	CXCursor ops[3];
-	(void)parent;
-	if (unevaluated(bs->b, c))
-		return CXChildVisit_Continue;
-	if (branch_op(bs->b, c, ops) != OP_NONE) {
-		bs->found = true;
-		return CXChildVisit_Break;
+	struct memo *m = &b->memo[c];
+	if (m->branch < 0) {
+		bool r = false;
+		if (!unevaluated(b, c)) {
+			r = branch_op(b, c) != OP_NONE;
+			struct kids k = children(b, c);
+			for (unsigned i = 0; i < k.n && !r; i++)
+				r = scan_branch(b, k.v[i]);
+		}
+		m->branch = r;
 	}
-	return CXChildVisit_Recurse;
+	return m->branch;
 }
 
-/* Whether evaluating c takes an expression-level branch. */
-static bool has_branch(struct builder *b, CXCursor c)
+/* Whether evaluating c takes an expression-level branch.  (When c itself is
+ * unevaluated, its operands are still looked at.) */
+static bool has_branch(struct builder *b, uint32_t c)
 {
-	struct branch_scan bs = {b, false};
-	if (scan_branch(c, c, &bs) == CXChildVisit_Break)
-		return true;
-	clang_visitChildren(c, scan_branch, &bs);
-	return bs.found;
+	if (!unevaluated(b, c))
+		return scan_branch(b, c);
+	struct kids k = children(b, c);
+	for (unsigned i = 0; i < k.n; i++)
+		if (scan_branch(b, k.v[i]))
+			return true;
+	return false;
 }
 
 /* Whether c is a comma expression, whose operands are sequenced. */
-static bool is_comma(struct builder *b, CXCursor c)
+static bool is_comma(struct builder *b, uint32_t c)
 {
-	if (clang_getCursorKind(c) != CXCursor_BinaryOperator)
+	if (kind_of(b, c) != CXCursor_BinaryOperator)
 		return false;
-	struct kids k = children(c);
+	struct kids k = children(b, c);
 	uint32_t f, l;
-	bool r = k.n == 2 && expr_range(b, k.v[0], &f, &l) && tok_is(b, l + 1, ",");
-	kids_free(&k);
-	return r;
+	return k.n == 2 && expr_range(b, k.v[0], &f, &l) && tok_is(b, l + 1, ",");
 }
 
 /* Control continues in block t when c is true, in f when false.  The edges
  * leave the blocks that evaluate c's leaves (operands that do not branch
  * further), each through a wrapper site around its leaf. */
-static void cond_branch(struct builder *b, CXCursor c, uint32_t t, uint32_t f)
+static void cond_branch(struct builder *b, uint32_t c, uint32_t t, uint32_t f)
 {
-	CXCursor ops[3];
-	CXCursor s = strip_parens(c);
-	enum branch_op op = branch_op(b, s, ops);
+	uint32_t s = strip_parens(b, c);
+	enum branch_op op = branch_op(b, s);
+	const uint32_t *ops = children(b, s).v;
 	if (op == OP_AND || op == OP_OR) {
 		uint32_t mid = new_block(b, offset_line(b, cursor_start(b, ops[1])));
 		if (op == OP_AND)
@@ -928,35 +941,35 @@ static void cond_branch(struct builder *b, CXCursor c, uint32_t t, uint32_t f)
 }
 
 /* Whether c branches at its top (then cond_branch places all its edges). */
-static bool compound_cond(struct builder *b, CXCursor c)
+static bool compound_cond(struct builder *b, uint32_t c)
 {
-	CXCursor ops[3];
-	return branch_op(b, strip_parens(c), ops) != OP_NONE;
+	return branch_op(b, strip_parens(b, c)) != OP_NONE;
 }
 
 /* Walks an evaluated expression in evaluation order, turning its &&, ||
  * and ?: into branches; the expression's value is not tested here. */
-static void value_expr(struct builder *b, CXCursor c)
+static void value_expr(struct builder *b, uint32_t c)
 {
 	if (!b->expr_branches || unevaluated(b, c))
 		return;
-	CXCursor ops[3];
-	enum branch_op op = branch_op(b, c, ops);
+	enum branch_op op = branch_op(b, c);
+	const uint32_t *ops = children(b, c).v;
 	if (op == OP_NONE) {
 		/* The operands of most operators, and a call's arguments, are
 		 * unsequenced (C11 6.5p2-3): branches in two of them would update
 		 * the path register without a sequence point between, and in no
 		 * fixed order.  Such an expression stays atomic; one branching
 		 * operand is fine, increments commute. */
-		struct kids k = children(c);
+		struct kids k = children(b, c);
 		unsigned branching = 0;
-		if (k.n > 1 && !is_comma(b, c))
+		if (k.n > 1)
 			for (unsigned i = 0; i < k.n && branching < 2; i++)
 				branching += has_branch(b, k.v[i]);
+		if (branching == 2 && is_comma(b, c)) /* the operands of "," are sequenced */
+			branching = 0;
 		if (branching < 2)
 			for (unsigned i = 0; i < k.n; i++)
 				value_expr(b, k.v[i]);
-		kids_free(&k);
 		return;
 	}
 	uint32_t join = new_block(b, 0);
@@ -987,20 +1000,18 @@ static void value_expr(struct builder *b, CXCursor c)
 
 /* The initialisers of a declaration's automatic variables (C11 6.7.9):
  * what follows each declarator's "=". */
-static enum CXChildVisitResult decl_child(CXCursor c, CXCursor parent, CXClientData d)
+static void decl_child(struct builder *b, uint32_t c)
 {
-	struct builder *b = d;
-	(void)parent;
-	if (clang_getCursorKind(c) != CXCursor_VarDecl)
-		return CXChildVisit_Continue;
-	enum CX_StorageClass sc = clang_Cursor_getStorageClass(c);
+	if (kind_of(b, c) != CXCursor_VarDecl)
+		return;
+	enum CX_StorageClass sc = clang_Cursor_getStorageClass(cursor_of(b, c));
 	if (sc == CX_SC_Static || sc == CX_SC_Extern)
-		return CXChildVisit_Continue;
+		return;
 	bool in;
-	uint32_t name = loc_offset(b, clang_getCursorLocation(c), &in);
+	uint32_t name = loc_offset(b, clang_getCursorLocation(cursor_of(b, c)), &in);
 	uint32_t i = tok_at(b, name);
 	if (!in || i == CFG_NONE)
-		return CXChildVisit_Continue;
+		return;
 	uint32_t semi = find_semi(b, i);
 	uint32_t eq = CFG_NONE;
 	int depth = 0;
@@ -1017,21 +1028,26 @@ static enum CXChildVisitResult decl_child(CXCursor c, CXCursor parent, CXClientD
 		}
 	}
 	if (eq == CFG_NONE)
-		return CXChildVisit_Continue;
-	struct kids k = children(c);
+		return;
+	struct kids k = children(b, c);
 	for (unsigned j = 0; j < k.n; j++)
 		if (cursor_start(b, k.v[j]) > b->toks[eq].off)
 			value_expr(b, k.v[j]);
-	kids_free(&k);
-	return CXChildVisit_Continue;
 }
 
-static void compound(struct builder *b, CXCursor c)
+/* decl_child for each declaration of declaration statement c. */
+static void decl_children(struct builder *b, uint32_t c)
 {
-	struct kids k = children(c);
+	struct kids k = children(b, c);
+	for (unsigned i = 0; i < k.n; i++)
+		decl_child(b, k.v[i]);
+}
+
+static void compound(struct builder *b, uint32_t c)
+{
+	struct kids k = children(b, c);
 	for (unsigned i = 0; i < k.n; i++)
 		stmt(b, k.v[i]);
-	kids_free(&k);
 }
 
 /* A statement whose expression calls setjmp or sigsetjmp (C11 7.13.1.1p4
@@ -1041,7 +1057,7 @@ static void compound(struct builder *b, CXCursor c)
  * out-edges set the path register absolutely (rewrite/place.c), since after
  * a longjmp it holds whatever it held then.  Returns whether e calls one;
  * checks e for other constructs either way. */
-static bool setjmp_restart(struct builder *b, CXCursor e, uint32_t off)
+static bool setjmp_restart(struct builder *b, uint32_t e, uint32_t off)
 {
 	b->allow_twice = true;
 	b->saw_twice = false;
@@ -1060,9 +1076,9 @@ static bool setjmp_restart(struct builder *b, CXCursor e, uint32_t off)
 	return true;
 }
 
-static void if_stmt(struct builder *b, CXCursor c)
+static void if_stmt(struct builder *b, uint32_t c)
 {
-	struct kids k = children(c);
+	struct kids k = children(b, c);
 	uint32_t kw = stmt_tok(b, c, "if");
 	if (k.n < 2 || k.n > 3)
 		fail_at(b, b->toks[kw].off, "unexpected if statement shape");
@@ -1114,13 +1130,12 @@ static void if_stmt(struct builder *b, CXCursor c)
 	if (t_end != CFG_NONE)
 		edge(b, t_end, join, 0, t_end_site);
 	b->cur = join;
-	kids_free(&k);
 }
 
 /* while (C11 6.8.5.1): head evaluates the condition; exit edge first. */
-static void while_stmt(struct builder *b, CXCursor c)
+static void while_stmt(struct builder *b, uint32_t c)
 {
-	struct kids k = children(c);
+	struct kids k = children(b, c);
 	uint32_t kw = stmt_tok(b, c, "while"), lp, rp;
 	if (k.n != 2)
 		fail_at(b, b->toks[kw].off, "unexpected while statement shape");
@@ -1155,13 +1170,12 @@ static void while_stmt(struct builder *b, CXCursor c)
 	body_close(b, &bd);
 	b->loop = saved;
 	b->cur = after;
-	kids_free(&k);
 }
 
 /* do (C11 6.8.5.2): the body runs first; the condition's true edge leads back. */
-static void do_stmt(struct builder *b, CXCursor c)
+static void do_stmt(struct builder *b, uint32_t c)
 {
-	struct kids k = children(c);
+	struct kids k = children(b, c);
 	uint32_t kw = stmt_tok(b, c, "do");
 	if (k.n != 2)
 		fail_at(b, b->toks[kw].off, "unexpected do statement shape");
@@ -1196,14 +1210,13 @@ static void do_stmt(struct builder *b, CXCursor c)
 		b->plan->sites[cl].edge_true = edge(b, b->cur, body, 1, cl);
 	}
 	b->cur = after;
-	kids_free(&k);
 }
 
 /* for (C11 6.8.5.3): the header's parts are told apart by the positions of
  * its two ";" tokens, since libclang omits empty parts from the children. */
-static void for_stmt(struct builder *b, CXCursor c)
+static void for_stmt(struct builder *b, uint32_t c)
 {
-	struct kids k = children(c);
+	struct kids k = children(b, c);
 	uint32_t kw = stmt_tok(b, c, "for");
 	if (!tok_is(b, kw + 1, "("))
 		fail_macro(b, b->toks[kw].off, "for header inside a macro expansion");
@@ -1215,11 +1228,11 @@ static void for_stmt(struct builder *b, CXCursor c)
 		const char *s = b->toks[i].sp;
 		if (b->toks[i].kind != CXToken_Punctuation)
 			continue;
-		if (!strcmp(s, "(") || !strcmp(s, "[") || !strcmp(s, "{"))
+		if (is_open(s))
 			depth++;
-		else if (!strcmp(s, ")") || !strcmp(s, "]") || !strcmp(s, "}"))
+		else if (is_close(s))
 			depth--;
-		else if (depth == 0 && !strcmp(s, ";")) {
+		else if (depth == 0 && s[0] == ';' && !s[1]) {
 			if (s1 == CFG_NONE)
 				s1 = i;
 			else if (s2 == CFG_NONE)
@@ -1229,23 +1242,23 @@ static void for_stmt(struct builder *b, CXCursor c)
 	if (s2 == CFG_NONE)
 		fail_macro(b, b->toks[kw].off, "for header inside a macro expansion");
 	/* A declaration in the init part ends with its own ";" (s1). */
-	CXCursor init = clang_getNullCursor(), cnd = clang_getNullCursor(), inc = clang_getNullCursor();
-	CXCursor body = k.v[k.n - 1];
+	uint32_t init = CFG_NONE, cnd = CFG_NONE, inc = CFG_NONE;
+	uint32_t body = k.v[k.n - 1];
 	for (unsigned i = 0; i + 1 < k.n; i++) {
 		uint32_t off = cursor_start(b, k.v[i]);
-		if (off < b->toks[s1].off || clang_getCursorKind(k.v[i]) == CXCursor_DeclStmt)
+		if (off < b->toks[s1].off || kind_of(b, k.v[i]) == CXCursor_DeclStmt)
 			init = k.v[i];
 		else if (off < b->toks[s2].off)
 			cnd = k.v[i];
 		else
 			inc = k.v[i];
 	}
-	if (!clang_Cursor_isNull(init)) {
+	if (init != CFG_NONE) {
 		touch(b, b->toks[kw].off);
 		check_expr(b, init);
 		uint32_t pre = b->cur, nblocks0 = b->plan->g->nblocks;
-		if (clang_getCursorKind(init) == CXCursor_DeclStmt)
-			clang_visitChildren(init, decl_child, b);
+		if (kind_of(b, init) == CXCursor_DeclStmt)
+			decl_children(b, init);
 		else
 			value_expr(b, init);
 		extend_to_end(b, pre, nblocks0, init);
@@ -1259,7 +1272,7 @@ static void for_stmt(struct builder *b, CXCursor c)
 	uint32_t bodyb = new_block(b, offset_line(b, cursor_start(b, body)));
 	bool compound = false;
 	b->cur = head;
-	if (!clang_Cursor_isNull(cnd)) {
+	if (cnd != CFG_NONE) {
 		check_expr(b, cnd);
 		compound = compound_cond(b, cnd);
 		if (compound) {
@@ -1287,7 +1300,7 @@ static void for_stmt(struct builder *b, CXCursor c)
 	b->loop = saved;
 	uint32_t is;
 	b->cur = incb;
-	if (!clang_Cursor_isNull(inc)) {
+	if (inc != CFG_NONE) {
 		check_expr(b, inc);
 		set_line(b, incb, offset_line(b, cursor_start(b, inc)));
 		uint32_t nblocks0 = b->plan->g->nblocks;
@@ -1300,13 +1313,12 @@ static void for_stmt(struct builder *b, CXCursor c)
 	}
 	edge(b, b->cur, head, 0, is);
 	b->cur = after;
-	kids_free(&k);
 }
 
 /* switch (C11 6.8.4.2): dispatch edges into case labels are site-less. */
-static void switch_stmt(struct builder *b, CXCursor c)
+static void switch_stmt(struct builder *b, uint32_t c)
 {
-	struct kids k = children(c);
+	struct kids k = children(b, c);
 	uint32_t kw = stmt_tok(b, c, "switch");
 	if (k.n != 2)
 		fail_at(b, b->toks[kw].off, "unexpected switch statement shape");
@@ -1331,20 +1343,19 @@ static void switch_stmt(struct builder *b, CXCursor c)
 	b->sw = saved_sw;
 	b->loop = saved;
 	b->cur = after;
-	kids_free(&k);
 }
 
 /* A case or default label (C11 6.8.1): a block entered by dispatch and,
  * possibly, by falling through; the site after the ":" runs on both. */
-static void case_stmt(struct builder *b, CXCursor c, bool is_default)
+static void case_stmt(struct builder *b, uint32_t c, bool is_default)
 {
-	struct kids k = children(c);
+	struct kids k = children(b, c);
 	uint32_t kw = stmt_tok(b, c, is_default ? "default" : "case");
 	if (!b->sw)
 		fail_at(b, b->toks[kw].off, "case label outside a switch");
 	if (k.n == 0)
 		fail_at(b, b->toks[kw].off, "case label without statement");
-	CXCursor sub = k.v[k.n - 1];
+	uint32_t sub = k.v[k.n - 1];
 	uint32_t sub_tok = stmt_tok(b, sub, NULL);
 	if (sub_tok == 0 || !tok_is(b, sub_tok - 1, ":"))
 		fail_macro(b, b->toks[kw].off, "case label inside a macro expansion");
@@ -1364,7 +1375,6 @@ static void case_stmt(struct builder *b, CXCursor c, bool is_default)
 	b->plan->block_start[blk] = add_site(b, SITE_STMT, tok_end(b, sub_tok - 1), 1);
 	b->cur = blk;
 	stmt(b, sub);
-	kids_free(&k);
 }
 
 static struct label *label_get(struct builder *b, const char *name)
@@ -1385,10 +1395,10 @@ static struct label *label_get(struct builder *b, const char *name)
 	return l;
 }
 
-static void label_stmt(struct builder *b, CXCursor c)
+static void label_stmt(struct builder *b, uint32_t c)
 {
-	CXString s = clang_getCursorSpelling(c);
-	struct kids k = children(c);
+	CXString s = clang_getCursorSpelling(cursor_of(b, c));
+	struct kids k = children(b, c);
 	uint32_t i = stmt_tok(b, c, clang_getCString(s));
 	struct label *l = label_get(b, clang_getCString(s));
 	clang_disposeString(s);
@@ -1408,22 +1418,20 @@ static void label_stmt(struct builder *b, CXCursor c)
 		b->plan->block_start[l->block] = add_site(b, SITE_STMT, tok_end(b, i + 1), 1);
 	b->cur = l->block;
 	stmt(b, k.v[0]);
-	kids_free(&k);
 }
 
-static void goto_stmt(struct builder *b, CXCursor c)
+static void goto_stmt(struct builder *b, uint32_t c)
 {
-	struct kids k = children(c);
+	struct kids k = children(b, c);
 	uint32_t i = stmt_tok(b, c, "goto");
 	if (k.n != 1)
 		fail_at(b, b->toks[i].off, "unexpected goto shape");
-	CXString s = clang_getCursorSpelling(k.v[0]);
+	CXString s = clang_getCursorSpelling(cursor_of(b, k.v[0]));
 	struct label *l = label_get(b, clang_getCString(s));
 	clang_disposeString(s);
 	touch(b, b->toks[i].off);
 	edge_stmt(b, b->cur, l->block, 0, b->toks[i].off, 1);
 	b->cur = CFG_NONE;
-	kids_free(&k);
 }
 
 /* The block standing for "jump to the value of a label address": every
@@ -1440,9 +1448,9 @@ static uint32_t dispatch_block(struct builder *b)
 /* goto *expr (GNU C): the target expression stays atomic (it is evaluated
  * after the code placed before "goto", so it must not move the path
  * register), then control goes to the dispatch block. */
-static void indirect_goto_stmt(struct builder *b, CXCursor c)
+static void indirect_goto_stmt(struct builder *b, uint32_t c)
 {
-	struct kids k = children(c);
+	struct kids k = children(b, c);
 	uint32_t i = stmt_tok(b, c, "goto");
 	if (k.n != 1 || !tok_is(b, i + 1, "*"))
 		fail_at(b, b->toks[i].off, "unexpected computed goto shape");
@@ -1450,10 +1458,9 @@ static void indirect_goto_stmt(struct builder *b, CXCursor c)
 	touch(b, b->toks[i].off);
 	edge_stmt(b, b->cur, dispatch_block(b), 0, b->toks[i].off, 1);
 	b->cur = CFG_NONE;
-	kids_free(&k);
 }
 
-static void jump_stmt(struct builder *b, CXCursor c, bool is_break)
+static void jump_stmt(struct builder *b, uint32_t c, bool is_break)
 {
 	uint32_t i = stmt_tok(b, c, is_break ? "break" : "continue");
 	uint32_t target = is_break ? b->loop.brk : b->loop.cont;
@@ -1466,9 +1473,9 @@ static void jump_stmt(struct builder *b, CXCursor c, bool is_break)
 
 /* return (C11 6.8.6.4): the value goes through kp_ret so that it is
  * evaluated exactly once and before the exit event. */
-static void return_stmt(struct builder *b, CXCursor c)
+static void return_stmt(struct builder *b, uint32_t c)
 {
-	struct kids k = children(c);
+	struct kids k = children(b, c);
 	uint32_t i = stmt_tok(b, c, "return");
 	touch(b, b->toks[i].off);
 	if (k.n == 0 || !b->plan->ret_decl) {
@@ -1502,17 +1509,16 @@ static void return_stmt(struct builder *b, CXCursor c)
 		b->plan->has_value_return = true;
 	}
 	b->cur = CFG_NONE;
-	kids_free(&k);
 }
 
 /* Whether expression statement c is a call to a function that does not
  * return: declared _Noreturn / noreturn or __attribute__((noreturn)). */
-static bool calls_noreturn(struct builder *b, CXCursor c)
+static bool calls_noreturn(struct builder *b, uint32_t c)
 {
-	c = strip_parens(c);
-	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+	c = strip_parens(b, c);
+	if (kind_of(b, c) != CXCursor_CallExpr)
 		return false;
-	CXCursor fn = clang_getCursorReferenced(c);
+	CXCursor fn = clang_getCursorReferenced(cursor_of(b, c));
 	if (clang_Cursor_isNull(fn) || clang_getCursorKind(fn) != CXCursor_FunctionDecl)
 		return false;
 	CXString ts = clang_getTypeSpelling(clang_getCursorType(fn));
@@ -1535,9 +1541,9 @@ static bool calls_noreturn(struct builder *b, CXCursor c)
 
 /* Whether noreturn call statement c is a longjmp, which may land in this
  * very activation. */
-static bool calls_longjmp(CXCursor c)
+static bool calls_longjmp(struct builder *b, uint32_t c)
 {
-	CXString n = clang_getCursorSpelling(strip_parens(c));
+	CXString n = clang_getCursorSpelling(cursor_of(b, strip_parens(b, c)));
 	const char *s = clang_getCString(n);
 	bool r = s && (strstr(s, "longjmp") != NULL);
 	clang_disposeString(n);
@@ -1566,9 +1572,9 @@ static bool simple_stmt_kind(enum CXCursorKind kind)
 	}
 }
 
-static void stmt(struct builder *b, CXCursor c)
+static void stmt(struct builder *b, uint32_t c)
 {
-	enum CXCursorKind kind = clang_getCursorKind(c);
+	enum CXCursorKind kind = kind_of(b, c);
 	uint32_t cur0 = b->cur, nblocks0 = b->plan->g->nblocks;
 	if (simple_stmt_kind(kind)) {
 		stmt_kind(b, c, kind);
@@ -1579,7 +1585,7 @@ static void stmt(struct builder *b, CXCursor c)
 	}
 }
 
-static void stmt_kind(struct builder *b, CXCursor c, enum CXCursorKind kind)
+static void stmt_kind(struct builder *b, uint32_t c, enum CXCursorKind kind)
 {
 	switch (kind) {
 	case CXCursor_CompoundStmt:
@@ -1631,11 +1637,10 @@ static void stmt_kind(struct builder *b, CXCursor c, enum CXCursorKind kind)
 		/* An attributed statement, e.g. __attribute__((fallthrough)); :
 		 * attributes do not change control flow. */
 		uint32_t i = stmt_tok(b, c, "__attribute__");
-		struct kids k = children(c);
-		if (k.n != 1 || !clang_isStatement(clang_getCursorKind(k.v[0])))
+		struct kids k = children(b, c);
+		if (k.n != 1 || !clang_isStatement(kind_of(b, k.v[0])))
 			fail_at(b, b->toks[i].off, "unsupported attributed statement");
 		stmt(b, k.v[0]);
-		kids_free(&k);
 		break;
 	}
 	case CXCursor_GCCAsmStmt: {
@@ -1665,7 +1670,7 @@ static void stmt_kind(struct builder *b, CXCursor c, enum CXCursorKind kind)
 		touch(b, cursor_start(b, c));
 		check_expr(b, c);
 		if (kind == CXCursor_DeclStmt) {
-			clang_visitChildren(c, decl_child, b);
+			decl_children(b, c);
 		} else {
 			if (calls_noreturn(b, c)) {
 				/* exit(), abort(), longjmp(), a _Noreturn function: the
@@ -1673,7 +1678,7 @@ static void stmt_kind(struct builder *b, CXCursor c, enum CXCursorKind kind)
 				 * the statement, so the arguments stay atomic: a branch
 				 * in them would come after the event. */
 				uint32_t x = edge_stmt(b, b->cur, CFG_EXIT, 0, cursor_start(b, c), 1);
-				b->plan->sites[b->plan->g->edges[x].site].resume = calls_longjmp(c);
+				b->plan->sites[b->plan->g->edges[x].site].resume = calls_longjmp(b, c);
 				b->cur = CFG_NONE;
 			} else {
 				value_expr(b, c);
@@ -1766,9 +1771,9 @@ static bool has_const_member(CXType t)
 	return found;
 }
 
-static void plan_return_type(struct builder *b, CXCursor fn)
+static void plan_return_type(struct builder *b, uint32_t fn)
 {
-	CXType r = clang_getResultType(clang_getCursorType(fn));
+	CXType r = clang_getResultType(clang_getCursorType(cursor_of(b, fn)));
 	if (r.kind == CXType_Void) {
 		b->plan->ret_decl = NULL;
 		return;
@@ -1835,7 +1840,6 @@ static void plan_return_type(struct builder *b, CXCursor fn)
  * directives and of #if branches the preprocessor skipped: neither is code. */
 static void drop_inactive(struct builder *b)
 {
-	CXSourceRangeList *skipped = clang_getSkippedRanges(b->src->tu, b->src->file);
 	uint32_t out = 0, dir_end = 0;
 	for (uint32_t i = 0; i < b->ntoks; i++) {
 		uint32_t off = b->toks[i].off;
@@ -1852,18 +1856,12 @@ static void drop_inactive(struct builder *b)
 				drop = true;
 			}
 		}
-		for (unsigned r = 0; !drop && skipped && r < skipped->count; r++) {
-			bool in1, in2;
-			uint32_t s = loc_offset(b, clang_getRangeStart(skipped->ranges[r]), &in1);
-			uint32_t e = loc_offset(b, clang_getRangeEnd(skipped->ranges[r]), &in2);
-			drop = in1 && in2 && off >= s && off < e;
-		}
+		if (!drop)
+			drop = src_skipped(b->src, off);
 		if (!drop)
 			b->toks[out++] = b->toks[i];
 	}
 	b->ntoks = out;
-	if (skipped)
-		clang_disposeSourceRangeList(skipped);
 }
 
 /* The function's text as a range of the file: its extent may start or end
@@ -1871,70 +1869,112 @@ static void drop_inactive(struct builder *b)
  * "local int f(void) {...}"), and clang_tokenize returns nothing for a range
  * whose ends are in different files.  The expansion locations are in the
  * file; the end is taken to the end of its line, so that a macro invocation
- * ending the function is covered. */
-static CXSourceRange function_range(struct builder *b, CXCursor fn)
+ * ending the function is covered.  *s and *e are the range's offsets when
+ * *in_file. */
+static CXSourceRange function_range(struct builder *b, CXCursor fn, bool *in_file, uint32_t *s, uint32_t *e)
 {
 	CXSourceRange r = clang_getCursorExtent(fn);
 	bool in1, in2;
-	uint32_t s = loc_offset(b, clang_getRangeStart(r), &in1);
-	uint32_t e = loc_offset(b, clang_getRangeEnd(r), &in2);
-	if (!in1 || !in2 || e < s)
+	*s = loc_offset(b, clang_getRangeStart(r), &in1);
+	*e = loc_offset(b, clang_getRangeEnd(r), &in2);
+	*in_file = in1 && in2 && *e >= *s;
+	if (!*in_file)
 		return r;
-	while (e < b->src->len && b->src->text[e] != '\n')
-		e++;
-	return clang_getRange(clang_getLocationForOffset(b->src->tu, b->src->file, s),
-	                      clang_getLocationForOffset(b->src->tu, b->src->file, e));
+	while (*e < b->src->len && b->src->text[*e] != '\n')
+		(*e)++;
+	return clang_getRange(clang_getLocationForOffset(b->src->tu, b->src->file, *s),
+	                      clang_getLocationForOffset(b->src->tu, b->src->file, *e));
 }
 
+/* The function's code tokens: a run of the file's tokens (src_index), or,
+ * when its range is not one, what clang_tokenize gives for it. */
 static void load_tokens(struct builder *b, CXCursor fn)
 {
+	bool in_file;
+	uint32_t s, e, first, n;
+	CXSourceRange range = function_range(b, fn, &in_file, &s, &e);
+	if (in_file && src_tok_run(b->src, s, e, &first, &n)) {
+		b->toks = xrealloc(NULL, (n + 1) * sizeof *b->toks);
+		b->ntoks = 0;
+		for (uint32_t i = first; i < first + n; i++)
+			if (b->src->toks[i].code)
+				b->toks[b->ntoks++] = b->src->toks[i];
+		drop_inactive(b);
+		return;
+	}
 	CXToken *t;
-	unsigned n;
-	clang_tokenize(b->src->tu, function_range(b, fn), &t, &n);
+	clang_tokenize(b->src->tu, range, &t, &n);
 	b->toks = xrealloc(NULL, (n + 1) * sizeof *b->toks);
+	b->tok_text = xrealloc(NULL, (size_t)n * 40 + 1);
 	b->ntoks = 0;
 	for (unsigned i = 0; i < n; i++) {
 		CXSourceRange r = clang_getTokenExtent(b->src->tu, t[i]);
 		bool in1, in2;
-		uint32_t s = loc_offset(b, clang_getRangeStart(r), &in1);
-		uint32_t e = loc_offset(b, clang_getRangeEnd(r), &in2);
-		if (!in1 || !in2 || e < s || clang_getTokenKind(t[i]) == CXToken_Comment)
+		uint32_t ts = loc_offset(b, clang_getRangeStart(r), &in1);
+		uint32_t te = loc_offset(b, clang_getRangeEnd(r), &in2);
+		if (!in1 || !in2 || te < ts || clang_getTokenKind(t[i]) == CXToken_Comment)
 			continue;
-		struct tok *k = &b->toks[b->ntoks++];
-		k->off = s;
-		k->len = e - s;
+		struct src_tok *k = &b->toks[b->ntoks];
+		k->off = ts;
+		k->len = te - ts;
 		k->kind = clang_getTokenKind(t[i]);
-		CXString sp = clang_getTokenSpelling(b->src->tu, t[i]);
-		snprintf(k->sp, sizeof k->sp, "%s", clang_getCString(sp));
-		clang_disposeString(sp);
+		k->code = true;
+		char *sp = b->tok_text + (size_t)b->ntoks * 40;
+		CXString str = clang_getTokenSpelling(b->src->tu, t[i]);
+		snprintf(sp, 40, "%s", clang_getCString(str));
+		clang_disposeString(str);
+		k->sp = sp;
+		b->ntoks++;
 	}
 	clang_disposeTokens(b->src->tu, t, n);
 	drop_inactive(b);
 }
 
-/* Marks the labels whose address is taken (&&L, a LabelRef under an
- * AddrLabelExpr), wherever it occurs in the function. */
-static enum CXChildVisitResult mark_addr_labels(CXCursor c, CXCursor parent, CXClientData d)
+/* What the walk looks for in the tokens as a whole, in one pass. */
+static void index_tokens(struct builder *b)
 {
-	struct builder *b = d;
-	if (clang_getCursorKind(c) == CXCursor_LabelRef &&
-	    clang_getCursorKind(parent) == CXCursor_AddrLabelExpr) {
-		CXString s = clang_getCursorSpelling(c);
-		label_get(b, clang_getCString(s))->addr_taken = true;
-		clang_disposeString(s);
+	b->andor = xrealloc(NULL, (b->ntoks + 1) * sizeof *b->andor);
+	b->quest = xrealloc(NULL, (b->ntoks + 1) * sizeof *b->quest);
+	b->local_label = CFG_NONE;
+	for (uint32_t i = 0; i < b->ntoks; i++) {
+		if (b->toks[i].kind == CXToken_Punctuation) {
+			if (tok_is(b, i, "&&") || tok_is(b, i, "||"))
+				b->andor[b->nandor++] = b->toks[i].off;
+			else if (tok_is(b, i, "?"))
+				b->quest[b->nquest++] = b->toks[i].off;
+			continue;
+		}
+		if (b->toks[i].sp[0] != '_' && b->toks[i].sp[0] != 'g' && b->toks[i].sp[0] != 's' &&
+		    b->toks[i].sp[0] != 't' && b->toks[i].sp[0] != 'o')
+			continue; /* no keyword below starts otherwise */
+		for (size_t n = 0; n < sizeof unevaluated_kw / sizeof *unevaluated_kw && !b->has_unevaluated_kw; n++)
+			b->has_unevaluated_kw = tok_is(b, i, unevaluated_kw[n]);
+		if (b->local_label == CFG_NONE && tok_is(b, i, "__label__"))
+			b->local_label = i;
+		b->goto_star |= tok_is(b, i, "goto") && tok_is(b, i + 1, "*");
 	}
-	return CXChildVisit_Recurse;
+}
+
+/* Marks the labels whose address is taken (&&L, a LabelRef under an
+ * AddrLabelExpr), wherever it occurs in the function body. */
+static void mark_addr_labels(struct builder *b, uint32_t body)
+{
+	for (uint32_t c = body + 1; c < b->ast.v[body].end; c++)
+		if (kind_of(b, c) == CXCursor_LabelRef && kind_of(b, b->ast.v[c].parent) == CXCursor_AddrLabelExpr) {
+			CXString s = clang_getCursorSpelling(cursor_of(b, c));
+			label_get(b, clang_getCString(s))->addr_taken = true;
+			clang_disposeString(s);
+		}
 }
 
 /* With a computed goto, its possible targets must be known before the
  * walk reaches them: the labels whose address is taken. */
-static void find_computed_goto_targets(struct builder *b, CXCursor body, uint32_t name_off)
+static void find_computed_goto_targets(struct builder *b, uint32_t body, uint32_t name_off)
 {
-	for (uint32_t i = 0; i + 1 < b->ntoks && !b->has_indirect_goto; i++)
-		b->has_indirect_goto = tok_is(b, i, "goto") && tok_is(b, i + 1, "*");
+	b->has_indirect_goto = b->goto_star;
 	if (!b->has_indirect_goto)
 		return;
-	clang_visitChildren(body, mark_addr_labels, b);
+	mark_addr_labels(b, body);
 	bool any = false;
 	for (uint32_t i = 0; i < b->nlabels; i++)
 		any |= b->labels[i].addr_taken;
@@ -1955,6 +1995,19 @@ static void dispatch_edges(struct builder *b)
 			edge(b, b->dispatch, b->labels[i].block, order++, CFG_NONE);
 }
 
+static void builder_free(struct builder *b)
+{
+	for (uint32_t i = 0; i < b->nlabels; i++)
+		free(b->labels[i].name);
+	free(b->labels);
+	free(b->toks);
+	free(b->tok_text);
+	ast_free(&b->ast);
+	free(b->memo);
+	free(b->andor);
+	free(b->quest);
+}
+
 struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct fn_plan *plan)
 {
 	struct builder b;
@@ -1973,34 +2026,32 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 	plan->g = cfg_new();
 	plan->entry_edge = CFG_NONE;
 	load_tokens(&b, fn);
+	index_tokens(&b);
+	ast_build(&b.ast, fn, src->file);
+	b.memo = xrealloc(NULL, b.ast.n * sizeof *b.memo);
+	memset(b.memo, 0xff, b.ast.n * sizeof *b.memo); /* all -1: not yet known */
 	if (setjmp(b.fail)) {
-		kids_free_all();
-		for (uint32_t i = 0; i < b.nlabels; i++)
-			free(b.labels[i].name);
-		free(b.labels);
-		free(b.toks);
+		builder_free(&b);
 		return NULL;
 	}
-	CXCursor body = clang_getNullCursor();
-	struct kids k = children(fn);
+	uint32_t body = CFG_NONE;
+	struct kids k = children(&b, 0);
 	for (unsigned i = 0; i < k.n; i++)
-		if (clang_getCursorKind(k.v[i]) == CXCursor_CompoundStmt)
+		if (kind_of(&b, k.v[i]) == CXCursor_CompoundStmt)
 			body = k.v[i];
-	kids_free(&k);
-	if (clang_Cursor_isNull(body))
+	if (body == CFG_NONE)
 		fail_at(&b, name_off, "no function body");
-	for (uint32_t i = 0; i < b.ntoks; i++)
-		if (tok_is(&b, i, "__label__")) /* block-scope labels: names are not unique */
-			fail_at(&b, b.toks[i].off, "local label declaration (__label__)");
+	if (b.local_label != CFG_NONE) /* block-scope labels: names are not unique */
+		fail_at(&b, b.toks[b.local_label].off, "local label declaration (__label__)");
 	uint32_t open = stmt_tok(&b, body, "{");
 	uint32_t close = match_close(&b, open);
 	if (close == CFG_NONE)
 		fail_macro(&b, name_off, "function body inside a macro expansion");
-	plan_return_type(&b, fn);
+	plan_return_type(&b, 0);
 	find_computed_goto_targets(&b, body, name_off);
 	add_site(&b, SITE_ENTRY, tok_end(&b, open), 1);
-	uint32_t first = new_block(&b, plan->line);
-	plan->entry_edge = cfg_add_edge(plan->g, CFG_ENTRY, first, 0, CFG_NONE, false);
+	uint32_t first = new_block(&b, b.plan->line);
+	b.plan->entry_edge = cfg_add_edge(b.plan->g, CFG_ENTRY, first, 0, CFG_NONE, false);
 	b.cur = first;
 	compound(&b, body);
 	if (b.cur != CFG_NONE) /* falling off the end (C11 6.9.1p12) */
@@ -2009,11 +2060,8 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 		if (!b.labels[i].defined)
 			fail_at(&b, name_off, "goto to undefined label %s", b.labels[i].name);
 	dispatch_edges(&b);
-	for (uint32_t i = 0; i < b.nlabels; i++)
-		free(b.labels[i].name);
-	free(b.labels);
-	free(b.toks);
-	return plan;
+	builder_free(&b);
+	return b.plan;
 }
 
 void build_plan_free(struct fn_plan *plan)

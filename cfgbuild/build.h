@@ -84,21 +84,46 @@ struct fn_plan {
 	bool macro;                /* the reason is control flow spelled by a macro expansion */
 };
 
+/* A raw token of a file (clang_tokenize), with its offsets in the file. */
+struct src_tok {
+	uint32_t off, len;
+	CXTokenKind kind;
+	bool code;       /* in the file, and not a comment: a token build.c looks at */
+	const char *sp;  /* spelling, truncated to 39 characters: enough for keywords,
+	                    punctuation and the builtins build.c looks for */
+};
+
 struct src_file {
 	const char *path;  /* as given on the command line */
 	const char *text;  /* contents as libclang sees them */
 	size_t len;
 	CXFile file;
 	CXTranslationUnit tu;
-	uint32_t *line_start;  /* offsets where lines begin (src_index_lines) */
+	/* src_index: */
+	uint32_t *line_start;  /* offsets where lines begin */
 	uint32_t nlines;
+	struct src_tok *toks;  /* every raw token of the file, comments included, in order */
+	uint32_t ntoks;
+	char *tok_text;        /* their spellings */
+	uint32_t *skipped;     /* ranges the preprocessor skipped: sorted, disjoint
+	                          [start, end) offset pairs */
+	uint32_t nskipped;
 };
 
-/* Indexes the lines of src->text once per file, so that a line number costs
- * a binary search; build_function needs it.  Returns false when out of
- * memory. */
-bool src_index_lines(struct src_file *src);
-void src_free_lines(struct src_file *src);
+/* Indexes src (path, text, len, file and tu set) once per file: its lines,
+ * so that a line number costs a binary search, its tokens and its skipped
+ * ranges; build_function needs them (cfgbuild/src.c).  Returns false when
+ * out of memory. */
+bool src_index(struct src_file *src);
+void src_free(struct src_file *src);
+/* Whether offset off is in a range the preprocessor skipped. */
+bool src_skipped(const struct src_file *src, uint32_t off);
+/* The tokens clang_tokenize gives for the offsets [s, e] of the file:
+ * src->toks[*first .. *first + *n).  false when they may differ from a
+ * run of the file's tokens (s inside a token); then tokenize. */
+bool src_tok_run(const struct src_file *src, uint32_t s, uint32_t e, uint32_t *first, uint32_t *n);
+/* Whether an identifier of the file starts with prefix. */
+bool src_prefix_used(const struct src_file *src, const char *prefix);
 
 /* Builds the plan of one function definition in the main file.  Returns
  * NULL with the reason in plan->reason when the function cannot be

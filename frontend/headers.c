@@ -154,7 +154,7 @@ bool hdr_collect(CXTranslationUnit tu, const char *main_path, const char *const 
 			h->src.file = h->file;
 			h->src.tu = tu;
 			h->src.text = clang_getFileContents(tu, h->file, &h->src.len);
-			if (!h->src.text || !src_index_lines(&h->src)) {
+			if (!h->src.text || !src_index(&h->src)) {
 				snprintf(err, errsz, "cannot read %s", h->spelling);
 				ok = false;
 				break;
@@ -360,7 +360,7 @@ void hdr_set_free(struct hdr_set *hs)
 		free(h->desc_name);
 		free(h->out_path);
 		free(h->macro);
-		src_free_lines(&h->src);
+		src_free(&h->src);
 		rw_file_free(&h->rw);
 	}
 	free(hs->v);

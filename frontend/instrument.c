@@ -124,14 +124,8 @@ static enum CXChildVisitResult scan_decl(CXCursor c, CXCursor parent, CXClientDa
 }
 
 /* A prefix no identifier of the program starts with: kp_, kp1_, kp2_... */
-static const char *choose_prefix(CXTranslationUnit tu, CXFile file, size_t len, char *buf, size_t cap,
-                                 const char **reserved)
+static const char *choose_prefix(const struct src_file *src, char *buf, size_t cap, const char **reserved)
 {
-	CXToken *toks;
-	unsigned n;
-	CXSourceRange all = clang_getRange(clang_getLocationForOffset(tu, file, 0),
-	                                   clang_getLocationForOffset(tu, file, (unsigned)len));
-	clang_tokenize(tu, all, &toks, &n);
 	static char reserved_name[128];
 	*reserved = NULL;
 	for (int attempt = 0; attempt < 100; attempt++) {
@@ -140,24 +134,15 @@ static const char *choose_prefix(CXTranslationUnit tu, CXFile file, size_t len, 
 		else
 			snprintf(buf, cap, "kp%d_", attempt);
 		struct prefix_scan ps = {buf, false, false, {0}};
-		for (unsigned i = 0; i < n && !ps.clash; i++) {
-			if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
-				continue;
-			CXString s = clang_getTokenSpelling(tu, toks[i]);
-			check_name(&ps, clang_getCString(s));
-			clang_disposeString(s);
-		}
-		clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_decl, &ps);
+		ps.clash = src_prefix_used(src, buf);
+		clang_visitChildren(clang_getTranslationUnitCursor(src->tu), scan_decl, &ps);
 		if (ps.reserved) {
 			snprintf(reserved_name, sizeof reserved_name, "%s", ps.reserved_name);
 			*reserved = reserved_name;
 		}
-		if (!ps.clash) {
-			clang_disposeTokens(tu, toks, n);
+		if (!ps.clash)
 			return buf;
-		}
 	}
-	clang_disposeTokens(tu, toks, n);
 	return NULL;
 }
 
@@ -369,26 +354,6 @@ static char *default_include_out(const char *out)
 		exit(1);
 	snprintf(p, n + 16, "%.*skpath-include", (int)n, out);
 	return p;
-}
-
-/* True when an identifier of file starts with prefix. */
-static bool prefix_used(CXTranslationUnit tu, CXFile file, size_t len, const char *prefix)
-{
-	CXToken *toks;
-	unsigned n;
-	CXSourceRange all = clang_getRange(clang_getLocationForOffset(tu, file, 0),
-	                                   clang_getLocationForOffset(tu, file, (unsigned)len));
-	clang_tokenize(tu, all, &toks, &n);
-	bool used = false;
-	for (unsigned i = 0; i < n && !used; i++) {
-		if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
-			continue;
-		CXString s = clang_getTokenSpelling(tu, toks[i]);
-		used = !strncmp(clang_getCString(s), prefix, strlen(prefix));
-		clang_disposeString(s);
-	}
-	clang_disposeTokens(tu, toks, n);
-	return used;
 }
 
 static char *default_output(const char *in)
@@ -738,14 +703,14 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 		status = 1;
 		goto done;
 	}
-	if (!src_index_lines(&src)) {
+	if (!src_index(&src)) {
 		fprintf(stderr, "kpath: out of memory\n");
 		status = 1;
 		goto done;
 	}
 	char prefix[16];
 	const char *reserved;
-	if (!choose_prefix(tu, src.file, src.len, prefix, sizeof prefix, &reserved)) {
+	if (!choose_prefix(&src, prefix, sizeof prefix, &reserved)) {
 		fprintf(stderr, "kpath: error: %s: no free prefix for generated identifiers\n", in);
 		status = 1;
 		goto done;
@@ -780,9 +745,9 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 				src.file = clang_getFile(tu, in);
 				src.tu = tu;
 				src.text = clang_getFileContents(tu, src.file, &src.len);
-				src_free_lines(&src);
-				if (!src.text || !src_index_lines(&src) ||
-				    !choose_prefix(tu, src.file, src.len, prefix, sizeof prefix, &reserved) || reserved) {
+				src_free(&src);
+				if (!src.text || !src_index(&src) ||
+				    !choose_prefix(&src, prefix, sizeof prefix, &reserved) || reserved) {
 					fprintf(stderr, "kpath: error: %s: cannot read back the file with macro expansions\n", in);
 					status = 1;
 					goto done;
@@ -796,7 +761,7 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 			bool ok = hdr_collect(tu, in, inc->dirs, inc->n, root, &hdrs, err, sizeof err);
 			free(root);
 			for (unsigned i = 0; ok && i < hdrs.n; i++)
-				if (prefix_used(tu, hdrs.v[i].file, hdrs.v[i].src.len, prefix)) {
+				if (src_prefix_used(&hdrs.v[i].src, prefix)) {
 					snprintf(err, sizeof err, "%s uses identifiers starting with %s, kpath's prefix for this file",
 					         hdrs.v[i].spelling, prefix);
 					ok = false;
@@ -864,7 +829,7 @@ done:
 	}
 	free(mfns.v);
 	free(expanded_text);
-	src_free_lines(&src);
+	src_free(&src);
 	if (tu)
 		clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(index);

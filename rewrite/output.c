@@ -39,7 +39,8 @@ struct buf {
 	size_t n, cap;
 };
 
-static void put(struct buf *b, const char *s, size_t n)
+/* Makes room for n more bytes (and a NUL) in b. */
+static void reserve(struct buf *b, size_t n)
 {
 	if (b->n + n + 1 > b->cap) {
 		while (b->n + n + 1 > b->cap)
@@ -50,18 +51,31 @@ static void put(struct buf *b, const char *s, size_t n)
 			exit(1);
 		}
 	}
+}
+
+static void put(struct buf *b, const char *s, size_t n)
+{
+	reserve(b, n);
 	memcpy(b->s + b->n, s, n);
 	b->n += n;
 	b->s[b->n] = 0;
 }
 
+/* Formatted once into a buffer on the stack when it fits, which is nearly
+ * always. */
 static void putf(struct buf *b, const char *f, ...)
 {
+	char tmp[256];
 	va_list ap, aq;
 	va_start(ap, f);
 	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, f, ap);
+	int n = vsnprintf(tmp, sizeof tmp, f, ap);
 	va_end(ap);
+	if ((size_t)n < sizeof tmp) {
+		va_end(aq);
+		put(b, tmp, (size_t)n);
+		return;
+	}
 	char *t = malloc((size_t)n + 1);
 	if (!t) {
 		fprintf(stderr, "kpath: out of memory\n");
@@ -71,6 +85,22 @@ static void putf(struct buf *b, const char *f, ...)
 	va_end(aq);
 	put(b, t, (size_t)n);
 	free(t);
+}
+
+/* sep (when i > 0), then v in decimal: an element of a table. */
+static void put_elem(struct buf *b, uint32_t i, const char *sep, uint64_t v)
+{
+	char t[32];
+	size_t n = 0;
+	do
+		t[sizeof t - ++n] = (char)('0' + v % 10);
+	while (v /= 10);
+	if (i) {
+		size_t k = strlen(sep);
+		memcpy(t + sizeof t - n - k, sep, k);
+		n += k;
+	}
+	put(b, t + sizeof t - n, n);
 }
 
 /* A C string literal for s. */
@@ -160,14 +190,18 @@ char *rw_descriptor(const struct rw_file *f, const struct fn_plan *plan, const s
 	const char *p = f->prefix, *n = plan->name;
 	putf(&b, "static const unsigned %slines_%s[] = {", p, n);
 	for (uint32_t i = 0; i < plan->g->nblocks; i++)
-		putf(&b, "%s%u", i ? ", " : "", plan->g->blocks[i].line);
+		put_elem(&b, i, ", ", plan->g->blocks[i].line);
 	putf(&b, "};\nstatic const unsigned %slast_lines_%s[] = {", p, n);
 	for (uint32_t i = 0; i < plan->g->nblocks; i++)
-		putf(&b, "%s%u", i ? ", " : "", plan->g->blocks[i].last_line);
+		put_elem(&b, i, ", ", plan->g->blocks[i].last_line);
 	putf(&b, "};\nstatic const struct kpath_rt_edge %sedges_%s[] = {", p, n);
-	for (uint32_t i = 0; i < d->nedges; i++)
-		putf(&b, "%s{%u, %u, %lluULL}", i ? ", " : "", d->edges[i].src, d->edges[i].dst,
-		     (unsigned long long)d->edges[i].val);
+	for (uint32_t i = 0; i < d->nedges; i++) {
+		put(&b, i ? ", {" : "{", i ? 3 : 1); /* "{src, dst, valULL}" */
+		put_elem(&b, 0, "", d->edges[i].src);
+		put_elem(&b, 1, ", ", d->edges[i].dst);
+		put_elem(&b, 1, ", ", d->edges[i].val);
+		put(&b, "ULL}", 4);
+	}
 	if (d->nedges == 0)
 		put(&b, "{0, 0, 0}", 9);
 	putf(&b, "};\nstatic struct kpath_rt_func %sfn_%s = {KPATH_RT_ABI, ", p, n);
@@ -233,6 +267,14 @@ static void put_edited(struct buf *bp, const struct rw_file *f, const char *text
 char *rw_render(const struct rw_file *f, const char *text, size_t len, const char *out_name)
 {
 	struct buf b = {0};
+	/* room for all of it at once: the text, the edits, the descriptors */
+	size_t need = len + strlen(kp_rt_header_text) + 65536;
+	for (uint32_t i = 0; i < f->nedits; i++)
+		need += strlen(f->edits[i].text);
+	for (uint32_t i = 0; i < f->ndescs; i++)
+		need += strlen(f->descs[i]) + 2 * strlen(f->desc_names[i]) + 64 +
+		        (f->check ? strlen(f->check_tables[i]) : 0);
+	reserve(&b, need);
 	putf(&b, "/* Instrumented by kpath from %s: Ball-Larus path register %sr, cursor %sc. */\n", f->src_name,
 	     f->prefix, f->prefix);
 	/* Check mode links with checkrt.c, which implements emit/leave as

@@ -37,15 +37,88 @@ static void *xrealloc(void *p, size_t n)
 	return q;
 }
 
+/* Whether f has only the conversions %s, %u, %llu and %%, which
+ * fmt_simple writes itself. */
+static bool simple_format(const char *f)
+{
+	for (; *f; f++)
+		if (*f == '%') {
+			f++;
+			if (f[0] == 'l' && f[1] == 'l' && f[2] == 'u')
+				f += 2;
+			else if (*f != 's' && *f != 'u' && *f != '%')
+				return false;
+		}
+	return true;
+}
+
+/* The decimal digits of v, ending at end (exclusive); returns their start. */
+static char *utoa(char *end, unsigned long long v)
+{
+	do
+		*--end = (char)('0' + v % 10);
+	while (v /= 10);
+	return end;
+}
+
+/* fmt for a simple_format f: the same text as vsnprintf, without its cost
+ * (this runs for every inserted piece of code). */
+static char *fmt_simple(const char *f, va_list ap)
+{
+	size_t cap = 64, n = 0;
+	char *s = xrealloc(NULL, cap), num[24];
+	for (; *f; f++) {
+		const char *piece = f;
+		size_t len = 1;
+		if (*f == '%') {
+			f++;
+			if (*f == 's') {
+				piece = va_arg(ap, const char *);
+				if (!piece)
+					piece = "(null)"; /* as glibc */
+				len = strlen(piece);
+			} else if (*f == 'u') {
+				piece = utoa(num + sizeof num, va_arg(ap, unsigned));
+				len = (size_t)(num + sizeof num - piece);
+			} else if (*f == 'l') {
+				f += 2;
+				piece = utoa(num + sizeof num, va_arg(ap, unsigned long long));
+				len = (size_t)(num + sizeof num - piece);
+			}
+			/* "%%": piece is the second "%" */
+		}
+		if (n + len + 1 > cap) {
+			while (n + len + 1 > cap)
+				cap *= 2;
+			s = xrealloc(s, cap);
+		}
+		memcpy(s + n, piece, len);
+		n += len;
+	}
+	s[n] = 0;
+	return s;
+}
+
+/* The formatted text, malloc'd.  Formatted once into a buffer on the
+ * stack when it fits, which is nearly always. */
 static char *fmt(const char *f, ...)
 {
+	char tmp[256];
 	va_list ap, aq;
 	va_start(ap, f);
+	if (simple_format(f)) {
+		char *s = fmt_simple(f, ap);
+		va_end(ap);
+		return s;
+	}
 	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, f, ap);
+	int n = vsnprintf(tmp, sizeof tmp, f, ap);
 	va_end(ap);
 	char *s = xrealloc(NULL, (size_t)n + 1);
-	vsnprintf(s, (size_t)n + 1, f, aq);
+	if ((size_t)n < sizeof tmp)
+		memcpy(s, tmp, (size_t)n + 1);
+	else
+		vsnprintf(s, (size_t)n + 1, f, aq);
 	va_end(aq);
 	return s;
 }
@@ -310,19 +383,52 @@ static char *entry_text(struct placer *pl)
 
 /* Code inserted between an intended fall-through and its case label would
  * hide the intent from -Wimplicit-fallthrough: such code is followed by the
- * preamble's fall-through marker, which must directly precede the label. */
+ * preamble's fall-through marker, which must directly precede the label.
+ * (Sites are grouped by offset, so that a switch with many labels costs no
+ * more than its sites.) */
+static const struct fn_plan *by_off_plan; /* qsort has no context argument in C11 */
+
+static int by_off(const void *a, const void *b)
+{
+	uint32_t x = by_off_plan->sites[*(const uint32_t *)a].off, y = by_off_plan->sites[*(const uint32_t *)b].off;
+	return x < y ? -1 : x > y;
+}
+
 static void mark_fallthroughs(struct placer *pl, char **texts)
 {
 	const struct fn_plan *plan = pl->plan;
+	uint32_t nft = 0;
+	for (uint32_t s = 0; s < plan->nsites; s++)
+		nft += plan->sites[s].kind == SITE_FALLTHROUGH;
+	if (!nft)
+		return;
+	/* per site, the number of sites with text at its offset (group) */
+	uint32_t *order = xrealloc(NULL, plan->nsites * sizeof *order);
+	uint32_t *group = xrealloc(NULL, plan->nsites * sizeof *group);
+	uint32_t *with_text = xrealloc(NULL, plan->nsites * sizeof *with_text);
+	for (uint32_t s = 0; s < plan->nsites; s++)
+		order[s] = s;
+	by_off_plan = plan;
+	qsort(order, plan->nsites, sizeof *order, by_off);
+	uint32_t ng = 0;
+	for (uint32_t i = 0; i < plan->nsites; i++) {
+		if (i == 0 || plan->sites[order[i]].off != plan->sites[order[i - 1]].off)
+			with_text[ng++] = 0;
+		group[order[i]] = ng - 1;
+		with_text[ng - 1] += texts[order[i]] != NULL;
+	}
 	for (uint32_t s = 0; s < plan->nsites; s++) {
 		if (plan->sites[s].kind != SITE_FALLTHROUGH)
 			continue;
-		for (uint32_t o = 0; o < plan->nsites; o++)
-			if (o != s && texts[o] && plan->sites[o].off == plan->sites[s].off) {
-				texts[s] = fmt(" %sfallthrough;", pl->p);
-				break;
-			}
+		/* another site with text at this offset (texts[s] is still NULL) */
+		if (with_text[group[s]] > (texts[s] != NULL)) {
+			texts[s] = fmt(" %sfallthrough;", pl->p);
+			with_text[group[s]]++;
+		}
 	}
+	free(order);
+	free(group);
+	free(with_text);
 }
 
 static void add_edit(struct rw_file *f, uint32_t off, uint8_t phase, uint32_t seq, char *text)
