@@ -58,6 +58,25 @@ static uint32_t tok_end_offset(const struct src_file *src, CXToken t, uint32_t s
 	return file_offset(src, clang_getRangeEnd(clang_getTokenExtent(src->tu, t)), in_file);
 }
 
+/* The characters of C's punctuators ("?" only in "?", which may start a
+ * trigraph: left to libclang), and white space. */
+static bool is_punct_char(char c)
+{
+	switch (c) {
+	case '!': case '%': case '&': case '(': case ')': case '*': case '+': case ',': case '-': case '.':
+	case '/': case ':': case ';': case '<': case '=': case '>': case '[': case ']': case '^': case '{':
+	case '|': case '}': case '~': case '#':
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_space_char(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
 /* The length of token i starting at s when the file alone tells it, else 0.
  * Between two raw tokens (comments are tokens) there is only whitespace,
  * so a punctuator ends at the next token or at whitespace; an identifier or
@@ -71,9 +90,9 @@ static size_t quick_len(const struct src_file *src, CXTokenKind kind, uint32_t s
 	const char *t = src->text;
 	size_t k = s;
 	if (kind == CXToken_Punctuation) {
-		while (k < next && k < src->len && t[k] && strchr("!%&()*+,-./:;<=>[]^{|}~#", t[k]))
+		while (k < next && k < src->len && is_punct_char(t[k]))
 			k++;
-		if (k == s || (k < next && k < src->len && (!t[k] || !strchr(" \t\n\r\f\v", t[k]))))
+		if (k == s || (k < next && k < src->len && !is_space_char(t[k])))
 			return 0;
 		return k - s;
 	}
