@@ -340,7 +340,8 @@ static void put_edited(struct buf *bp, const struct rw_file *f, const char *text
 		fprintf(stderr, "kpath: out of memory\n");
 		exit(1);
 	}
-	memcpy(e, f->edits, f->nedits * sizeof *e);
+	if (f->nedits) /* none when no function was instrumented: edits is NULL */
+		memcpy(e, f->edits, f->nedits * sizeof *e);
 	qsort(e, f->nedits, sizeof *e, edit_cmp);
 	size_t pos = 0;
 	for (uint32_t i = 0; i < f->nedits; i++) {
