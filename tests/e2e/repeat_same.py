@@ -10,7 +10,8 @@ register, rewrite/repeat.c) and with --no-repeat (every item emitted where
 it is taken), compiled at -O2, and run at k = 1, 3 and 8.  The two profiles
 must hold the same k-IPF for every function, and the default build must
 actually use repeat counting somewhere (else the test tests nothing).
-Exit status 0 = same everywhere, 1 = a difference or a failure.
+$CC (default cc, may hold flags) compiles.  Exit status 0 = same
+everywhere, 1 = a difference or a failure.
 """
 import json
 import os
@@ -51,11 +52,11 @@ def build(kpath, src, flags, out, extra, corpus):
         fail("kpath instrument %s %s: %s" % (" ".join(extra), src, r.stderr[-2000:]))
     libs = shlex.split(subprocess.run([kpath, "config", "--libs"], capture_output=True, text=True,
                                       check=True).stdout)
-    cc = os.environ.get("CC", "cc")
-    r = subprocess.run([cc, "-O2"] + flags + [c, "-o", out] + libs + ["-lm", "-lpthread"], capture_output=True,
+    cc = shlex.split(os.environ.get("CC", "cc"))  # may hold flags (the sanitizer runs)
+    r = subprocess.run(cc + ["-O2"] + flags + [c, "-o", out] + libs + ["-lm", "-lpthread"], capture_output=True,
                        text=True, cwd=corpus)
     if r.returncode != 0:
-        fail("%s %s: %s" % (cc, c, r.stderr[-2000:]))
+        fail("%s %s: %s" % (" ".join(cc), c, r.stderr[-2000:]))
     with open(c) as f:
         return f.read().count("kpath_rt_repeat(")
 
