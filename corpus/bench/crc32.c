@@ -69,7 +69,7 @@ static void fill(unsigned char *buf, size_t n)
 		case 1: /* a word */
 		case 2:
 			for (size_t j = 0; j < len && i < n; j++)
-				buf[i++] = (unsigned char)('a' + (r >> (8 + 4 * j)) % 26u);
+				buf[i++] = (unsigned char)('a' + (r >> ((8 + 4 * j) % 64)) % 26u);
 			if (i < n)
 				buf[i++] = ' ';
 			break;

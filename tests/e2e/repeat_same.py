@@ -67,6 +67,9 @@ def run(exe, args, k, prof, cwd):
     env = dict(os.environ, KPATH_K=str(k), KPATH_OUT=prof)
     env.pop("KPATH_TRACE", None)
     r = subprocess.run([exe] + args, env=env, cwd=cwd, capture_output=True, timeout=300)
+    if not os.path.exists(prof):
+        fail("%s (KPATH_K=%d) exited with %d and wrote no profile: %s" %
+             (exe, k, r.returncode, r.stderr.decode(errors="replace")[-1000:]))
     with open(prof) as f:
         p = json.load(f)
     return r.returncode, r.stdout, {(fn["name"], fn["checksum"]): fn["kipf"] for fn in p["functions"]}
