@@ -2,15 +2,22 @@
 # CFG golden files: `kpath cfg NAME.c` must print exactly NAME.cfg (blocks
 # with first lines, CFG edges with roles, DAG edges with Ball-Larus vals).
 # To accept a reviewed change: kpath cfg NAME.c > NAME.cfg
-# usage: golden.sh KPATH WORK DIR...   (every DIR/NAME.c that has a NAME.cfg)
+# usage: golden.sh KPATH WORK DIR...   (every DIR/NAME.c; a NAME.c without
+# its NAME.cfg fails: each input pins its CFG, since a CFG that is
+# consistently wrong still numbers its paths validly)
 set -u
 kpath=$1 work=$2
 shift 2
 mkdir -p "$work" || exit 1
 status=0 n=0
 for dir in "$@"; do
-	for cfg in "$dir"/*.cfg; do
-		name=$(basename "$cfg" .cfg)
+	for src in "$dir"/*.c; do
+		name=$(basename "$src" .c) cfg="$dir/$(basename "$src" .c).cfg"
+		if [ ! -f "$cfg" ]; then
+			echo "FAIL: $src has no golden file (review, then: cd $dir && kpath cfg $name.c > $name.cfg)"
+			status=1
+			continue
+		fi
 		(cd "$dir" && "$kpath" cfg "$name.c") >"$work/$name.cfg" 2>"$work/$name.err" ||
 			{ cat "$work/$name.err"; status=1; continue; }
 		n=$((n + 1))

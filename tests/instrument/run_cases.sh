@@ -9,20 +9,23 @@
 #   3. kpath instrument (plain), linked with $(kpath config --libs), run with
 #      KPATH_OUT: same stdout and status, a profile with "invalid_paths": 0
 #      for every function;
-#      and (with python3) the same k-IPF as kpath kipf replaying the
+#      that validates against the schema (tests/report/validate_profile.py),
+#      and the same k-IPF as kpath kipf replaying the
 #      trace of a KPATH_TRACE run (inline steps agree with the library);
 #   4. the summary line's instrumented/skipped/cut counts equal the case's
 #      expectation comment:  /* expect: instrumented=N skipped=M cut=C */
 #      and every function named in  /* expect-skip: f g ... */  is reported
 #      as "not instrumented" (with a non-empty reason);
 #      and, with  /* expect-paths: f=N ... */, that the profile gives f
-#      N paths (this pins the CFG's shape);
+#      N paths (tests/cfg's golden NAME.cfg pins every case's CFG);
 #   5. cc -std=gnu11 -Wall -Wextra gives no warning on the instrumented file
 #      that it does not give on the original (compared by file:line + text).
 # RUNTIMELIB is the runtime archive (it must exist; the link itself uses
 # "kpath config --libs", as users do).
 # Exit status: 0 = all passed, 1 = some failed, 2 = usage.
 # Environment: CC (default gcc), KPATH_CASE_TIMEOUT (seconds, default 30).
+# python3 is required (a declared dependency): without it the checks of 3
+# and 4 cannot run, and the run fails rather than pass having skipped them.
 set -u
 LC_ALL=C
 export LC_ALL
@@ -38,6 +41,7 @@ CASES=$4
 WORK=$5
 shift 5
 CC=${CC:-gcc}
+command -v python3 >/dev/null 2>&1 || { echo "$0: python3 not found (install python3)" >&2; exit 2; }
 VALIDATE=$(cd "$(dirname "$0")" && pwd)/../report/validate_profile.py
 TMO=${KPATH_CASE_TIMEOUT:-30}
 STD="-std=gnu11"
@@ -154,7 +158,9 @@ run_case() {
 			fail "the profile has invalid paths"
 		elif ! grep -q '"invalid_paths"' "$W/profile.json"; then
 			fail "the profile has no functions"
-		elif command -v python3 >/dev/null 2>&1; then
+		elif ! python3 "$VALIDATE" "$W/profile.json"; then
+			fail "profile does not validate against the schema"
+		else
 			# 3b. the inline steps and the library agree: the same run
 			# traced (every item through the library), replayed offline by
 			# kpath kipf, gives the same k-IPF for every function
@@ -206,9 +212,7 @@ PYEOF
 	# profile (pins the CFG's shape: a wrong CFG still gives valid IDs)
 	EP=$(sed -n -E 's/.*expect-paths: *([A-Za-z0-9_= ]*[0-9]).*/\1/p' "$NAME.c")
 	if [ -n "$EP" ] && [ -s "$W/profile.json" ]; then
-		if command -v python3 >/dev/null 2>&1; then
-			python3 "$VALIDATE" "$W/profile.json" || fail "profile does not validate against the schema"
-			python3 - "$W/profile.json" $EP <<'PYEOF' || fail "num_paths differ from expect-paths"
+		python3 - "$W/profile.json" $EP <<'PYEOF' || fail "num_paths differ from expect-paths"
 import json, sys
 prof = json.load(open(sys.argv[1]))
 got = {f["name"]: int(f["num_paths"]) for f in prof["functions"]}
@@ -220,9 +224,6 @@ for kv in sys.argv[2:]:
         bad = 1
 sys.exit(bad)
 PYEOF
-		else
-			echo "note: python3 not found, expect-paths not checked"
-		fi
 	fi
 	# every skip must give a non-empty reason
 	if grep -E "not instrumented: *$" "$W/instrument.log" >/dev/null; then
