@@ -98,6 +98,43 @@ def write_quick(path, progs, res, variants):
     return all_ok(res)
 
 
+def added_calls(calls, v):
+    """(total added, {function: added}) of variant v over native: calls to
+    the program's own functions that the native binary does not make."""
+    nat = calls.get("native") or {}
+    got = calls.get(v)
+    if got is None:
+        return None, {}
+    per = {f: n - nat.get(f, 0) for f, n in got.items() if n > nat.get(f, 0)}
+    return sum(per.values()), per
+
+
+def calls_section(progs, instr):
+    """The inlining-loss table: calls to the program's own functions that an
+    instrumented binary makes and the native one does not (callgrind)."""
+    vs = [v for v in ("k1", "k4") if any(v in instr[p["name"]].get("calls", {}) for p in progs)]
+    rows = []
+    for p in progs:
+        calls = instr[p["name"]].get("calls", {})
+        nat = calls.get("native")
+        row = [p["name"], fmt_int(sum(nat.values())) if nat is not None else "n/a"]
+        worst = {}
+        for v in vs:
+            total, per = added_calls(calls, v)
+            row.append(fmt_int(total) if total is not None else "n/a")
+            for f, n in per.items():
+                worst[f] = max(worst.get(f, 0), n)
+        top = sorted(worst.items(), key=lambda x: -x[1])[:3]
+        row.append(", ".join("`%s` +%s" % (f, fmt_int(n)) for f, n in top) or "none")
+        rows.append(row)
+    return ("## Calls added by instrumentation (callgrind, quick input)\n\n"
+            "Calls to the program's own functions (those its source defines; gcc's clones count as the "
+            "function) made by the instrumented binary beyond the native binary's, per function, summed: a "
+            "helper the native build inlines and the instrumented one calls shows up here.  Target "
+            "(issue 14): 0 everywhere.\n\n" +
+            table(["program", "native calls"] + ["%s added" % label(v) for v in vs] + ["most added"], rows) + "\n")
+
+
 def fmt_int(n):
     return "{:,}".format(n) if n is not None else "n/a"
 
@@ -216,6 +253,9 @@ def write_full(cfg, meta, progs, res, instr, timing, variants, ks):
             rows.append(row)
         rows.append(["**geometric mean**", "", ""] + ["**%s**" % geo_ratio(ratios[v]) for v in cg_vars])
         w(table(["program", "scale", "native Ir"] + [label(v) for v in cg_vars], rows) + "\n")
+
+    if instr and any("calls" in per for per in instr.values()):
+        w(calls_section(progs, instr))
 
     # memory
     w("## Peak memory (MiB, maximum resident set: GNU time %M, median of the runs)\n\n")
