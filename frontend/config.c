@@ -45,6 +45,6 @@ int kp_config_main(int argc, char **argv)
 	if (!strcmp(argv[1], "--libdir"))
 		printf("%s\n", dir);
 	else
-		printf("%s/libkpath_rt.a -ljansson -lpthread\n", dir);
+		printf("%s/libkpath_rt.a -lpthread\n", dir);
 	return 0;
 }
