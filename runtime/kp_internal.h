@@ -316,8 +316,8 @@ struct kp_rt {
 	uint64_t forest_nodes;   /* nodes of the forests of the threads that ended */
 	uint64_t forest_threads; /* threads that had a forest */
 	uint64_t lib_items, items; /* of the threads that ended: items through the library, all items */
-	char *out;               /* KPATH_OUT */
-	char *redirect;          /* where we write once OUT proved unusable */
+	char *out;               /* KPATH_OUT, absolute, with its patterns (out_path.c) */
+	char *redirect;          /* where this process writes once OUT proved unusable */
 	/* trace (trace.c) */
 	pthread_mutex_t tmu;
 	FILE *trace;
@@ -367,9 +367,25 @@ void kp_thread_exit(void *th);
  * copied), counters, and the decoded paths of its IDs. */
 int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const struct kp_ipf *t,
 		     uint64_t emitted, uint64_t invalid);
-/* Accumulates p into the file out under flock(out.lock); when out is
- * unusable, writes beside it and sets *redirect (malloc'd).  0 or < 0. */
-int kp_accumulate(const char *out, struct kp_profile *p, char **redirect);
+/* Accumulates p into the file out under flock(out.lock); when out exists
+ * but is no profile we may add to, writes beside it and sets *redirect
+ * (malloc'd).  With redirect NULL (the fallback itself), no lock.  0, or
+ * < 0 with err holding "PATH: reason" (nothing printed). */
+int kp_accumulate(const char *out, struct kp_profile *p, char **redirect, char *err, size_t errlen);
+/* KPATH_OUT's patterns (out_path.c): the offset of the first % that is not
+ * %p, %h, %m or %%, or -1. */
+int kp_out_pattern_check(const char *pattern);
+/* pattern with %p, %h, %m, %% expanded (malloc'd); NULL on ENOMEM. */
+char *kp_out_expand(const char *pattern);
+/* 0 when path may take a profile; else < 0 with err "PATH: reason". */
+int kp_out_check(const char *path, char *err, size_t errlen);
+/* This host's name ("localhost" if unknown), '/' replaced, in buf[cap]. */
+void kp_hostname(char *buf, size_t cap);
+/* The temporary file for an atomic write of path: "PATH.tmp.HOST.PID.N"
+ * (malloc'd, NULL on ENOMEM), and the removal of those of dead processes
+ * (stale.c). */
+char *kp_tmp_name(const char *path, unsigned n);
+void kp_stale_sweep(const char *out);
 /* Writes the global data now (caller holds kp_rt.mu). */
 void kp_dump_locked(void);
 

@@ -173,6 +173,145 @@ CEOF
 	done
 }
 
+# not_written ERRFILE PATH REASON: ERRFILE holds exactly one line,
+# "kpath: profile NOT written: PATH: ..." containing REASON.
+not_written() {
+	n=$(grep -c . "$1")
+	[ "$n" -eq 1 ] || { show "$1"; fail "expected one line on stderr, got $n"; }
+	grep -qF "kpath: profile NOT written: $2: " "$1" || { show "$1"; fail "no 'kpath: profile NOT written: $2: ...' line"; }
+	grep -qF "$3" "$1" || { show "$1"; fail "the reason '$3' is not given"; }
+}
+
+# out_missing_dir: KPATH_OUT in a directory that does not exist.
+case_out_missing_dir() {
+	write_prog p && build p
+	KPATH_OUT=$W/nodir/p.json ./p >out.txt 2>err.txt || fail "p exited with $? (the program's status must not change)"
+	not_written err.txt "$W/nodir/p.json" "the directory $W/nodir does not exist"
+	[ -e nodir ] && fail "nodir was created"
+}
+
+# out_is_dir: KPATH_OUT names a directory ("read error" before).
+case_out_is_dir() {
+	write_prog p && build p
+	mkdir d
+	KPATH_OUT=d ./p >out.txt 2>err.txt || fail "p exited with $?"
+	not_written err.txt "$W/d" "is a directory"
+	ls d.* >/dev/null 2>&1 && fail "files were written beside the directory: $(ls -d d.*)"
+	[ -z "$(ls d)" ] || fail "files were written into the directory: $(ls d)"
+}
+
+# out_unwritable: a directory where files cannot be created (as root, whom
+# permissions do not stop: /proc).
+case_out_unwritable() {
+	write_prog p && build p
+	if [ "$(id -u)" -eq 0 ]; then
+		out=/proc/kpath-rtuse-$$.json
+	else
+		mkdir ro && chmod 555 ro
+		out=$W/ro/p.json
+	fi
+	KPATH_OUT=$out ./p >out.txt 2>err.txt || fail "p exited with $?"
+	not_written err.txt "$out" "$out"
+}
+
+# out_long_name: a file name that leaves no room for the temporary file's
+# suffix: the reason is said plainly (not "left it as is").
+case_out_long_name() {
+	write_prog p && build p
+	long=$(printf '%0240d' 0).json
+	KPATH_OUT=$long ./p >out.txt 2>err.txt || fail "p exited with $?"
+	not_written err.txt "$W/$long" "a name may have at most"
+	grep -q "left" err.txt && fail "stderr talks about leaving a file as it is"
+}
+
+# stale_tmp: a temporary file left by a killed writer (simulated: this
+# host, a pid that has exited, two minutes old) is removed by the next
+# write; one of a live process, one too recent and one of another host stay.
+case_stale_tmp() {
+	write_prog p && build p
+	host=$("$PYTHON" -c 'import socket; print(socket.gethostname().replace("/", "_") or "localhost")')
+	sh -c 'echo $$ >dead.pid'
+	dead=$(cat dead.pid)
+	kill -0 "$dead" 2>/dev/null && fatal "pid $dead is still alive"
+	: >"kpath.json.tmp.$host.$dead.0"
+	: >"kpath.json.tmp.$host.$dead.1"
+	: >"kpath.json.tmp.$host.$$.0"
+	: >"kpath.json.tmp.other-host.$dead.0"
+	touch -d '2 minutes ago' "kpath.json.tmp.$host.$dead.0" "kpath.json.tmp.$host.$$.0" "kpath.json.tmp.other-host.$dead.0"
+	./p >out.txt 2>err.txt || fail "p exited with $?"
+	[ -e "kpath.json.tmp.$host.$dead.0" ] && fail "the stale temporary file of dead process $dead was not removed"
+	[ -e "kpath.json.tmp.$host.$dead.1" ] || fail "a recent temporary file was removed"
+	[ -e "kpath.json.tmp.$host.$$.0" ] || fail "the temporary file of live process $$ was removed"
+	[ -e "kpath.json.tmp.other-host.$dead.0" ] || fail "another host's temporary file was removed"
+	grep -q "removed .*kpath.json.tmp.$host.$dead.0, left by process $dead" err.txt || { show err.txt; fail "the removal is not reported"; }
+	profile_has kpath.json 1 main classify
+}
+
+# fallback_lock: when KPATH_OUT holds something else, the profile goes to
+# <name>.<pid>.json with the reason on stderr, and only KPATH_OUT has a
+# .lock; a forked child writes its own fallback, not the parent's.
+case_fallback_lock() {
+	cat >f.c <<'CEOF'
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static int work(int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		s += i & 1 ? i : -i;
+	return s;
+}
+int main(void)
+{
+	printf("%d\n", work(10));
+	fflush(stdout);
+	pid_t c = fork();
+	if (c == 0) {
+		printf("child %ld %d\n", (long)getpid(), work(5));
+		return 0;
+	}
+	waitpid(c, NULL, 0);
+	printf("parent %ld\n", (long)getpid());
+	return 0;
+}
+CEOF
+	build f
+	echo garbage >kpath.json
+	./f >out.txt 2>err.txt || fail "f exited with $?"
+	parent=$(sed -n 's/^parent //p' out.txt)
+	child=$(sed -n 's/^child \([0-9]*\) .*/\1/p' out.txt)
+	[ "$(cat kpath.json)" = garbage ] || fail "kpath.json was changed"
+	grep -q "kpath.json:1:.*invalid JSON.*left that file as it is, writing the profile to $W/kpath.$parent.json" err.txt || { show err.txt; fail "the parent's fallback message is wrong"; }
+	profile_has "kpath.$parent.json" 1 main work
+	profile_has "kpath.$child.json" 1 work
+	ls *.lock >locks.txt 2>/dev/null
+	[ "$(cat locks.txt)" = kpath.json.lock ] || { show locks.txt; fail "expected kpath.json.lock alone"; }
+}
+
+# env_strict: KPATH_K and KPATH_STATS take exactly their documented values.
+case_env_strict() {
+	write_prog p && build p
+	for v in " 4" "4 " "+4" "04x" "0" "65"; do
+		rm -f kpath.json
+		KPATH_K=$v ./p >out.txt 2>err.txt || fail "p exited with $?"
+		grep -qF "kpath: KPATH_K=\"$v\": expected an integer in 1..64" err.txt || { show err.txt; fail "KPATH_K=\"$v\" was not refused"; }
+		"$PYTHON" -c 'import json,sys; sys.exit(json.load(open("kpath.json"))["k"] != 4)' || fail "KPATH_K=\"$v\": k is not the default 4"
+	done
+	rm -f kpath.json
+	KPATH_K=2 ./p >out.txt 2>err.txt
+	[ -s err.txt ] && { show err.txt; fail "KPATH_K=2 printed something"; }
+	"$PYTHON" -c 'import json,sys; sys.exit(json.load(open("kpath.json"))["k"] != 2)' || fail "KPATH_K=2: k is not 2"
+	rm -f kpath.json
+	KPATH_STATS=0 ./p >out.txt 2>err.txt
+	[ -s err.txt ] && { show err.txt; fail "KPATH_STATS=0 printed something"; }
+	KPATH_STATS=1 ./p >out.txt 2>err.txt
+	grep -q "^kpath: stats: k 4" err.txt || { show err.txt; fail "KPATH_STATS=1 printed no stats"; }
+	KPATH_STATS=yes ./p >out.txt 2>err.txt
+	grep -q "KPATH_STATS=\"yes\": expected 1 (on) or 0 (off); stats off" err.txt || { show err.txt; fail "KPATH_STATS=yes was not refused"; }
+	grep -q "stats: k" err.txt && fail "KPATH_STATS=yes turned stats on"
+}
+
 type "case_$CASE" >/dev/null 2>&1 || fatal "unknown case $CASE"
 "case_$CASE"
 if [ "$nfail" -ne 0 ]; then
