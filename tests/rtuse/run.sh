@@ -312,6 +312,66 @@ case_env_strict() {
 	grep -q "stats: k" err.txt && fail "KPATH_STATS=yes turned stats on"
 }
 
+# out_pattern: KPATH_OUT=prof.%p.json with three forked children gives one
+# profile per process, each named by its pid; %h, %m and %% expand to the
+# host, the binary's signature (the same for two runs, another after a
+# rebuild) and a %.
+case_out_pattern() {
+	cat >k.c <<'CEOF'
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static int work(int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		s += i & 1 ? i : -i;
+	return s;
+}
+int main(void)
+{
+	for (int c = 0; c < 3; c++) {
+		fflush(stdout);
+		pid_t pid = fork();
+		if (pid == 0) {
+			printf("child %ld %d\n", (long)getpid(), work(c + 2));
+			return 0;
+		}
+		waitpid(pid, NULL, 0);
+	}
+	printf("parent %ld %d\n", (long)getpid(), work(9));
+	return 0;
+}
+CEOF
+	build k
+	KPATH_OUT=prof.%p.json ./k >out.txt 2>err.txt || fail "k exited with $?"
+	[ -s err.txt ] && { show err.txt; fail "stderr is not empty"; }
+	n=0
+	for pid in $(sed -n 's/^child \([0-9]*\) .*/\1/p' out.txt); do
+		profile_has "prof.$pid.json" 1 work
+		n=$((n + 1))
+	done
+	[ $n -eq 3 ] || fail "expected 3 children, saw $n"
+	parent=$(sed -n 's/^parent \([0-9]*\) .*/\1/p' out.txt)
+	profile_has "prof.$parent.json" 1 main work
+	[ "$(ls prof.*.json | wc -l)" -eq 4 ] || fail "expected 4 profiles: $(ls prof.*.json)"
+	host=$("$PYTHON" -c 'import socket; print(socket.gethostname().replace("/", "_") or "localhost")')
+	KPATH_OUT='x.%h.%m.%%.json' ./k >/dev/null 2>err.txt || fail "k exited with $?"
+	KPATH_OUT='x.%h.%m.%%.json' ./k >/dev/null 2>>err.txt || fail "k exited with $?"
+	[ -s err.txt ] && { show err.txt; fail "stderr is not empty"; }
+	set -- x."$host".*.%.json
+	[ $# -eq 1 ] && [ -f "$1" ] || fail "expected one x.$host.SIGNATURE.%.json, have: $(ls x.*)"
+	echo "$1" | grep -Eq "^x\.$host\.[0-9a-f]{16}\.%\.json$" || fail "$1: %m is not 16 hex digits"
+	profile_has "$1" 8 main work # 2 runs of 4 processes
+	sleep 1 # a new modification time, whatever the file system's resolution
+	build k
+	KPATH_OUT='x.%h.%m.%%.json' ./k >/dev/null 2>err.txt || fail "k exited with $?"
+	[ "$(ls x.*.json | wc -l)" -eq 2 ] || fail "a rebuilt binary did not get its own %m: $(ls x.*)"
+	KPATH_OUT='y.%q.json' ./k >/dev/null 2>err.txt || fail "k exited with $?"
+	grep -q '"%q" is not a pattern' err.txt || { show err.txt; fail "%q was not reported"; }
+	profile_has y.%q.json 4 main
+}
+
 type "case_$CASE" >/dev/null 2>&1 || fatal "unknown case $CASE"
 "case_$CASE"
 if [ "$nfail" -ne 0 ]; then
