@@ -2,7 +2,8 @@
 # run_builds.sh KPATH KPATH_CC PROJECT_DIR WORK_DIR CASE
 #
 # kpath in real builds (kpath-cc and kpath instrument -p) on corpus/project.
-# Cases: make cmake preprocess object_name syntax_error keep compdb.
+# Cases: make cmake preprocess object_name syntax_error keep compdb fallback
+# strict.
 # Exit status 0 = pass, 1 = fail.  Environment: CC (default cc), PYTHON.
 set -u
 if [ $# -ne 5 ]; then
@@ -159,6 +160,47 @@ compdb)
 	run_check "$W/stk" "$W"
 	# the original build tree is untouched by the mirror's objects
 	ls "$W/b"/CMakeFiles/stk.dir/*.o >/dev/null 2>&1 && fail "objects appeared in the original build tree"
+	;;
+fallback | strict)
+	# kpath-cc's fallback: one line per file with the failed step's first
+	# error; KPATH_CC_STRICT=1 turns it into a failed build.  nested.c is
+	# rejected by clang (kpath instrument) but accepted by gcc; fakecc
+	# rejects any instrumented file (a path in kpath-cc's temporary
+	# directory) and compiles the rest with $CC.
+	mkdir -p "$W/src" && cd "$W/src" || fail "no $W/src"
+	printf 'int f(int x) { int g(int y) { return y + 1; } return g(x); }\n' >nested.c
+	printf 'int ok(int x)\n{\n\treturn x > 0 ? x : -x;\n}\n' >ok.c
+	printf '#!/bin/sh\nfor a in "$@"; do case $a in */kpath-cc.*) echo "ok.c:3:2: error: fake rejection" >&2; exit 1 ;; esac; done\nexec %s "$@"\n' "$CC" >fakecc
+	chmod +x fakecc
+	# one_line FILE PATTERN: FILE holds exactly one line, matching PATTERN
+	one_line() {
+		[ "$(grep -c . "$1")" -eq 1 ] && grep -q "$2" "$1" || { show "$1"; fail "expected one line matching '$2'"; }
+	}
+	if [ "$CASE" = fallback ]; then
+		if $CC -c nested.c -o plain.o 2>/dev/null; then
+			"$KCC" $CC -c nested.c ok.c 2>"$W/err" || { show "$W/err"; fail "kpath-cc -c nested.c ok.c failed"; }
+			one_line "$W/err" '^kpath-cc: warning: nested.c compiled without path profiling: kpath instrument failed: nested.c:1:.*error'
+			nm ok.o | grep -q kpath_rt || fail "ok.o is not instrumented"
+		fi
+		"$KCC" ./fakecc -c ok.c -o ok2.o 2>"$W/err" || { show "$W/err"; fail "kpath-cc ./fakecc failed"; }
+		one_line "$W/err" '^kpath-cc: warning: ok.c compiled without path profiling: the instrumented file did not compile: ok.c:3:2: error: fake rejection (KPATH_KEEP=DIR keeps the instrumented file)$'
+		[ -f ok2.o ] || fail "ok2.o was not written"
+		KPATH_KEEP="$W/keep" "$KCC" ./fakecc -c ok.c -o ok3.o 2>"$W/err" || { show "$W/err"; fail "kpath-cc ./fakecc failed"; }
+		k="$W/keep$(pwd -P)/ok.kpath.c"
+		one_line "$W/err" "fake rejection; the instrumented file is kept as $k\$"
+		[ -s "$k" ] || fail "$k was not kept"
+	else
+		KPATH_CC_STRICT=1 "$KCC" $CC -c ok.c -o good.o 2>"$W/err" || { show "$W/err"; fail "a good file failed under KPATH_CC_STRICT=1"; }
+		[ -s "$W/err" ] && { show "$W/err"; fail "stderr not empty"; }
+		nm good.o | grep -q kpath_rt || fail "good.o is not instrumented"
+		KPATH_CC_STRICT=1 "$KCC" $CC -c nested.c -o n.o 2>"$W/err" && fail "KPATH_CC_STRICT=1: nested.c compiled"
+		one_line "$W/err" '^kpath-cc: error: nested.c: kpath instrument failed (KPATH_CC_STRICT=1): nested.c:1:.*error'
+		[ -e n.o ] && fail "n.o was written"
+		KPATH_CC_STRICT=1 "$KCC" ./fakecc -c ok.c -o f.o 2>"$W/err" && fail "KPATH_CC_STRICT=1: the fallback compiled ok.c"
+		one_line "$W/err" '^kpath-cc: error: ok.c: the instrumented file did not compile (KPATH_CC_STRICT=1): ok.c:3:2: error: fake rejection'
+		[ -e f.o ] && fail "f.o was written"
+		KPATH_CC_STRICT=0 "$KCC" ./fakecc -c ok.c -o f0.o 2>"$W/err" || fail "KPATH_CC_STRICT=0 is not off"
+	fi
 	;;
 *)
 	fail "unknown case"
