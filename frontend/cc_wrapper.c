@@ -71,7 +71,11 @@ static void usage(FILE *out)
 	        "  (kpath instrument) and links the kpath runtime into executables.\n"
 	        "  make CC=\"kpath-cc gcc\" | CC=kpath-cc ./configure | cmake -DCMAKE_C_COMPILER_LAUNCHER=kpath-cc\n"
 	        "    -DCMAKE_C_LINKER_LAUNCHER=kpath-cc | CC=kpath-cc cmake ...\n"
-	        "  COMPILER defaults to $KPATH_CC, else cc.\n"
+	        "  COMPILER defaults to $KPATH_CC, else cc.  Every argument goes to the\n"
+	        "  compiler: kpath-cc --help and --version print the compiler's (build\n"
+	        "  systems probe them); kpath-cc's own are:\n"
+	        "  --kpath-help         print this help\n"
+	        "  --kpath-version      print kpath's version\n"
 	        "environment:\n"
 	        "  KPATH_CC=CC          compiler when none is given on the command line\n"
 	        "  KPATH_KEEP=DIR       keep instrumented sources as DIR/<source dir>/NAME.kpath.c\n"
@@ -569,6 +573,10 @@ int main(int argc, char **argv)
 	if (argc < 2 || !strcmp(argv[1], "--kpath-help")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "--kpath-version")) {
+		printf("kpath-cc (kpath) %s\n", KPATH_VERSION);
+		return 0;
 	}
 	verbose = getenv("KPATH_CC_VERBOSE") && *getenv("KPATH_CC_VERBOSE");
 	bool strict = kp_cc_strict();

@@ -372,6 +372,55 @@ CEOF
 	profile_has y.%q.json 4 main
 }
 
+# install: cmake --install into a DESTDIR gives bin/kpath, bin/kpath-cc,
+# the runtime, its header and the man pages; the installed kpath finds the
+# installed runtime, and a program builds and profiles with the installed
+# kpath-cc.
+case_install() {
+	build_dir=$(dirname "$(dirname "$KPATH")")
+	[ -f "$build_dir/CMakeCache.txt" ] || fatal "$build_dir is not a CMake build directory"
+	DESTDIR=$W/stage cmake --install "$build_dir" --prefix /opt/kpath-test >install.log 2>&1 || { show install.log; fatal "cmake --install failed"; }
+	P=$W/stage/opt/kpath-test
+	for f in bin/kpath bin/kpath-cc include/kpath_rt.h share/man/man1/kpath.1 share/man/man1/kpath-cc.1; do
+		[ -f "$P/$f" ] || fail "$f was not installed"
+	done
+	libs=$("$P/bin/kpath" config --libs) || fatal "the installed kpath config --libs failed"
+	case $libs in "$P/"*"/libkpath_rt.a -lpthread") ;; *) fail "installed kpath config --libs: $libs" ;; esac
+	[ -f "${libs%% *}" ] || fail "${libs%% *} does not exist"
+	grep -q '^\.TH KPATH 1' "$P/share/man/man1/kpath.1" || fail "kpath.1 is not a man page"
+	grep -q '^\.TH KPATH-CC 1' "$P/share/man/man1/kpath-cc.1" || fail "kpath-cc.1 is not a man page"
+	write_prog p
+	"$P/bin/kpath-cc" $CC -O1 p.c -o p 2>cc.err || { show cc.err; fatal "the installed kpath-cc could not build p"; }
+	[ -s cc.err ] && { show cc.err; fail "the installed kpath-cc printed something"; }
+	./p >out.txt 2>err.txt || fail "p exited with $?"
+	profile_has kpath.json 1 main classify
+}
+
+# help: --version, every subcommand's --help (several lines, status 0),
+# kpath-cc's own --kpath-help/--kpath-version while --help and --version
+# stay the compiler's, and an unknown function name is an error.
+case_help() {
+	"$KPATH" --version >v.txt || fail "kpath --version failed"
+	grep -Eq '^kpath [0-9]+\.[0-9]+\.[0-9]+$' v.txt || { show v.txt; fail "kpath --version printed no version"; }
+	for c in instrument cfg config report show merge diff paths kipf; do
+		"$KPATH" $c --help >h.txt 2>&1 || fail "kpath $c --help exited with $?"
+		grep -q "^usage: kpath $c" h.txt || { show h.txt; fail "kpath $c --help has no usage line"; }
+		[ "$(grep -c . h.txt)" -ge 5 ] || { show h.txt; fail "kpath $c --help is a one-liner"; }
+	done
+	"$KPATH_CC" --kpath-version >v.txt || fail "kpath-cc --kpath-version failed"
+	grep -Eq '^kpath-cc \(kpath\) [0-9]+\.[0-9]+\.[0-9]+$' v.txt || { show v.txt; fail "kpath-cc --kpath-version"; }
+	"$KPATH_CC" --kpath-help | grep -q -- '--kpath-version' || fail "kpath-cc --kpath-help does not list --kpath-version"
+	"$KPATH_CC" $CC --version >a.txt 2>&1
+	$CC --version >b.txt 2>&1
+	cmp -s a.txt b.txt || fail "kpath-cc $CC --version is not the compiler's"
+	write_prog p
+	"$KPATH" cfg p.c --function nosuch >out.txt 2>err.txt && fail "kpath cfg --function nosuch exited with 0"
+	grep -q "no function 'nosuch'" err.txt || { show err.txt; fail "kpath cfg --function nosuch gave no reason"; }
+	[ -s out.txt ] && fail "kpath cfg --function nosuch printed a CFG"
+	"$KPATH" cfg p.c --function classify >out.txt 2>err.txt || fail "kpath cfg --function classify failed"
+	grep -q '^function classify' out.txt || fail "kpath cfg --function classify printed no CFG"
+}
+
 type "case_$CASE" >/dev/null 2>&1 || fatal "unknown case $CASE"
 "case_$CASE"
 if [ "$nfail" -ne 0 ]; then
