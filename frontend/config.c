@@ -53,7 +53,9 @@ int kp_config_main(int argc, char **argv)
 		printf("%s\n"
 		       "Prints what building with kpath needs:\n"
 		       "  --libs     the linker arguments for the runtime that instrumented\n"
-		       "             programs link: PREFIX/LIBDIR/libkpath_rt.a -lpthread, found\n"
+		       "             programs link: PREFIX/LIBDIR/libkpath_rt.a, the option that\n"
+		       "             exports its kpath_* symbols from executables (so shared\n"
+		       "             libraries share the program's runtime), -lpthread; found\n"
 		       "             relative to this kpath executable (PREFIX/bin/kpath), e.g.\n"
 		       "             cc prog.kpath.c -o prog $(kpath config --libs)\n"
 		       "  --libdir   the directory holding libkpath_rt.a\n"
@@ -78,6 +80,6 @@ int kp_config_main(int argc, char **argv)
 	if (!strcmp(argv[1], "--libdir"))
 		printf("%s\n", dir);
 	else
-		printf("%s/libkpath_rt.a -lpthread\n", dir);
+		printf("%s/libkpath_rt.a -Wl,--export-dynamic-symbol-list=%s/kpath_rt.exports -lpthread\n", dir, dir);
 	return 0;
 }

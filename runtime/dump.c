@@ -45,7 +45,8 @@ void kp_dump_locked(void)
 	for (uint32_t i = 0; i < kp_rt.nfuncs && rc == 0; i++) {
 		const struct kp_gfunc *g = &kp_rt.funcs[i];
 		p.dropped += g->dropped;
-		rc = kp_snapshot_func(&p, g->f, &g->ipf, g->emitted, g->invalid);
+		if (!g->lost)
+			rc = kp_snapshot_func(&p, g->f, &g->ipf, g->emitted, g->invalid);
 	}
 	char err[1024];
 	char *out = kp_rt.redirect || !kp_rt.out ? NULL : kp_out_expand(kp_rt.out);

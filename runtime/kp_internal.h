@@ -270,6 +270,8 @@ struct kp_gfunc {
 	struct kp_ipf ipf;  /* the k-IPF merged from finished thread data */
 	uint64_t emitted, invalid, dropped;
 	int written;        /* appeared in a profile this process wrote */
+	int copied;         /* f is a heap copy: its module was unloaded (dso.c) */
+	int lost;           /* f could not be copied: f is NULL, not written */
 };
 
 #define KP_TBUF 65536u
@@ -304,7 +306,7 @@ struct kp_rt {
 	const struct kp_consumer *cons;
 	struct kp_gfunc *funcs;  /* indexed by slot - 1 */
 	uint32_t nfuncs, cap;
-	struct kpath_rt_func *list;
+	uint32_t ncopied;        /* functions whose module was unloaded (dso.c) */
 	struct kp_thread *threads;
 	uint64_t next_tid;
 	uint64_t dropped;        /* events lost outside any function state */
@@ -386,6 +388,12 @@ void kp_hostname(char *buf, size_t cap);
  * (stale.c). */
 char *kp_tmp_name(const char *path, unsigned n);
 void kp_stale_sweep(const char *out);
+/* Shared libraries (dso.c): the slot of an earlier registration of f's
+ * function (same name, file, checksum) whose module was unloaded, or 0
+ * (caller holds kp_rt.mu); and the hook every module's copy of the
+ * runtime calls from its destructor. */
+int kp_dso_reuse_slot(const struct kpath_rt_func *f);
+void kpath_rt_module_fini(const void *marker);
 /* Writes the global data now (caller holds kp_rt.mu). */
 void kp_dump_locked(void);
 

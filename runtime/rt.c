@@ -198,6 +198,10 @@ int kp_rt_register(struct kpath_rt_func *f)
 		__atomic_store_n(&f->slot, slot, __ATOMIC_RELEASE);
 		goto out;
 	}
+	if ((slot = kp_dso_reuse_slot(f)) != 0) { /* its library was loaded again */
+		__atomic_store_n(&f->slot, slot, __ATOMIC_RELEASE);
+		goto out;
+	}
 	if (kp_rt.nfuncs == kp_rt.cap) {
 		uint32_t cap = kp_rt.cap ? 2 * kp_rt.cap : 64;
 		struct kp_gfunc *a = realloc(kp_rt.funcs, cap * sizeof *a);
@@ -211,8 +215,6 @@ int kp_rt_register(struct kpath_rt_func *f)
 	if (kp_ipf_init(&g->ipf) != 0)
 		goto out;
 	g->f = f;
-	f->next = kp_rt.list;
-	kp_rt.list = f;
 	slot = (int)++kp_rt.nfuncs;
 	if (kp_rt.trace_on)
 		kp_trace_func(f, (uint32_t)slot - 1);

@@ -385,7 +385,7 @@ case_install() {
 		[ -f "$P/$f" ] || fail "$f was not installed"
 	done
 	libs=$("$P/bin/kpath" config --libs) || fatal "the installed kpath config --libs failed"
-	case $libs in "$P/"*"/libkpath_rt.a -lpthread") ;; *) fail "installed kpath config --libs: $libs" ;; esac
+	case $libs in "$P/"*"/libkpath_rt.a -Wl,--export-dynamic-symbol-list=$P/"*"/kpath_rt.exports -lpthread") ;; *) fail "installed kpath config --libs: $libs" ;; esac
 	[ -f "${libs%% *}" ] || fail "${libs%% *} does not exist"
 	grep -q '^\.TH KPATH 1' "$P/share/man/man1/kpath.1" || fail "kpath.1 is not a man page"
 	grep -q '^\.TH KPATH-CC 1' "$P/share/man/man1/kpath-cc.1" || fail "kpath-cc.1 is not a man page"
@@ -419,6 +419,195 @@ case_help() {
 	[ -s out.txt ] && fail "kpath cfg --function nosuch printed a CFG"
 	"$KPATH" cfg p.c --function classify >out.txt 2>err.txt || fail "kpath cfg --function classify failed"
 	grep -q '^function classify' out.txt || fail "kpath cfg --function classify printed no CFG"
+}
+
+# Shared libraries.  lib_src NAME FUNC: NAME.c defining FUNC(n), a loop
+# with a branch.  build_so NAME: an instrumented NAME.so (-fPIC, runtime
+# linked in, as users would).  same_func A B FUNC: FUNC has the same
+# k-IPF, emitted count and paths in profiles A and B.
+lib_src() {
+	cat >"$1.c" <<CEOF
+int $2(int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++) {
+		if (i % 3 == 0)
+			s += i;
+		else
+			s -= 1;
+	}
+	return s;
+}
+CEOF
+}
+build_so() {
+	"$KPATH" instrument "$1.c" -o "$1.kpath.c" 2>"$1.instr.err" || { show "$1.instr.err"; fatal "kpath instrument $1.c failed"; }
+	$CC -O1 -fPIC -shared "$1.kpath.c" -o "lib$1.so" $LIBS 2>"$1.cc.err" || { show "$1.cc.err"; fatal "cannot build lib$1.so"; }
+}
+same_func() {
+	"$PYTHON" - "$@" <<'PYEOF' || fail "$3 differs between $1 and $2"
+import json, sys
+a, b, name = sys.argv[1:4]
+def get(path):
+    fs = [f for f in json.load(open(path))["functions"] if f["name"] == name]
+    if len(fs) != 1:
+        sys.exit("%s: %d entries for %s" % (path, len(fs), name))
+    f = fs[0]
+    return f["kipf"], f["emitted"], f["paths"], f["file"], f["line"]
+x, y = get(a), get(b)
+if x != y:
+    sys.exit("%s: %s\n%s: %s" % (a, x[:2], b, y[:2]))
+PYEOF
+}
+# ref_profile SRC FUNC CALLS...: the profile of FUNC (in SRC.c) called
+# with each n of CALLS from an instrumented static program (ref/kpath.json).
+ref_profile() {
+	src=$1
+	f=$2
+	shift 2
+	rm -rf ref
+	mkdir -p ref
+	cp "$src.c" ref/
+	{
+		echo "int $f(int n);"
+		echo "int main(void) { int s = 0;"
+		for n in "$@"; do echo "s += $f($n);"; done
+		echo "return s == 12345; }"
+	} >ref/main.c
+	(cd ref && "$KPATH" instrument "$src.c" -o "$src.kpath.c" 2>/dev/null && $CC -O1 -c "$src.kpath.c" -o "$src.o" &&
+		$CC -O1 main.c "$src.o" -o main $LIBS && ./main) || fatal "the reference program failed"
+}
+
+# dso_startup: an uninstrumented program linked with an instrumented
+# shared library (loaded at start-up) gets the library's profile.
+case_dso_startup() {
+	lib_src a a_work
+	build_so a
+	printf 'int a_work(int n);\nint main(void) { return a_work(10) + a_work(4) == 12345; }\n' >main.c
+	$CC -O1 main.c -o main -L. -la -Wl,-rpath,"$W" || fatal "cannot link main"
+	./main >out.txt 2>err.txt || fail "main exited with $?"
+	[ -s err.txt ] && { show err.txt; fail "stderr is not empty"; }
+	profile_has kpath.json 1 a_work
+	ref_profile a a_work 10 4
+	same_func kpath.json ref/kpath.json a_work
+}
+
+# dso_two: a program linking two instrumented shared libraries, itself
+# instrumented or not: one profile, one run, every function once.
+case_dso_two() {
+	lib_src a a_work
+	lib_src b b_work
+	build_so a
+	build_so b
+	cat >main.c <<'CEOF'
+#include <stdio.h>
+int a_work(int n);
+int b_work(int n);
+int main(void)
+{
+	int s = 0;
+	for (int i = 0; i < 3; i++)
+		s += a_work(i + 5) + b_work(2 * i);
+	printf("%d\n", s);
+	return 0;
+}
+CEOF
+	"$KPATH" instrument main.c -o main.kpath.c 2>/dev/null || fatal "kpath instrument main.c failed"
+	$CC -O1 main.kpath.c -o main_i -L. -la -lb -Wl,-rpath,"$W" $LIBS 2>cc.err || { show cc.err; fatal "cannot link main_i"; }
+	$CC -O1 main.c -o main_p -L. -la -lb -Wl,-rpath,"$W" 2>cc.err || { show cc.err; fatal "cannot link main_p"; }
+	KPATH_OUT=i.json ./main_i >out.txt 2>err.txt || fail "main_i exited with $?"
+	[ -s err.txt ] && { show err.txt; fail "main_i: stderr is not empty"; }
+	profile_has i.json 1 main a_work b_work
+	KPATH_OUT=p.json ./main_p >out.txt 2>err.txt || fail "main_p exited with $?"
+	[ -s err.txt ] && { show err.txt; fail "main_p: stderr is not empty"; }
+	profile_has p.json 1 a_work b_work
+	ref_profile a a_work 5 6 7
+	same_func i.json ref/kpath.json a_work
+	same_func p.json ref/kpath.json a_work
+}
+
+# dso_dlopen: an instrumented program opens an instrumented library with
+# dlopen, calls it, closes it with dlclose (the library is unmapped), opens
+# it again and calls it again: the library's function is in the profile
+# once, with the counts of both calls, read from no unloaded descriptor
+# (the addresses are reused in between).  Then the same with a program
+# that has no runtime of its own: the library's runtime writes the profile
+# when it is closed, each load counting as a run.  A thread that called
+# the library exits after the dlclose.
+case_dso_dlopen() {
+	lib_src plug plug_work
+	build_so plug
+	cat >main.c <<'CEOF'
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+static int (*tf)(int);
+static int ready[2], go[2];
+/* Calls the library, then outlives its dlclose: its exit runs the
+ * runtime's thread-exit handling after the library is gone. */
+static void *thread_main(void *arg)
+{
+	char c = (char)tf(3);
+	(void)arg;
+	if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+		exit(6);
+	return NULL;
+}
+static int call(const char *lib, int n, int with_thread)
+{
+	void *h = dlopen(lib, RTLD_NOW);
+	pthread_t t;
+	char c;
+	if (!h) {
+		fprintf(stderr, "%s\n", dlerror());
+		exit(3);
+	}
+	int (*f)(int) = (int (*)(int))dlsym(h, "plug_work");
+	int r = f ? f(n) : -1;
+	if (with_thread) {
+		tf = f;
+		if (pipe(ready) || pipe(go) || pthread_create(&t, NULL, thread_main, NULL) || read(ready[0], &c, 1) != 1)
+			exit(7);
+	}
+	if (dlclose(h) != 0)
+		exit(4);
+	if (dlopen(lib, RTLD_NOW | RTLD_NOLOAD)) {
+		fprintf(stderr, "%s is still loaded\n", lib);
+		exit(5);
+	}
+	/* reuse the freed address space: a descriptor read later reads this */
+	for (int i = 0; i < 64; i++)
+		memset(malloc(4096), 0x5a, 4096);
+	if (with_thread && (write(go[1], "x", 1) != 1 || pthread_join(t, NULL)))
+		exit(8);
+	return r;
+}
+int main(int argc, char **argv)
+{
+	int s = 0;
+	for (int i = 0; i < 2; i++)
+		s += call(argv[1], 10 + i * argc, i == 0);
+	printf("%d\n", s);
+	return 0;
+}
+CEOF
+	"$KPATH" instrument main.c -o main.kpath.c 2>/dev/null || fatal "kpath instrument main.c failed"
+	$CC -O1 -pthread main.kpath.c -o main_i $LIBS -ldl 2>cc.err || { show cc.err; fatal "cannot link main_i"; }
+	$CC -O1 -pthread main.c -o main_p -ldl 2>cc.err || { show cc.err; fatal "cannot link main_p"; }
+	KPATH_OUT=i.json ./main_i "$W/libplug.so" >out.txt 2>err.txt || fail "main_i exited with $?"
+	[ -s err.txt ] && { show err.txt; fail "main_i: stderr is not empty"; }
+	profile_has i.json 1 main plug_work
+	ref_profile plug plug_work 10 12 3
+	same_func i.json ref/kpath.json plug_work
+	# the library's own runtime: unless it deletes its thread-exit key when
+	# unloaded, the thread's exit jumps into the unmapped library
+	KPATH_OUT=p.json ./main_p "$W/libplug.so" >out.txt 2>err.txt || fail "main_p exited with $?"
+	[ -s err.txt ] && { show err.txt; fail "main_p: stderr is not empty"; }
+	profile_has p.json 2 plug_work
+	same_func p.json ref/kpath.json plug_work
 }
 
 type "case_$CASE" >/dev/null 2>&1 || fatal "unknown case $CASE"
