@@ -12,8 +12,9 @@
  * compile_commands.json: each original command with the instrumented file in
  * place of the source, "-iquote ORIGINAL_DIR" in front, the object written
  * next to the instrumented file (OUT_DIR/src/vm.o, never over the original
- * build's objects) and dependency-file flags dropped.  Link those objects
- * with $(kpath config --libs).
+ * build's objects) and dependency-file flags dropped; and OUT_DIR/Makefile
+ * (compdb_make.c), which compiles them and links a program with the runtime:
+ * make -C OUT_DIR PROG=NAME.
  */
 /* realpath, strndup, mkdtemp */
 #define _XOPEN_SOURCE 700
@@ -37,7 +38,9 @@ static void usage(FILE *out)
 	             "  Instruments every C file of BUILD_DIR/compile_commands.json with its own\n"
 	             "  flags into OUT_DIR (default BUILD_DIR/kpath-src), mirroring the source tree\n"
 	             "  below the sources' common directory, and writes OUT_DIR/compile_commands.json\n"
-	             "  to compile the instrumented tree (link with $(kpath config --libs)).\n"
+	             "  to compile the instrumented tree, and OUT_DIR/Makefile, which compiles it\n"
+	             "  and links a profiled program: make -C OUT_DIR PROG=NAME [OBJS=...] [LDLIBS=...]\n"
+	             "  (PROG from OBJS, default every object, with $(kpath config --libs)).\n"
 	             "  --include-dir DIR: functions of headers under DIR too; their instrumented\n"
 	             "  copies go to OUT_DIR/kpath-include, mirroring their path under DIR.\n");
 }
@@ -362,9 +365,18 @@ int kp_compdb_main(int argc, char **argv)
 		fprintf(stderr, "kpath: error: cannot write '%s'\n", mpath);
 		status = 1;
 	}
+	char libs[3 * PATH_MAX], why[PATH_MAX + 128];
+	if (kp_config_libs(libs, sizeof libs) != 0) {
+		fprintf(stderr, "kpath: warning: %s/Makefile not written: the kpath runtime was not found (kpath config --libs)\n", odir);
+	} else if (kp_compdb_makefile(odir, mirror, libs, why, sizeof why) != 0) {
+		fprintf(stderr, "kpath: warning: %s/Makefile not written: %s\n", odir, why);
+		status = 1;
+	}
 	json_decref(mirror);
 	fprintf(stderr, "kpath: %u of %zu C files instrumented into %s (source root %.*s)%s\n", ok, ne, odir,
 	        (int)(root ? root : 1), es[0].real, failed ? "; see the errors above" : "");
+	if (ok)
+		fprintf(stderr, "kpath: build and link it: make -C %s PROG=NAME [LDLIBS=...]\n", odir);
 	for (size_t i = 0; i < ne; i++) {
 		free(es[i].dir);
 		free(es[i].file);

@@ -46,6 +46,16 @@ static int lib_dir(char *buf, size_t cap)
 	return -1;
 }
 
+int kp_config_libs(char *buf, size_t cap)
+{
+	char dir[PATH_MAX];
+	if (lib_dir(dir, sizeof dir - 32) != 0)
+		return -1;
+	int n = snprintf(buf, cap, "%s/libkpath_rt.a -Wl,--export-dynamic-symbol-list=%s/kpath_rt.exports -lpthread",
+			 dir, dir);
+	return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
 int kp_config_main(int argc, char **argv)
 {
 	char dir[PATH_MAX];
@@ -77,9 +87,12 @@ int kp_config_main(int argc, char **argv)
 			"(/proc/self/exe)\n", KPATH_INSTALL_LIBDIR);
 		return 1;
 	}
+	char libs[3 * PATH_MAX];
 	if (!strcmp(argv[1], "--libdir"))
 		printf("%s\n", dir);
+	else if (kp_config_libs(libs, sizeof libs) == 0)
+		printf("%s\n", libs);
 	else
-		printf("%s/libkpath_rt.a -Wl,--export-dynamic-symbol-list=%s/kpath_rt.exports -lpthread\n", dir, dir);
+		return 1;
 	return 0;
 }

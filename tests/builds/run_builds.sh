@@ -3,7 +3,7 @@
 #
 # kpath in real builds (kpath-cc and kpath instrument -p) on corpus/project.
 # Cases: make cmake preprocess object_name syntax_error keep compdb fallback
-# strict.
+# strict pflow.
 # Exit status 0 = pass, 1 = fail.  Environment: CC (default cc), PYTHON.
 set -u
 if [ $# -ne 5 ]; then
@@ -201,6 +201,31 @@ fallback | strict)
 		[ -e f.o ] && fail "f.o was written"
 		KPATH_CC_STRICT=0 "$KCC" ./fakecc -c ok.c -o f0.o 2>"$W/err" || fail "KPATH_CC_STRICT=0 is not off"
 	fi
+	;;
+pflow)
+	# kpath instrument -p end to end, as the README says: configure with
+	# compile_commands.json, instrument, make -C OUT PROG=..., run, report
+	# (PROJECT_DIR is tests/builds/pflow here).
+	command -v cmake >/dev/null || fail "cmake not found"
+	command -v make >/dev/null || fail "make not found"
+	(cmake -S "$PROJ" -B "$W/b" -DCMAKE_C_COMPILER=$CC -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$W/cfg.log" 2>&1 &&
+		cmake --build "$W/b" >"$W/build.log" 2>&1) || { show "$W/cfg.log"; show "$W/build.log"; fail "the original build failed"; }
+	"$W/b/pflow" >"$W/expected.out" || fail "the original pflow failed"
+	"$KPATH" instrument -p "$W/b" -o "$W/kp" >"$W/instr.log" 2>&1 || { show "$W/instr.log"; fail "kpath instrument -p failed"; }
+	grep -q "make -C $W/kp PROG=NAME" "$W/instr.log" || { show "$W/instr.log"; fail "kpath instrument -p does not say how to build"; }
+	[ -f "$W/kp/Makefile" ] || fail "no $W/kp/Makefile"
+	make -C "$W/kp" PROG=pflow LDLIBS=-lm >"$W/make.log" 2>&1 || { show "$W/make.log"; fail "make -C OUT PROG=pflow failed"; }
+	mkdir -p "$W/run" && cd "$W/run" || fail "no $W/run"
+	"$W/kp/pflow" >out.txt 2>err.txt || fail "the instrumented pflow exited with $?"
+	cmp -s out.txt "$W/expected.out" || fail "output differs: $(cat out.txt) vs $(cat "$W/expected.out")"
+	[ -s err.txt ] && { show err.txt; fail "stderr not empty"; }
+	"$KPATH" report kpath.json >report.txt 2>&1 || { show report.txt; fail "kpath report failed"; }
+	for f in main stats_rms stats_odd; do
+		grep -q "^$f " report.txt || { show report.txt; fail "$f is not in the profile"; }
+	done
+	# make again: nothing to do; the original build tree has no kpath object
+	make -C "$W/kp" PROG=pflow LDLIBS=-lm 2>&1 | grep -q "is up to date\|Nothing to be done" || fail "a second make rebuilt something"
+	find "$W/b" -name '*.kpath*' | grep -q . && fail "kpath files appeared in the original build tree"
 	;;
 *)
 	fail "unknown case"
