@@ -173,6 +173,23 @@ CEOF
 	done
 }
 
+# write_work FILE: FILE begins a program that forks: the headers and
+# work(n), a loop with a branch; the caller appends main.
+write_work() {
+	cat >"$1" <<'CEOF'
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static int work(int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		s += i & 1 ? i : -i;
+	return s;
+}
+CEOF
+}
+
 # not_written ERRFILE PATH REASON: ERRFILE holds exactly one line,
 # "kpath: profile NOT written: PATH: ..." containing REASON.
 not_written() {
@@ -251,17 +268,8 @@ case_stale_tmp() {
 # <name>.<pid>.json with the reason on stderr, and only KPATH_OUT has a
 # .lock; a forked child writes its own fallback, not the parent's.
 case_fallback_lock() {
-	cat >f.c <<'CEOF'
-#include <stdio.h>
-#include <sys/wait.h>
-#include <unistd.h>
-static int work(int n)
-{
-	int s = 0;
-	for (int i = 0; i < n; i++)
-		s += i & 1 ? i : -i;
-	return s;
-}
+	write_work f.c
+	cat >>f.c <<'CEOF'
 int main(void)
 {
 	printf("%d\n", work(10));
@@ -317,17 +325,8 @@ case_env_strict() {
 # host, the binary's signature (the same for two runs, another after a
 # rebuild) and a %.
 case_out_pattern() {
-	cat >k.c <<'CEOF'
-#include <stdio.h>
-#include <sys/wait.h>
-#include <unistd.h>
-static int work(int n)
-{
-	int s = 0;
-	for (int i = 0; i < n; i++)
-		s += i & 1 ? i : -i;
-	return s;
-}
+	write_work k.c
+	cat >>k.c <<'CEOF'
 int main(void)
 {
 	for (int c = 0; c < 3; c++) {
