@@ -27,9 +27,10 @@
  *     lists each function once.
  *   - the module holding the serving runtime itself: the profile is
  *     written now (kp_atexit; its atexit registration is the module's own,
- *     so glibc would also run it at dlclose), and the thread-exit key is
- *     deleted, since its destructor is about to be unmapped.  Each such
- *     unload counts as a run (docs/design.md).
+ *     so glibc would also run it at dlclose), the thread-exit key is
+ *     deleted, since its destructor is about to be unmapped, and the
+ *     runtime's memory is freed (a plugin loaded and unloaded in a loop
+ *     leaks nothing).  Each such unload counts as a run (docs/design.md).
  * At process exit the destructors run after the exit handlers: the
  * profile is written already (kp_rt.exited) and nothing more happens.
  *
@@ -130,11 +131,19 @@ __attribute__((noinline)) void kpath_rt_module_fini(const void *marker)
 		pthread_mutex_unlock(&kp_rt.mu);
 		return;
 	}
-	kp_atexit(); /* does nothing when it ran already */
+	/* The exit handlers run before the destructors, so at process exit
+	 * the profile is written and other threads may still run instrumented
+	 * code: nothing to do.  At dlclose, this destructor runs before the
+	 * module's own atexit handlers (crtbegin's __do_global_dtors_aux, which
+	 * calls __cxa_finalize, is the last entry of .fini_array to run). */
+	if (kp_rt.exited || !kp_rt.atexit_ok)
+		return;
+	kp_atexit();
 	if (kp_rt.key_ok) {
 		kp_rt.key_ok = 0;
 		pthread_key_delete(kp_rt.key);
 	}
+	kp_rt_release(); /* nothing of this module runs again */
 }
 
 /* Runs when this copy's module is unloaded (and at exit). */

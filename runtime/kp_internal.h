@@ -312,6 +312,7 @@ struct kp_rt {
 	uint64_t dropped;        /* events lost outside any function state */
 	pthread_key_t key;
 	int key_ok;
+	int atexit_ok;           /* kp_atexit is registered */
 	int exited;              /* the exit handler ran */
 	int run_counted;         /* a profile of this process was written */
 	int stats;               /* KPATH_STATS: print forest sizes at exit */
@@ -360,6 +361,11 @@ void kp_thread_flush(struct kp_thread *th);
 /* Adds th's forest sizes to kp_rt.forest_nodes/forest_threads (caller
  * holds kp_rt.mu). */
 void kp_thread_count_nodes(struct kp_thread *th);
+/* Frees every thread's state (caller holds kp_rt.mu; only when no
+ * instrumented code of this runtime can run again: dso.c). */
+void kp_thread_free_all(void);
+/* Frees everything the runtime holds, after its last write (dso.c). */
+void kp_rt_release(void);
 /* Thread-exit destructor (also usable directly). */
 void kp_thread_exit(void *th);
 

@@ -161,13 +161,33 @@ static void init_once(void)
 	if (tr && *tr)
 		kp_rt.trace_on = kp_trace_open(tr) == 0;
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
-	if (atexit(kp_atexit) != 0)
+	kp_rt.atexit_ok = atexit(kp_atexit) == 0;
+	if (!kp_rt.atexit_ok)
 		fprintf(stderr, "kpath: cannot register the exit handler; call kpath_dump() to write the profile\n");
 }
 
 void kp_rt_init(void)
 {
 	pthread_once(&kp_once, init_once);
+}
+
+void kp_rt_release(void)
+{
+	pthread_mutex_lock(&kp_rt.mu);
+	kp_thread_free_all();
+	for (uint32_t i = 0; i < kp_rt.nfuncs; i++) {
+		struct kp_gfunc *g = &kp_rt.funcs[i];
+		kp_ipf_free(&g->ipf);
+		if (g->copied)
+			free(g->f);
+	}
+	free(kp_rt.funcs);
+	kp_rt.funcs = NULL;
+	kp_rt.nfuncs = kp_rt.cap = 0;
+	free(kp_rt.out);
+	free(kp_rt.redirect);
+	kp_rt.out = kp_rt.redirect = NULL;
+	pthread_mutex_unlock(&kp_rt.mu);
 }
 
 void kp_rt_drop(uint64_t n)

@@ -208,13 +208,18 @@ pflow)
 	# (PROJECT_DIR is tests/builds/pflow here).
 	command -v cmake >/dev/null || fail "cmake not found"
 	command -v make >/dev/null || fail "make not found"
-	(cmake -S "$PROJ" -B "$W/b" -DCMAKE_C_COMPILER=$CC -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$W/cfg.log" 2>&1 &&
+	# CC may hold flags (the sanitizer runs): the compiler, then its flags
+	cc_bin=${CC%% *}
+	cc_flags=
+	case $CC in *" "*) cc_flags=${CC#* } ;; esac
+	(cmake -S "$PROJ" -B "$W/b" -DCMAKE_C_COMPILER="$cc_bin" "-DCMAKE_C_FLAGS=$cc_flags" \
+		-DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$W/cfg.log" 2>&1 &&
 		cmake --build "$W/b" >"$W/build.log" 2>&1) || { show "$W/cfg.log"; show "$W/build.log"; fail "the original build failed"; }
 	"$W/b/pflow" >"$W/expected.out" || fail "the original pflow failed"
 	"$KPATH" instrument -p "$W/b" -o "$W/kp" >"$W/instr.log" 2>&1 || { show "$W/instr.log"; fail "kpath instrument -p failed"; }
 	grep -q "make -C $W/kp PROG=NAME" "$W/instr.log" || { show "$W/instr.log"; fail "kpath instrument -p does not say how to build"; }
 	[ -f "$W/kp/Makefile" ] || fail "no $W/kp/Makefile"
-	make -C "$W/kp" PROG=pflow LDLIBS=-lm >"$W/make.log" 2>&1 || { show "$W/make.log"; fail "make -C OUT PROG=pflow failed"; }
+	make -C "$W/kp" PROG=pflow LDLIBS=-lm LDFLAGS="$cc_flags" >"$W/make.log" 2>&1 || { show "$W/make.log"; fail "make -C OUT PROG=pflow failed"; }
 	mkdir -p "$W/run" && cd "$W/run" || fail "no $W/run"
 	"$W/kp/pflow" >out.txt 2>err.txt || fail "the instrumented pflow exited with $?"
 	cmp -s out.txt "$W/expected.out" || fail "output differs: $(cat out.txt) vs $(cat "$W/expected.out")"
@@ -224,7 +229,7 @@ pflow)
 		grep -q "^$f " report.txt || { show report.txt; fail "$f is not in the profile"; }
 	done
 	# make again: nothing to do; the original build tree has no kpath object
-	make -C "$W/kp" PROG=pflow LDLIBS=-lm 2>&1 | grep -q "is up to date\|Nothing to be done" || fail "a second make rebuilt something"
+	make -C "$W/kp" PROG=pflow LDLIBS=-lm LDFLAGS="$cc_flags" 2>&1 | grep -q "is up to date\|Nothing to be done" || fail "a second make rebuilt something"
 	find "$W/b" -name '*.kpath*' | grep -q . && fail "kpath files appeared in the original build tree"
 	;;
 *)
