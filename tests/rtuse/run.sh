@@ -386,7 +386,7 @@ case_install() {
 	libs=$("$P/bin/kpath" config --libs) || fatal "the installed kpath config --libs failed"
 	case $libs in "$P/"*"/libkpath_rt.a -Wl,--export-dynamic-symbol-list=$P/"*"/kpath_rt.exports -lpthread") ;; *) fail "installed kpath config --libs: $libs" ;; esac
 	[ -f "${libs%% *}" ] || fail "${libs%% *} does not exist"
-	grep -q '^\.TH KPATH 1' "$P/share/man/man1/kpath.1" || fail "kpath.1 is not a man page"
+	grep -q '^\.TH KPATH 1 .*"kpath [0-9]' "$P/share/man/man1/kpath.1" || fail "kpath.1 is not a man page with the version"
 	grep -q '^\.TH KPATH-CC 1' "$P/share/man/man1/kpath-cc.1" || fail "kpath-cc.1 is not a man page"
 	write_prog p
 	"$P/bin/kpath-cc" $CC -O1 p.c -o p 2>cc.err || { show cc.err; fatal "the installed kpath-cc could not build p"; }
