@@ -24,10 +24,6 @@
 
 #include "kp_internal.h"
 
-/* Longest suffix kpath adds to the file name: ".tmp.HOST.PID.N" (stale.c)
- * with a 64-byte host name, or ".lock". */
-#define KP_SUFFIX_MAX (sizeof ".tmp." + 64 + 1 + 20 + 1 + 10)
-
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *s = p;
@@ -115,12 +111,17 @@ int kp_out_check(const char *path, char *err, size_t errlen)
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
 	size_t dirlen = slash ? (size_t)(slash - path) : 0;
-	if (strlen(path) + KP_SUFFIX_MAX >= PATH_MAX) {
+	/* the longest name kpath puts beside path: its temporary file
+	 * (stale.c), whose last number may grow to 10 digits */
+	char host[65];
+	kp_hostname(host, sizeof host);
+	size_t suffix = (size_t)snprintf(NULL, 0, ".tmp.%s.%ld.%u", host, (long)getpid(), UINT_MAX);
+	if (strlen(path) + suffix >= PATH_MAX) {
 		snprintf(err, errlen, "%.200s...: the path is %zu bytes long; with the temporary file's suffix it "
 			 "would exceed PATH_MAX (%d)", path, strlen(path), PATH_MAX);
 		return KP_EIO;
 	}
-	if (!*base || strlen(base) + KP_SUFFIX_MAX > NAME_MAX) {
+	if (!*base || strlen(base) + suffix > NAME_MAX) {
 		snprintf(err, errlen, "%s: the file name is %zu bytes long; kpath writes NAME.tmp.HOST.PID.N beside "
 			 "it, and a name may have at most %d bytes", path, strlen(base), NAME_MAX);
 		return KP_EIO;

@@ -142,6 +142,20 @@ static char *absolute(const char *path)
 	return s;
 }
 
+/* What atexit() does (glibc's atexit is __cxa_atexit with the module's
+ * __dso_handle), spelled out: so the handler belongs to the module this
+ * runtime is in even where atexit itself is interposed (ThreadSanitizer's
+ * atexit registers for the whole process, and would call into a library
+ * that was unloaded), and runs at its dlclose (dso.c). */
+int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+extern void *__dso_handle;
+
+static void atexit_cb(void *unused)
+{
+	(void)unused;
+	kp_atexit();
+}
+
 static void init_once(void)
 {
 	kp_rt.k = parse_k();
@@ -161,7 +175,7 @@ static void init_once(void)
 	if (tr && *tr)
 		kp_rt.trace_on = kp_trace_open(tr) == 0;
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
-	kp_rt.atexit_ok = atexit(kp_atexit) == 0;
+	kp_rt.atexit_ok = __cxa_atexit(atexit_cb, NULL, __dso_handle) == 0;
 	if (!kp_rt.atexit_ok)
 		fprintf(stderr, "kpath: cannot register the exit handler; call kpath_dump() to write the profile\n");
 }
