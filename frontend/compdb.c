@@ -86,8 +86,11 @@ static size_t common_dir(const char *a, const char *b, size_t n)
 	return last;
 }
 
-/* The command for OUT_DIR/compile_commands.json. */
-static json_t *mirror_entry(const struct entry *e, const struct kp_ccline *cl, const struct kp_vec *rest)
+/* The command for OUT_DIR/compile_commands.json: e's command compiling
+ * its instrumented file (or, when !instrumented, its original source, so
+ * that the tree still links, that file unprofiled) into OUT_DIR. */
+static json_t *mirror_entry(const struct entry *e, const struct kp_ccline *cl, const struct kp_vec *rest,
+			    bool instrumented)
 {
 	json_t *args = json_array();
 	int skip = 0;
@@ -121,7 +124,7 @@ static json_t *mirror_entry(const struct entry *e, const struct kp_ccline *cl, c
 			char real[PATH_MAX];
 			bool same = realpath(abs, real) && !strcmp(real, e->real);
 			free(abs);
-			json_array_append_new(args, json_string(same ? e->out : s));
+			json_array_append_new(args, json_string(same && instrumented ? e->out : s));
 		} else if (!strcmp(s, "-o")) {
 			json_array_append_new(args, json_string("-o"));
 			json_array_append_new(args, json_string(obj));
@@ -145,7 +148,7 @@ static json_t *mirror_entry(const struct entry *e, const struct kp_ccline *cl, c
 	}
 	json_t *o = json_object();
 	json_object_set_new(o, "directory", json_string(e->dir));
-	json_object_set_new(o, "file", json_string(e->out));
+	json_object_set_new(o, "file", json_string(instrumented ? e->out : e->real));
 	json_object_set_new(o, "arguments", args);
 	json_object_set_new(o, "output", json_string(obj));
 	free(obj);
@@ -343,16 +346,18 @@ int kp_compdb_main(int argc, char **argv)
 		}
 		if (here >= 0 && fchdir(here) != 0)
 			fprintf(stderr, "kpath: warning: cannot return to the working directory\n");
+		struct kp_vec rest = {0};
+		for (int k = 1; k < e->args.n; k++)
+			kp_vec_push(&rest, e->args.v[k]);
+		json_array_append_new(mirror, mirror_entry(e, &cl, &rest, rc == 0));
+		kp_vec_free(&rest);
 		if (rc == 0) {
 			ok++;
-			struct kp_vec rest = {0};
-			for (int k = 1; k < e->args.n; k++)
-				kp_vec_push(&rest, e->args.v[k]);
-			json_array_append_new(mirror, mirror_entry(e, &cl, &rest));
-			kp_vec_free(&rest);
 		} else {
 			failed++;
 			status = 1;
+			fprintf(stderr, "kpath: warning: %s not instrumented; %s/compile_commands.json and its Makefile "
+				"compile the original, so the tree still links\n", e->file, odir);
 		}
 		kp_vec_free(&iargs);
 		kp_ccline_free(&cl);

@@ -231,6 +231,28 @@ pflow)
 	# make again: nothing to do; the original build tree has no kpath object
 	make -C "$W/kp" PROG=pflow LDLIBS=-lm LDFLAGS="$cc_flags" 2>&1 | grep -q "is up to date\|Nothing to be done" || fail "a second make rebuilt something"
 	find "$W/b" -name '*.kpath*' | grep -q . && fail "kpath files appeared in the original build tree"
+	# a file kpath cannot instrument (a nested function: gcc accepts it,
+	# clang does not) is compiled as it is, and the program still links
+	printf 'int nested_sum(int n)\n{\n\tint add(int a, int b) { return a + b; }\n\tint s = 0;\n\tfor (int i = 0; i < n; i++)\n\t\ts = add(s, i);\n\treturn s;\n}\n' >"$W/nested.c"
+	if $CC -c "$W/nested.c" -o "$W/nested.o" 2>/dev/null; then
+		cp -r "$PROJ" "$W/p2"
+		cp "$W/nested.c" "$W/p2/src/nested.c"
+		sed -i 's|src/stats.c)|src/stats.c src/nested.c)|' "$W/p2/CMakeLists.txt"
+		sed -i 's|^\treturn 0;|\tprintf("nested %d\\n", nested_sum(PFLOW_N));\n\treturn 0;|; s|^#include "stats.h"|#include "stats.h"\nint nested_sum(int n);|' "$W/p2/src/main.c"
+		cmake -S "$W/p2" -B "$W/b2" -DCMAKE_C_COMPILER="$cc_bin" "-DCMAKE_C_FLAGS=$cc_flags" \
+			-DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$W/cfg2.log" 2>&1 && cmake --build "$W/b2" >"$W/build2.log" 2>&1 ||
+			{ show "$W/cfg2.log"; show "$W/build2.log"; fail "the original build with nested.c failed"; }
+		"$W/b2/pflow" >"$W/expected2.out" || fail "the original pflow with nested.c failed"
+		grep -q '^nested 780$' "$W/expected2.out" || fail "main.c was not edited as expected: $(cat "$W/expected2.out")"
+		"$KPATH" instrument -p "$W/b2" -o "$W/kp2" >"$W/instr2.log" 2>&1 && fail "kpath instrument -p exited with 0 though nested.c failed"
+		grep -q "nested.c not instrumented; .* compile the original" "$W/instr2.log" || { show "$W/instr2.log"; fail "no warning about nested.c"; }
+		make -C "$W/kp2" PROG=pflow LDLIBS=-lm LDFLAGS="$cc_flags" >"$W/make2.log" 2>&1 || { show "$W/make2.log"; fail "the tree with an uninstrumented file does not link"; }
+		rm -f kpath.json
+		"$W/kp2/pflow" >out2.txt 2>err2.txt || fail "pflow with nested.c exited with $?"
+		cmp -s out2.txt "$W/expected2.out" || fail "output differs with nested.c"
+		"$KPATH" report kpath.json >report2.txt 2>&1 || { show report2.txt; fail "kpath report failed"; }
+		grep -q "^stats_odd " report2.txt || fail "stats_odd is not in the profile"
+	fi
 	;;
 *)
 	fail "unknown case"
