@@ -67,4 +67,13 @@ const char *kp_base_name(const char *p);
 /* kpath instrument -p BUILD_DIR [-o OUT_DIR]: argv[0] is "instrument". */
 int kp_compdb_main(int argc, char **argv);
 
+/* kpath-cc's fallback (cc_fallback.c). */
+enum kp_cc_failure { KP_CC_INSTRUMENT, KP_CC_COMPILE };
+/* KPATH_CC_STRICT: "1" on; unset, empty or "0" off. */
+bool kp_cc_strict(void);
+/* One line on stderr: src goes without path profiling (strict: is not
+ * compiled) because step failed; log holds that step's messages, whose
+ * first error is quoted; kept names the kept instrumented file or is NULL. */
+void kp_cc_fallback_note(const char *src, enum kp_cc_failure step, const char *log, const char *kept, bool strict);
+
 #endif

@@ -71,13 +71,19 @@ static void usage(FILE *out)
 	        "  (kpath instrument) and links the kpath runtime into executables.\n"
 	        "  make CC=\"kpath-cc gcc\" | CC=kpath-cc ./configure | cmake -DCMAKE_C_COMPILER_LAUNCHER=kpath-cc\n"
 	        "    -DCMAKE_C_LINKER_LAUNCHER=kpath-cc | CC=kpath-cc cmake ...\n"
-	        "  COMPILER defaults to $KPATH_CC, else cc.\n"
+	        "  COMPILER defaults to $KPATH_CC, else cc.  Every argument goes to the\n"
+	        "  compiler: kpath-cc --help and --version print the compiler's (build\n"
+	        "  systems probe them); kpath-cc's own are:\n"
+	        "  --kpath-help         print this help\n"
+	        "  --kpath-version      print kpath's version\n"
 	        "environment:\n"
 	        "  KPATH_CC=CC          compiler when none is given on the command line\n"
 	        "  KPATH_KEEP=DIR       keep instrumented sources as DIR/<source dir>/NAME.kpath.c\n"
 	        "  KPATH_INCLUDE_DIR=DIR[:DIR...]  also instrument functions of headers under\n"
 	        "                       these directories (kpath instrument --include-dir)\n"
 	        "  KPATH_CC_VERBOSE=1   show kpath instrument's messages\n"
+	        "  KPATH_CC_STRICT=1    a source that cannot be profiled fails the build (for CI);\n"
+	        "                       by default it is compiled as it is, with a one-line warning\n"
 	        "  KPATH_CC_DISABLE=1   run the compiler unchanged\n"
 	        "  KPATH_BIN=PATH       the kpath executable (default: next to kpath-cc)\n");
 }
@@ -519,14 +525,16 @@ static void fix_depfiles(const struct kp_vec *args, const struct kp_ccline *cl, 
 
 /* --- main ---------------------------------------------------------------------------- */
 
-static void keep_copy(const char *src, const char *tmp)
+/* Copies the instrumented tmp to KPATH_KEEP; returns the copy's path
+ * (malloc'd) or NULL. */
+static char *keep_copy(const char *src, const char *tmp)
 {
 	const char *keep = getenv("KPATH_KEEP");
 	if (!keep || !*keep)
-		return;
+		return NULL;
 	char abs[PATH_MAX];
 	if (!realpath(src, abs))
-		return;
+		return NULL;
 	char *dir = dir_name(abs);
 	char *stem = strip_suffix(kp_base_name(abs));
 	char kdir[PATH_MAX * 2], kfile[PATH_MAX * 3];
@@ -535,11 +543,23 @@ static void keep_copy(const char *src, const char *tmp)
 	kp_mkdirs(kdir);
 	size_t n;
 	char *text = slurp(tmp, &n);
-	if (!text || !write_file(kfile, text, n))
+	bool ok = text && write_file(kfile, text, n);
+	if (!ok)
 		note("cannot keep the instrumented file as %s%s", kfile, "");
 	free(text);
 	free(dir);
 	free(stem);
+	return ok ? strdup(kfile) : NULL;
+}
+
+/* Says, one line per source, why sources[i] (those with failed[i]) go
+ * without path profiling; logs[i] holds the failed step's messages. */
+static void fallback_notes(const struct kp_vec *args, const struct kp_ccline *cl, const bool *failed,
+                           enum kp_cc_failure step, char **logs, char **kept, bool strict)
+{
+	for (int i = 0; i < cl->n_c; i++)
+		if (failed[i])
+			kp_cc_fallback_note(args->v[cl->c_inputs[i]], step, logs[i], kept[i], strict);
 }
 
 static void concat(struct kp_vec *dst, const struct kp_vec *src)
@@ -554,7 +574,12 @@ int main(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
+	if (!strcmp(argv[1], "--kpath-version")) {
+		printf("kpath-cc (kpath) %s\n", KPATH_VERSION);
+		return 0;
+	}
 	verbose = getenv("KPATH_CC_VERBOSE") && *getenv("KPATH_CC_VERBOSE");
+	bool strict = kp_cc_strict();
 
 	/* the compiler */
 	struct kp_vec cc = {0};
@@ -637,7 +662,8 @@ int main(int argc, char **argv)
 
 	/* instrument each C source */
 	char **tmp_paths = calloc((size_t)cl.n_c + 1, sizeof *tmp_paths);
-	bool *done = calloc((size_t)cl.n_c + 1, sizeof *done);
+	bool *done = calloc((size_t)cl.n_c + 1, sizeof *done), *not_done = calloc((size_t)cl.n_c + 1, sizeof *done);
+	char **logs = calloc((size_t)cl.n_c + 1, sizeof *logs), **kept = calloc((size_t)cl.n_c + 1, sizeof *kept);
 	int ndone = 0;
 	for (int i = 0; i < cl.n_c && !got_signal; i++) {
 		const char *src = args.v[cl.c_inputs[i]];
@@ -647,6 +673,7 @@ int main(int argc, char **argv)
 		mkdir(sub, 0700);
 		kp_vec_push(&created, sub);
 		kp_vec_push(&created, log);
+		logs[i] = strdup(log);
 		size_t n = strlen(sub) + strlen(kp_base_name(src)) + 2;
 		tmp_paths[i] = malloc(n);
 		snprintf(tmp_paths[i], n, "%s/%s", sub, kp_base_name(src));
@@ -688,20 +715,24 @@ int main(int argc, char **argv)
 		if (ok_status(st) && access(tmp_paths[i], R_OK) == 0) {
 			done[i] = true;
 			ndone++;
-			keep_copy(src, tmp_paths[i]);
+			kept[i] = keep_copy(src, tmp_paths[i]);
 		}
+		not_done[i] = !done[i];
+	}
+	if (got_signal)
+		finish(0);
+	/* KPATH_CC_STRICT=1: a source kpath cannot instrument fails the build */
+	if (strict && ndone < cl.n_c) {
+		fallback_notes(&args, &cl, not_done, KP_CC_INSTRUMENT, logs, kept, true);
+		finish(1 << 8); /* a wait status: exited with 1 */
 	}
 
 	/* nothing instrumented: the original command is the real compiler's */
-	if (ndone == 0 || got_signal) {
+	if (ndone == 0) {
 		concat(&orig, &libs);
-		if (got_signal)
-			finish(0);
 		int st0 = run(orig.v, NULL, NULL);
 		if (ok_status(st0))
-			for (int i = 0; i < cl.n_c; i++)
-				note("warning: %s compiled without path profiling (kpath instrument failed%s)",
-				     args.v[cl.c_inputs[i]], verbose ? "" : "; KPATH_CC_VERBOSE=1 shows why");
+			fallback_notes(&args, &cl, not_done, KP_CC_INSTRUMENT, logs, kept, false);
 		finish(st0);
 	}
 
@@ -740,20 +771,24 @@ int main(int argc, char **argv)
 	if (ok_status(st)) {
 		copy_to_stderr(errf);
 		fix_depfiles(&args, &cl, tmp_paths, done);
-		for (int i = 0; i < cl.n_c; i++)
-			if (!done[i])
-				note("warning: %s compiled without path profiling (kpath instrument failed%s)",
-				     args.v[cl.c_inputs[i]], verbose ? "" : "; KPATH_CC_VERBOSE=1 shows why");
+		fallback_notes(&args, &cl, not_done, KP_CC_INSTRUMENT, logs, kept, false);
 		finish(st);
 	}
-	/* the instrumented command failed: the original command decides */
+	/* the instrumented command failed: the original command decides,
+	 * unless KPATH_CC_STRICT=1 */
 	if (verbose)
 		copy_to_stderr(errf);
+	char **errs = calloc((size_t)cl.n_c + 1, sizeof *errs);
+	for (int i = 0; i < cl.n_c; i++)
+		errs[i] = errf;
+	if (strict) {
+		fallback_notes(&args, &cl, done, KP_CC_COMPILE, errs, kept, true);
+		finish(1 << 8); /* a wait status: exited with 1 */
+	}
 	concat(&orig, &libs);
 	int st2 = run(orig.v, NULL, NULL);
 	if (ok_status(st2))
-		note("warning: the instrumented %s did not compile; compiled it without path profiling%s",
-		     ndone == 1 ? "source" : "sources", verbose ? "" : " (KPATH_CC_VERBOSE=1 shows why)");
+		fallback_notes(&args, &cl, done, KP_CC_COMPILE, errs, kept, false);
 	finish(st2);
 	return 0;
 }

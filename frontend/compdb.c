@@ -12,8 +12,9 @@
  * compile_commands.json: each original command with the instrumented file in
  * place of the source, "-iquote ORIGINAL_DIR" in front, the object written
  * next to the instrumented file (OUT_DIR/src/vm.o, never over the original
- * build's objects) and dependency-file flags dropped.  Link those objects
- * with $(kpath config --libs).
+ * build's objects) and dependency-file flags dropped; and OUT_DIR/Makefile
+ * (compdb_make.c), which compiles them and links a program with the runtime:
+ * make -C OUT_DIR PROG=NAME.
  */
 /* realpath, strndup, mkdtemp */
 #define _XOPEN_SOURCE 700
@@ -37,7 +38,9 @@ static void usage(FILE *out)
 	             "  Instruments every C file of BUILD_DIR/compile_commands.json with its own\n"
 	             "  flags into OUT_DIR (default BUILD_DIR/kpath-src), mirroring the source tree\n"
 	             "  below the sources' common directory, and writes OUT_DIR/compile_commands.json\n"
-	             "  to compile the instrumented tree (link with $(kpath config --libs)).\n"
+	             "  to compile the instrumented tree, and OUT_DIR/Makefile, which compiles it\n"
+	             "  and links a profiled program: make -C OUT_DIR PROG=NAME [OBJS=...] [LDLIBS=...]\n"
+	             "  (PROG from OBJS, default every object, with $(kpath config --libs)).\n"
 	             "  --include-dir DIR: functions of headers under DIR too; their instrumented\n"
 	             "  copies go to OUT_DIR/kpath-include, mirroring their path under DIR.\n");
 }
@@ -83,8 +86,11 @@ static size_t common_dir(const char *a, const char *b, size_t n)
 	return last;
 }
 
-/* The command for OUT_DIR/compile_commands.json. */
-static json_t *mirror_entry(const struct entry *e, const struct kp_ccline *cl, const struct kp_vec *rest)
+/* The command for OUT_DIR/compile_commands.json: e's command compiling
+ * its instrumented file (or, when !instrumented, its original source, so
+ * that the tree still links, that file unprofiled) into OUT_DIR. */
+static json_t *mirror_entry(const struct entry *e, const struct kp_ccline *cl, const struct kp_vec *rest,
+			    bool instrumented)
 {
 	json_t *args = json_array();
 	int skip = 0;
@@ -118,7 +124,7 @@ static json_t *mirror_entry(const struct entry *e, const struct kp_ccline *cl, c
 			char real[PATH_MAX];
 			bool same = realpath(abs, real) && !strcmp(real, e->real);
 			free(abs);
-			json_array_append_new(args, json_string(same ? e->out : s));
+			json_array_append_new(args, json_string(same && instrumented ? e->out : s));
 		} else if (!strcmp(s, "-o")) {
 			json_array_append_new(args, json_string("-o"));
 			json_array_append_new(args, json_string(obj));
@@ -142,7 +148,7 @@ static json_t *mirror_entry(const struct entry *e, const struct kp_ccline *cl, c
 	}
 	json_t *o = json_object();
 	json_object_set_new(o, "directory", json_string(e->dir));
-	json_object_set_new(o, "file", json_string(e->out));
+	json_object_set_new(o, "file", json_string(instrumented ? e->out : e->real));
 	json_object_set_new(o, "arguments", args);
 	json_object_set_new(o, "output", json_string(obj));
 	free(obj);
@@ -340,16 +346,18 @@ int kp_compdb_main(int argc, char **argv)
 		}
 		if (here >= 0 && fchdir(here) != 0)
 			fprintf(stderr, "kpath: warning: cannot return to the working directory\n");
+		struct kp_vec rest = {0};
+		for (int k = 1; k < e->args.n; k++)
+			kp_vec_push(&rest, e->args.v[k]);
+		json_array_append_new(mirror, mirror_entry(e, &cl, &rest, rc == 0));
+		kp_vec_free(&rest);
 		if (rc == 0) {
 			ok++;
-			struct kp_vec rest = {0};
-			for (int k = 1; k < e->args.n; k++)
-				kp_vec_push(&rest, e->args.v[k]);
-			json_array_append_new(mirror, mirror_entry(e, &cl, &rest));
-			kp_vec_free(&rest);
 		} else {
 			failed++;
 			status = 1;
+			fprintf(stderr, "kpath: warning: %s not instrumented; %s/compile_commands.json and its Makefile "
+				"compile the original, so the tree still links\n", e->file, odir);
 		}
 		kp_vec_free(&iargs);
 		kp_ccline_free(&cl);
@@ -362,9 +370,18 @@ int kp_compdb_main(int argc, char **argv)
 		fprintf(stderr, "kpath: error: cannot write '%s'\n", mpath);
 		status = 1;
 	}
+	char libs[3 * PATH_MAX], why[PATH_MAX + 128];
+	if (kp_config_libs(libs, sizeof libs) != 0) {
+		fprintf(stderr, "kpath: warning: %s/Makefile not written: the kpath runtime was not found (kpath config --libs)\n", odir);
+	} else if (kp_compdb_makefile(odir, mirror, libs, why, sizeof why) != 0) {
+		fprintf(stderr, "kpath: warning: %s/Makefile not written: %s\n", odir, why);
+		status = 1;
+	}
 	json_decref(mirror);
 	fprintf(stderr, "kpath: %u of %zu C files instrumented into %s (source root %.*s)%s\n", ok, ne, odir,
 	        (int)(root ? root : 1), es[0].real, failed ? "; see the errors above" : "");
+	if (ok)
+		fprintf(stderr, "kpath: build and link it: make -C %s PROG=NAME [LDLIBS=...]\n", odir);
 	for (size_t i = 0; i < ne; i++) {
 		free(es[i].dir);
 		free(es[i].file);

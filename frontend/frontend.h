@@ -23,6 +23,15 @@ struct bl_dag;
 int kp_paths_parse(const char *in, const char **flags, int nflags, const char *only, struct kp_paths_req *req);
 void kp_paths_function(struct kp_paths_req *req, const struct fn_plan *plan, const struct bl_dag *dag);
 
+/* kpath config --libs as a string in buf (config.c); 0, or -1 when the
+ * runtime is not found. */
+int kp_config_libs(char *buf, size_t cap);
+/* OUT_DIR/Makefile for kpath instrument -p (compdb_make.c): compiles the
+ * entries of mirror (OUT_DIR/compile_commands.json) and links PROG with
+ * libs.  0, or -1 with err set (nothing written). */
+struct json_t;
+int kp_compdb_makefile(const char *odir, struct json_t *mirror, const char *libs, char *err, size_t errlen);
+
 /* Writes data to path through a temporary file in the same directory and a
  * rename, so that readers never see a partial file.  0, or -1 with errno. */
 #include <stddef.h>

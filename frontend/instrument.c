@@ -570,6 +570,8 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
                bool expr_branches, FILE *dump, const char *only, const struct inc_opts *inc,
                struct kp_paths_req *paths);
 
+static const char cfg_usage[] = "usage: kpath cfg INPUT.c [--function NAME] [-- COMPILE-FLAGS...]\n";
+
 int kp_cfg_main(int argc, char **argv)
 {
 	const char *in = NULL, *only = NULL;
@@ -583,21 +585,49 @@ int kp_cfg_main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--function") && i + 1 < argc) {
 			only = argv[++i];
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: kpath cfg INPUT.c [--function NAME] [-- COMPILE-FLAGS...]\n"
-			       "  Prints each function's CFG, back edges, Ball-Larus DAG and numbering.\n");
+			printf("%s\n"
+			       "Prints, for each function defined in INPUT.c, what kpath instrument\n"
+			       "builds: the CFG (blocks with their first source line, edges), the\n"
+			       "back edges, the Ball-Larus DAG and its numbering (each edge's val,\n"
+			       "each block's number of paths to EXIT).  Nothing is written or\n"
+			       "compiled; the tests compare it with golden files (tests/cfg).\n"
+			       "\n"
+			       "  --function NAME  only the function NAME (an error if INPUT.c has\n"
+			       "                   no function of that name kpath can build)\n"
+			       "  -- FLAGS         compile flags for the parser (-I, -D, -std, ...)\n"
+			       "  --help           print this help\n", cfg_usage);
 			return 0;
 		} else if (argv[i][0] == '-' || in) {
-			fprintf(stderr, "usage: kpath cfg INPUT.c [--function NAME] [-- COMPILE-FLAGS...]\n");
+			fputs(cfg_usage, stderr);
 			return 2;
 		} else {
 			in = argv[i];
 		}
 	}
 	if (!in) {
-		fprintf(stderr, "usage: kpath cfg INPUT.c [--function NAME] [-- COMPILE-FLAGS...]\n");
+		fputs(cfg_usage, stderr);
 		return 2;
 	}
-	return run(in, NULL, flags, nflags, true, false, true, stdout, only, NULL, NULL);
+	if (!only)
+		return run(in, NULL, flags, nflags, true, false, true, stdout, only, NULL, NULL);
+	/* --function: the dump is held back, so that a name no function has is
+	 * an error rather than an empty output */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem) {
+		fprintf(stderr, "kpath cfg: out of memory\n");
+		return 1;
+	}
+	int rc = run(in, NULL, flags, nflags, true, false, true, mem, only, NULL, NULL);
+	fclose(mem);
+	fwrite(text, 1, len, stdout);
+	if (rc == 0 && len == 0) {
+		fprintf(stderr, "kpath cfg: %s: no function '%s' could be built (not defined in this file, or skipped: see above)\n", in, only);
+		rc = 1;
+	}
+	free(text);
+	return rc;
 }
 
 int kp_instrument_main(int argc, char **argv)

@@ -27,7 +27,7 @@ static void usage(FILE *out)
 	             "  instrument INPUT.c [-o OUT.c] [-- FLAGS]  add Ball-Larus path tracing\n"
 	             "  instrument -p BUILD_DIR [-o OUT_DIR]     ... every C file of compile_commands.json\n"
 	             "  cfg INPUT.c [--function F] [-- FLAGS]    dump CFGs and Ball-Larus numbering\n"
-	             "  config --libs                            linker arguments for the runtime\n"
+	             "  config --libs | --libdir                 linker arguments for the runtime\n"
 	             "  report PROFILE [--top N] [--function F]  hottest paths of a profile\n"
 	             "  show PROFILE [--function F]              source with line counts and k-paths\n"
 	             "  merge A.json B.json... -o OUT.json       sum profiles\n"
@@ -35,7 +35,8 @@ static void usage(FILE *out)
 	             "  paths INPUT.c --function F [-- FLAGS]    list a function's Ball-Larus paths\n"
 	             "  kipf --k K [-o OUT.json] TRACE           rebuild a profile from a trace\n"
 	             "  html PROFILE -o DIR                      a static web site of a profile\n"
-	             "Run 'kpath COMMAND --help' for a command's options.\n");
+	             "  --version                                print kpath's version\n"
+	             "Run 'kpath COMMAND --help' for a command's options; man kpath for all.\n");
 }
 
 int main(int argc, char **argv)
@@ -65,6 +66,10 @@ int main(int argc, char **argv)
 		return kp_kipf_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "html"))
 		return kp_html_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+		printf("kpath %s\n", KPATH_VERSION);
+		return 0;
+	}
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
 		usage(stdout);
 		return 0;

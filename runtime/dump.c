@@ -45,17 +45,26 @@ void kp_dump_locked(void)
 	for (uint32_t i = 0; i < kp_rt.nfuncs && rc == 0; i++) {
 		const struct kp_gfunc *g = &kp_rt.funcs[i];
 		p.dropped += g->dropped;
-		rc = kp_snapshot_func(&p, g->f, &g->ipf, g->emitted, g->invalid);
+		if (!g->lost)
+			rc = kp_snapshot_func(&p, g->f, &g->ipf, g->emitted, g->invalid);
 	}
-	if (rc == 0 && !kp_rt.out) {
-		fprintf(stderr, "kpath: out of memory; profile not written\n");
+	char err[1024];
+	char *out = kp_rt.redirect || !kp_rt.out ? NULL : kp_out_expand(kp_rt.out);
+	if (rc != 0) {
+		snprintf(err, sizeof err, "%s: out of memory while preparing the profile",
+			 kp_rt.redirect ? kp_rt.redirect : kp_rt.out ? kp_rt.out : "KPATH_OUT");
+	} else if (!kp_rt.redirect && !out) {
+		snprintf(err, sizeof err, "%s: out of memory", kp_rt.out ? kp_rt.out : "KPATH_OUT");
 		rc = KP_ENOMEM;
-	} else if (rc == 0) {
-		const char *target = kp_rt.redirect ? kp_rt.redirect : kp_rt.out;
-		rc = kp_accumulate(target, &p, kp_rt.redirect ? NULL : &kp_rt.redirect);
+	} else if (kp_rt.redirect) {
+		rc = kp_accumulate(kp_rt.redirect, &p, NULL, err, sizeof err);
 	} else {
-		fprintf(stderr, "kpath: out of memory while preparing the profile; will retry at exit\n");
+		rc = kp_accumulate(out, &p, &kp_rt.redirect, err, sizeof err);
 	}
+	free(out);
+	if (rc != 0)
+		fprintf(stderr, "kpath: profile NOT written: %s%s\n", err,
+			kp_rt.exited ? "" : " (the data is kept for the next write)");
 	if (rc == 0) {
 		for (uint32_t i = 0; i < kp_rt.nfuncs; i++) {
 			struct kp_gfunc *g = &kp_rt.funcs[i];
@@ -95,8 +104,8 @@ void kp_atexit(void)
 		kp_thread_flush(th);
 		kp_thread_count_nodes(th);
 	}
-	kp_dump_locked();
 	kp_rt.exited = 1;
+	kp_dump_locked();
 	if (kp_rt.stats)
 		fprintf(stderr, "kpath: stats: k %u, forest %s, %llu nodes (%llu KiB) in %llu thread(s); "
 			"%llu of %llu items through the library\n", kp_rt.k,

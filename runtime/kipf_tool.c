@@ -279,10 +279,25 @@ static unsigned char *slurp(const char *path, size_t *len)
 	return b;
 }
 
+static const char kipf_usage[] = "usage: kpath kipf --k K [-o OUT.json] TRACE\n";
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: kpath kipf --k K [-o OUT.json] TRACE\n");
+	fputs(kipf_usage, stderr);
 	return 2;
+}
+
+static int help(void)
+{
+	printf("%s\n"
+	       "Rebuilds a profile from a trace that an instrumented program wrote\n"
+	       "with KPATH_TRACE=TRACE, for any k: the same k-IPF the runtime would\n"
+	       "have written with KPATH_K=K (docs/trace-format.md).\n"
+	       "\n"
+	       "  --k K, -k K     path length k, 1..64 (required)\n"
+	       "  -o OUT.json     the profile to write (default: stdout)\n"
+	       "  --help          print this help\n", kipf_usage);
+	return 0;
 }
 
 static int build_profile(struct replay *r, struct kp_profile *p)
@@ -313,6 +328,8 @@ int kp_kipf_main(int argc, char **argv)
 			ks = a + 4;
 		else if (!strcmp(a, "-o") && i + 1 < argc)
 			out = argv[++i];
+		else if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return help();
 		else if (a[0] == '-' && a[1])
 			return usage();
 		else if (!trace)

@@ -270,6 +270,8 @@ struct kp_gfunc {
 	struct kp_ipf ipf;  /* the k-IPF merged from finished thread data */
 	uint64_t emitted, invalid, dropped;
 	int written;        /* appeared in a profile this process wrote */
+	int copied;         /* f is a heap copy: its module was unloaded (dso.c) */
+	int lost;           /* f could not be copied: f is NULL, not written */
 };
 
 #define KP_TBUF 65536u
@@ -304,20 +306,21 @@ struct kp_rt {
 	const struct kp_consumer *cons;
 	struct kp_gfunc *funcs;  /* indexed by slot - 1 */
 	uint32_t nfuncs, cap;
-	struct kpath_rt_func *list;
+	uint32_t ncopied;        /* functions whose module was unloaded (dso.c) */
 	struct kp_thread *threads;
 	uint64_t next_tid;
 	uint64_t dropped;        /* events lost outside any function state */
 	pthread_key_t key;
 	int key_ok;
+	int atexit_ok;           /* kp_atexit is registered */
 	int exited;              /* the exit handler ran */
 	int run_counted;         /* a profile of this process was written */
 	int stats;               /* KPATH_STATS: print forest sizes at exit */
 	uint64_t forest_nodes;   /* nodes of the forests of the threads that ended */
 	uint64_t forest_threads; /* threads that had a forest */
 	uint64_t lib_items, items; /* of the threads that ended: items through the library, all items */
-	char *out;               /* KPATH_OUT */
-	char *redirect;          /* where we write once OUT proved unusable */
+	char *out;               /* KPATH_OUT, absolute, with its patterns (out_path.c) */
+	char *redirect;          /* where this process writes once OUT proved unusable */
 	/* trace (trace.c) */
 	pthread_mutex_t tmu;
 	FILE *trace;
@@ -358,6 +361,11 @@ void kp_thread_flush(struct kp_thread *th);
 /* Adds th's forest sizes to kp_rt.forest_nodes/forest_threads (caller
  * holds kp_rt.mu). */
 void kp_thread_count_nodes(struct kp_thread *th);
+/* Frees every thread's state (caller holds kp_rt.mu; only when no
+ * instrumented code of this runtime can run again: dso.c). */
+void kp_thread_free_all(void);
+/* Frees everything the runtime holds, after its last write (dso.c). */
+void kp_rt_release(void);
 /* Thread-exit destructor (also usable directly). */
 void kp_thread_exit(void *th);
 
@@ -367,9 +375,31 @@ void kp_thread_exit(void *th);
  * copied), counters, and the decoded paths of its IDs. */
 int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const struct kp_ipf *t,
 		     uint64_t emitted, uint64_t invalid);
-/* Accumulates p into the file out under flock(out.lock); when out is
- * unusable, writes beside it and sets *redirect (malloc'd).  0 or < 0. */
-int kp_accumulate(const char *out, struct kp_profile *p, char **redirect);
+/* Accumulates p into the file out under flock(out.lock); when out exists
+ * but is no profile we may add to, writes beside it and sets *redirect
+ * (malloc'd).  With redirect NULL (the fallback itself), no lock.  0, or
+ * < 0 with err holding "PATH: reason" (nothing printed). */
+int kp_accumulate(const char *out, struct kp_profile *p, char **redirect, char *err, size_t errlen);
+/* KPATH_OUT's patterns (out_path.c): the offset of the first % that is not
+ * %p, %h, %m or %%, or -1. */
+int kp_out_pattern_check(const char *pattern);
+/* pattern with %p, %h, %m, %% expanded (malloc'd); NULL on ENOMEM. */
+char *kp_out_expand(const char *pattern);
+/* 0 when path may take a profile; else < 0 with err "PATH: reason". */
+int kp_out_check(const char *path, char *err, size_t errlen);
+/* This host's name ("localhost" if unknown), '/' replaced, in buf[cap]. */
+void kp_hostname(char *buf, size_t cap);
+/* The temporary file for an atomic write of path: "PATH.tmp.HOST.PID.N"
+ * (malloc'd, NULL on ENOMEM), and the removal of those of dead processes
+ * (stale.c). */
+char *kp_tmp_name(const char *path, unsigned n);
+void kp_stale_sweep(const char *out);
+/* Shared libraries (dso.c): the slot of an earlier registration of f's
+ * function (same name, file, checksum) whose module was unloaded, or 0
+ * (caller holds kp_rt.mu); and the hook every module's copy of the
+ * runtime calls from its destructor. */
+int kp_dso_reuse_slot(const struct kpath_rt_func *f);
+void kpath_rt_module_fini(const void *marker);
 /* Writes the global data now (caller holds kp_rt.mu). */
 void kp_dump_locked(void);
 

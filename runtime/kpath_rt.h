@@ -80,7 +80,7 @@ struct kpath_rt_func {
 	const struct kpath_rt_edge *edges;
 	/* Runtime-owned, initialised to 0 by the instrumenter. */
 	int slot;                   /* registration index + 1; 0 until registered */
-	struct kpath_rt_func *next; /* registry list */
+	struct kpath_rt_func *next; /* unused (the runtime keeps its own registry) */
 	/* Last source line of each block (>= block_line; the block's code spans
 	 * [block_line, block_last_line]), or NULL if unknown. */
 	const unsigned *block_last_line;

@@ -2,7 +2,8 @@
  * profile.h: the kpath profile, in memory and on disk (schema
  * "kpath-profile/1").  This is the ONE module that reads, writes and merges
  * profiles: the runtime uses it to accumulate at exit, report/ uses it to
- * read.  Link with libkpath_rt.a -ljansson -lpthread.
+ * read.  The kpath tool links it from libkpath_rt_tool.a with -ljansson
+ * -lpthread; programs get it inside libkpath_rt.a (runtime/CMakeLists.txt).
  *
  * On disk (JSON, written in canonical order so that equal profiles are
  * byte-identical):

@@ -142,17 +142,15 @@ int kp_profile_write_file(void *stdio_file, struct kp_profile *p, char *err, siz
 int kp_profile_write_atomic(const char *path, struct kp_profile *p, char *err, size_t errlen)
 {
 	static unsigned seq;
-	size_t n = strlen(path) + 64;
-	char *tmp = malloc(n);
+	char *tmp = kp_tmp_name(path, __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
 	if (!tmp) {
 		seterr(err, errlen, "%s: out of memory", path);
 		return KP_ENOMEM;
 	}
-	snprintf(tmp, n, "%s.tmp.%ld.%u", path, (long)getpid(), __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+		seterr(err, errlen, "%s: cannot create %s: %s", path, tmp, strerror(errno));
 		if (fd >= 0) {
 			close(fd);
 			unlink(tmp);

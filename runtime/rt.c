@@ -5,11 +5,12 @@
  * Environment (read once, at the first registration):
  *   KPATH_K      1..64, default 4: path length k of the k-IPF (1: plain
  *                Ball-Larus counts)
- *   KPATH_OUT    profile file, default "kpath.json" in the current directory
+ *   KPATH_OUT    profile file, default "kpath.json" in the current directory;
+ *                %p, %h, %m, %% expanded at each write (out_path.c)
  *   KPATH_TRACE  if set, also write the raw stream to this file (trace.c)
  *   KPATH_FOREST window (default) or ksf: how k >= 2 builds its forest
  *                (consumer.c); the k-IPF is the same
- *   KPATH_STATS  if set (non-empty), print the forests' sizes at exit
+ *   KPATH_STATS  1: print the forests' sizes at exit; 0 or unset: do not
  *
  * Registration is the only place instrumented code takes a lock: slot is
  * read with an acquire load on every enter and written (release) under
@@ -34,20 +35,36 @@ static pthread_once_t kp_once = PTHREAD_ONCE_INIT;
 
 void kp_atexit(void);
 
+/* Environment values are parsed strictly: exactly the documented spelling,
+ * no blanks around it (" 4" and "4 " are both refused), anything else
+ * refused with a one-line warning naming the default used instead. */
 static unsigned parse_k(void)
 {
 	const char *s = getenv("KPATH_K");
 	if (!s || !*s)
 		return KP_KDEFAULT;
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(s, &end, 10);
-	if (errno || *end || v < 1 || v > KP_KMAX || s[0] == '-' || s[0] == '+') {
-		fprintf(stderr, "kpath: KPATH_K=%s: expected an integer in 1..%d; using %u\n", s, KP_KMAX,
-			KP_KDEFAULT);
+	unsigned long v = 0;
+	size_t n = strspn(s, "0123456789");
+	if (n > 0 && n <= 2 && !s[n])
+		v = strtoul(s, NULL, 10);
+	if (v < 1 || v > KP_KMAX) {
+		fprintf(stderr, "kpath: KPATH_K=\"%s\": expected an integer in 1..%d (digits only); using %u\n", s,
+			KP_KMAX, KP_KDEFAULT);
 		return KP_KDEFAULT;
 	}
 	return (unsigned)v;
+}
+
+/* KPATH_STATS: "1" on; unset, empty or "0" off. */
+static int parse_stats(void)
+{
+	const char *s = getenv("KPATH_STATS");
+	if (!s || !*s || strcmp(s, "0") == 0)
+		return 0;
+	if (strcmp(s, "1") == 0)
+		return 1;
+	fprintf(stderr, "kpath: KPATH_STATS=\"%s\": expected 1 (on) or 0 (off); stats off\n", s);
+	return 0;
 }
 
 /* fork: the child starts with empty profile data (the parent writes what
@@ -98,47 +115,93 @@ static void fork_child(void)
 	}
 	kp_rt.dropped = 0;
 	kp_rt.run_counted = 0;
+	free(kp_rt.redirect); /* the parent's fallback file: its pid is in the name */
+	kp_rt.redirect = NULL;
 	kp_rt.trace = NULL; /* the parent owns the stream; not closed here */
 	kp_rt.trace_on = 0;
 }
 
 /* KPATH_OUT is relative to the directory current at the first
- * registration, not at exit (the program may chdir meanwhile). */
+ * registration, not at exit (the program may chdir meanwhile).  It is a
+ * pattern (out_path.c), so a % in the directory's name becomes %%. */
 static char *absolute(const char *path)
 {
 	char cwd[4096];
 	if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
 		return strdup(path);
-	size_t n = strlen(cwd) + strlen(path) + 2;
+	size_t n = 2 * strlen(cwd) + strlen(path) + 2, j = 0;
 	char *s = malloc(n);
-	if (s)
-		snprintf(s, n, "%s/%s", cwd, path);
-	return s ? s : strdup(path);
+	if (!s)
+		return NULL;
+	for (const char *c = cwd; *c; c++) {
+		s[j++] = *c;
+		if (*c == '%')
+			s[j++] = '%';
+	}
+	snprintf(s + j, n - j, "/%s", path);
+	return s;
+}
+
+/* What atexit() does (glibc's atexit is __cxa_atexit with the module's
+ * __dso_handle), spelled out: so the handler belongs to the module this
+ * runtime is in even where atexit itself is interposed (ThreadSanitizer's
+ * atexit registers for the whole process, and would call into a library
+ * that was unloaded), and runs at its dlclose (dso.c). */
+int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+extern void *__dso_handle;
+
+static void atexit_cb(void *unused)
+{
+	(void)unused;
+	kp_atexit();
 }
 
 static void init_once(void)
 {
 	kp_rt.k = parse_k();
-	const char *stats = getenv("KPATH_STATS");
-	kp_rt.stats = stats && *stats;
+	kp_rt.stats = parse_stats();
 	const char *forest = getenv("KPATH_FOREST");
 	if (kp_forest_select(forest) != 0)
 		fprintf(stderr, "kpath: KPATH_FOREST=%s: expected window or ksf; using window\n", forest);
 	kp_rt.cons = kp_consumer_for(kp_rt.k);
 	const char *out = getenv("KPATH_OUT");
 	kp_rt.out = absolute(out && *out ? out : "kpath.json");
+	int bad = out ? kp_out_pattern_check(out) : -1;
+	if (bad >= 0)
+		fprintf(stderr, "kpath: KPATH_OUT=\"%s\": \"%%%c\" is not a pattern (%%p pid, %%h host, %%m binary, "
+			"%%%% a %%); kept as written\n", out, out[bad + 1] ? out[bad + 1] : ' ');
 	kp_rt.key_ok = pthread_key_create(&kp_rt.key, kp_thread_exit) == 0;
 	const char *tr = getenv("KPATH_TRACE");
 	if (tr && *tr)
 		kp_rt.trace_on = kp_trace_open(tr) == 0;
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
-	if (atexit(kp_atexit) != 0)
+	kp_rt.atexit_ok = __cxa_atexit(atexit_cb, NULL, __dso_handle) == 0;
+	if (!kp_rt.atexit_ok)
 		fprintf(stderr, "kpath: cannot register the exit handler; call kpath_dump() to write the profile\n");
 }
 
 void kp_rt_init(void)
 {
 	pthread_once(&kp_once, init_once);
+}
+
+void kp_rt_release(void)
+{
+	pthread_mutex_lock(&kp_rt.mu);
+	kp_thread_free_all();
+	for (uint32_t i = 0; i < kp_rt.nfuncs; i++) {
+		struct kp_gfunc *g = &kp_rt.funcs[i];
+		kp_ipf_free(&g->ipf);
+		if (g->copied)
+			free(g->f);
+	}
+	free(kp_rt.funcs);
+	kp_rt.funcs = NULL;
+	kp_rt.nfuncs = kp_rt.cap = 0;
+	free(kp_rt.out);
+	free(kp_rt.redirect);
+	kp_rt.out = kp_rt.redirect = NULL;
+	pthread_mutex_unlock(&kp_rt.mu);
 }
 
 void kp_rt_drop(uint64_t n)
@@ -169,6 +232,10 @@ int kp_rt_register(struct kpath_rt_func *f)
 		__atomic_store_n(&f->slot, slot, __ATOMIC_RELEASE);
 		goto out;
 	}
+	if ((slot = kp_dso_reuse_slot(f)) != 0) { /* its library was loaded again */
+		__atomic_store_n(&f->slot, slot, __ATOMIC_RELEASE);
+		goto out;
+	}
 	if (kp_rt.nfuncs == kp_rt.cap) {
 		uint32_t cap = kp_rt.cap ? 2 * kp_rt.cap : 64;
 		struct kp_gfunc *a = realloc(kp_rt.funcs, cap * sizeof *a);
@@ -182,8 +249,6 @@ int kp_rt_register(struct kpath_rt_func *f)
 	if (kp_ipf_init(&g->ipf) != 0)
 		goto out;
 	g->f = f;
-	f->next = kp_rt.list;
-	kp_rt.list = f;
 	slot = (int)++kp_rt.nfuncs;
 	if (kp_rt.trace_on)
 		kp_trace_func(f, (uint32_t)slot - 1);

@@ -176,6 +176,15 @@ static void thread_free(struct kp_thread *th)
 	free(th);
 }
 
+void kp_thread_free_all(void)
+{
+	while (kp_rt.threads) {
+		struct kp_thread *th = kp_rt.threads;
+		kp_rt.threads = th->next;
+		thread_free(th);
+	}
+}
+
 void kp_thread_count_nodes(struct kp_thread *th)
 {
 	uint64_t n = 0;

@@ -2,7 +2,8 @@
 # run_builds.sh KPATH KPATH_CC PROJECT_DIR WORK_DIR CASE
 #
 # kpath in real builds (kpath-cc and kpath instrument -p) on corpus/project.
-# Cases: make cmake preprocess object_name syntax_error keep compdb.
+# Cases: make cmake preprocess object_name syntax_error keep compdb fallback
+# strict pflow.
 # Exit status 0 = pass, 1 = fail.  Environment: CC (default cc), PYTHON.
 set -u
 if [ $# -ne 5 ]; then
@@ -159,6 +160,99 @@ compdb)
 	run_check "$W/stk" "$W"
 	# the original build tree is untouched by the mirror's objects
 	ls "$W/b"/CMakeFiles/stk.dir/*.o >/dev/null 2>&1 && fail "objects appeared in the original build tree"
+	;;
+fallback | strict)
+	# kpath-cc's fallback: one line per file with the failed step's first
+	# error; KPATH_CC_STRICT=1 turns it into a failed build.  nested.c is
+	# rejected by clang (kpath instrument) but accepted by gcc; fakecc
+	# rejects any instrumented file (a path in kpath-cc's temporary
+	# directory) and compiles the rest with $CC.
+	mkdir -p "$W/src" && cd "$W/src" || fail "no $W/src"
+	printf 'int f(int x) { int g(int y) { return y + 1; } return g(x); }\n' >nested.c
+	printf 'int ok(int x)\n{\n\treturn x > 0 ? x : -x;\n}\n' >ok.c
+	printf '#!/bin/sh\nfor a in "$@"; do case $a in */kpath-cc.*) echo "ok.c:3:2: error: fake rejection" >&2; exit 1 ;; esac; done\nexec %s "$@"\n' "$CC" >fakecc
+	chmod +x fakecc
+	# one_line FILE PATTERN: FILE holds exactly one line, matching PATTERN
+	one_line() {
+		[ "$(grep -c . "$1")" -eq 1 ] && grep -q "$2" "$1" || { show "$1"; fail "expected one line matching '$2'"; }
+	}
+	if [ "$CASE" = fallback ]; then
+		if $CC -c nested.c -o plain.o 2>/dev/null; then
+			"$KCC" $CC -c nested.c ok.c 2>"$W/err" || { show "$W/err"; fail "kpath-cc -c nested.c ok.c failed"; }
+			one_line "$W/err" '^kpath-cc: warning: nested.c compiled without path profiling: kpath instrument failed: nested.c:1:.*error'
+			nm ok.o | grep -q kpath_rt || fail "ok.o is not instrumented"
+		fi
+		"$KCC" ./fakecc -c ok.c -o ok2.o 2>"$W/err" || { show "$W/err"; fail "kpath-cc ./fakecc failed"; }
+		one_line "$W/err" '^kpath-cc: warning: ok.c compiled without path profiling: the instrumented file did not compile: ok.c:3:2: error: fake rejection (KPATH_KEEP=DIR keeps the instrumented file)$'
+		[ -f ok2.o ] || fail "ok2.o was not written"
+		KPATH_KEEP="$W/keep" "$KCC" ./fakecc -c ok.c -o ok3.o 2>"$W/err" || { show "$W/err"; fail "kpath-cc ./fakecc failed"; }
+		k="$W/keep$(pwd -P)/ok.kpath.c"
+		one_line "$W/err" "fake rejection; the instrumented file is kept as $k\$"
+		[ -s "$k" ] || fail "$k was not kept"
+	else
+		KPATH_CC_STRICT=1 "$KCC" $CC -c ok.c -o good.o 2>"$W/err" || { show "$W/err"; fail "a good file failed under KPATH_CC_STRICT=1"; }
+		[ -s "$W/err" ] && { show "$W/err"; fail "stderr not empty"; }
+		nm good.o | grep -q kpath_rt || fail "good.o is not instrumented"
+		KPATH_CC_STRICT=1 "$KCC" $CC -c nested.c -o n.o 2>"$W/err" && fail "KPATH_CC_STRICT=1: nested.c compiled"
+		one_line "$W/err" '^kpath-cc: error: nested.c: kpath instrument failed (KPATH_CC_STRICT=1): nested.c:1:.*error'
+		[ -e n.o ] && fail "n.o was written"
+		KPATH_CC_STRICT=1 "$KCC" ./fakecc -c ok.c -o f.o 2>"$W/err" && fail "KPATH_CC_STRICT=1: the fallback compiled ok.c"
+		one_line "$W/err" '^kpath-cc: error: ok.c: the instrumented file did not compile (KPATH_CC_STRICT=1): ok.c:3:2: error: fake rejection'
+		[ -e f.o ] && fail "f.o was written"
+		KPATH_CC_STRICT=0 "$KCC" ./fakecc -c ok.c -o f0.o 2>"$W/err" || fail "KPATH_CC_STRICT=0 is not off"
+	fi
+	;;
+pflow)
+	# kpath instrument -p end to end, as the README says: configure with
+	# compile_commands.json, instrument, make -C OUT PROG=..., run, report
+	# (PROJECT_DIR is tests/builds/pflow here).
+	command -v cmake >/dev/null || fail "cmake not found"
+	command -v make >/dev/null || fail "make not found"
+	# CC may hold flags (the sanitizer runs): the compiler, then its flags
+	cc_bin=${CC%% *}
+	cc_flags=
+	case $CC in *" "*) cc_flags=${CC#* } ;; esac
+	(cmake -S "$PROJ" -B "$W/b" -DCMAKE_C_COMPILER="$cc_bin" "-DCMAKE_C_FLAGS=$cc_flags" \
+		-DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$W/cfg.log" 2>&1 &&
+		cmake --build "$W/b" >"$W/build.log" 2>&1) || { show "$W/cfg.log"; show "$W/build.log"; fail "the original build failed"; }
+	"$W/b/pflow" >"$W/expected.out" || fail "the original pflow failed"
+	"$KPATH" instrument -p "$W/b" -o "$W/kp" >"$W/instr.log" 2>&1 || { show "$W/instr.log"; fail "kpath instrument -p failed"; }
+	grep -q "make -C $W/kp PROG=NAME" "$W/instr.log" || { show "$W/instr.log"; fail "kpath instrument -p does not say how to build"; }
+	[ -f "$W/kp/Makefile" ] || fail "no $W/kp/Makefile"
+	make -C "$W/kp" PROG=pflow LDLIBS=-lm LDFLAGS="$cc_flags" >"$W/make.log" 2>&1 || { show "$W/make.log"; fail "make -C OUT PROG=pflow failed"; }
+	mkdir -p "$W/run" && cd "$W/run" || fail "no $W/run"
+	"$W/kp/pflow" >out.txt 2>err.txt || fail "the instrumented pflow exited with $?"
+	cmp -s out.txt "$W/expected.out" || fail "output differs: $(cat out.txt) vs $(cat "$W/expected.out")"
+	[ -s err.txt ] && { show err.txt; fail "stderr not empty"; }
+	"$KPATH" report kpath.json >report.txt 2>&1 || { show report.txt; fail "kpath report failed"; }
+	for f in main stats_rms stats_odd; do
+		grep -q "^$f " report.txt || { show report.txt; fail "$f is not in the profile"; }
+	done
+	# make again: nothing to do; the original build tree has no kpath object
+	make -C "$W/kp" PROG=pflow LDLIBS=-lm LDFLAGS="$cc_flags" 2>&1 | grep -q "is up to date\|Nothing to be done" || fail "a second make rebuilt something"
+	find "$W/b" -name '*.kpath*' | grep -q . && fail "kpath files appeared in the original build tree"
+	# a file kpath cannot instrument (a nested function: gcc accepts it,
+	# clang does not) is compiled as it is, and the program still links
+	printf 'int nested_sum(int n)\n{\n\tint add(int a, int b) { return a + b; }\n\tint s = 0;\n\tfor (int i = 0; i < n; i++)\n\t\ts = add(s, i);\n\treturn s;\n}\n' >"$W/nested.c"
+	if $CC -c "$W/nested.c" -o "$W/nested.o" 2>/dev/null; then
+		cp -r "$PROJ" "$W/p2"
+		cp "$W/nested.c" "$W/p2/src/nested.c"
+		sed -i 's|src/stats.c)|src/stats.c src/nested.c)|' "$W/p2/CMakeLists.txt"
+		sed -i 's|^\treturn 0;|\tprintf("nested %d\\n", nested_sum(PFLOW_N));\n\treturn 0;|; s|^#include "stats.h"|#include "stats.h"\nint nested_sum(int n);|' "$W/p2/src/main.c"
+		cmake -S "$W/p2" -B "$W/b2" -DCMAKE_C_COMPILER="$cc_bin" "-DCMAKE_C_FLAGS=$cc_flags" \
+			-DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$W/cfg2.log" 2>&1 && cmake --build "$W/b2" >"$W/build2.log" 2>&1 ||
+			{ show "$W/cfg2.log"; show "$W/build2.log"; fail "the original build with nested.c failed"; }
+		"$W/b2/pflow" >"$W/expected2.out" || fail "the original pflow with nested.c failed"
+		grep -q '^nested 780$' "$W/expected2.out" || fail "main.c was not edited as expected: $(cat "$W/expected2.out")"
+		"$KPATH" instrument -p "$W/b2" -o "$W/kp2" >"$W/instr2.log" 2>&1 && fail "kpath instrument -p exited with 0 though nested.c failed"
+		grep -q "nested.c not instrumented; .* compile the original" "$W/instr2.log" || { show "$W/instr2.log"; fail "no warning about nested.c"; }
+		make -C "$W/kp2" PROG=pflow LDLIBS=-lm LDFLAGS="$cc_flags" >"$W/make2.log" 2>&1 || { show "$W/make2.log"; fail "the tree with an uninstrumented file does not link"; }
+		rm -f kpath.json
+		"$W/kp2/pflow" >out2.txt 2>err2.txt || fail "pflow with nested.c exited with $?"
+		cmp -s out2.txt "$W/expected2.out" || fail "output differs with nested.c"
+		"$KPATH" report kpath.json >report2.txt 2>&1 || { show report2.txt; fail "kpath report failed"; }
+		grep -q "^stats_odd " report2.txt || fail "stats_odd is not in the profile"
+	fi
 	;;
 *)
 	fail "unknown case"

@@ -246,7 +246,7 @@ static void test_untouchable(void)
 	env[1] = bk;
 	run(env, NULL);
 	check_profile(path_in("badk.json"), 4, 1);
-	CHECK(contains(path_in("stderr.txt"), "KPATH_K=65"));
+	CHECK(contains(path_in("stderr.txt"), "KPATH_K=\"65\""));
 }
 
 static void test_trace(void)

@@ -1,0 +1,166 @@
+/*
+ * dso.c: the runtime in shared libraries, and libraries that go away.
+ *
+ * Every module (executable or shared library) linked with libkpath_rt.a
+ * carries a copy of the runtime, whose kpath_* symbols are global with
+ * default visibility.  The dynamic linker binds each module's references
+ * to the first definition in lookup order, so normally one copy serves
+ * the whole process: the executable's (`kpath config --libs` exports its
+ * kpath_* symbols, so libraries loaded later bind to it too), else the
+ * first instrumented library loaded at start-up.  A library opened with
+ * dlopen when no copy is in the global scope uses its own.
+ *
+ * The runtime keeps pointers to the descriptors (struct kpath_rt_func) of
+ * the functions that registered, and those live in the module of the
+ * function.  When dlclose unloads a module, its destructors run first:
+ * each copy of the runtime has kp_dso_fini below, which calls the serving
+ * runtime's kpath_rt_module_fini with an address inside the unloading
+ * module (kp_dso_marker: every copy has its own, a local symbol).  Then:
+ *   - a module whose functions registered with a runtime elsewhere: every
+ *     descriptor inside the module (dladdr gives the module's base) is
+ *     copied to the heap with its strings and arrays, and every reference
+ *     to it (the function's kp_gfunc, each thread's kp_tfunc) is pointed
+ *     at the copy, under kp_rt.mu.  Nothing reads the unloaded module
+ *     afterwards; its paths are written at exit like the others.  If the
+ *     module is loaded again, its functions register into the same slots
+ *     (same name, file and checksum), so counts add up and the profile
+ *     lists each function once.
+ *   - the module holding the serving runtime itself: the profile is
+ *     written now (kp_atexit; its atexit registration is the module's own,
+ *     so glibc would also run it at dlclose), the thread-exit key is
+ *     deleted, since its destructor is about to be unmapped, and the
+ *     runtime's memory is freed (a plugin loaded and unloaded in a loop
+ *     leaks nothing).  Each such unload counts as a run (docs/design.md).
+ * At process exit the destructors run after the exit handlers: the
+ * profile is written already (kp_rt.exited) and nothing more happens.
+ *
+ * No code of a module runs after its dlclose, so no thread touches the
+ * descriptor while it is replaced (the program must not call into a
+ * library it closes; if it does, that is its bug, not ours).
+ */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kp_internal.h"
+
+void kp_atexit(void);
+
+/* One byte of this copy's module (each copy of kpath_rt.o has its own). */
+static const char kp_dso_marker = 1;
+
+static void *module_base(const void *addr)
+{
+	Dl_info info;
+	return dladdr(addr, &info) ? info.dli_fbase : NULL;
+}
+
+/* A heap copy of f with its strings and arrays: one allocation (freed
+ * never: the copy lives until exit, like the registry); NULL on ENOMEM. */
+static struct kpath_rt_func *desc_copy(const struct kpath_rt_func *f)
+{
+	size_t name = strlen(f->name) + 1, file = strlen(f->file) + 1, sum = strlen(f->checksum) + 1;
+	size_t lines = (size_t)f->num_blocks * sizeof *f->block_line;
+	size_t last = f->block_last_line ? lines : 0;
+	size_t edges = (size_t)f->num_edges * sizeof *f->edges;
+	size_t n = sizeof *f + edges + lines + last + name + file + sum;
+	struct kpath_rt_func *c = kp_malloc(n);
+	if (!c)
+		return NULL;
+	*c = *f;
+	char *p = (char *)(c + 1); /* edges first: they need the strictest alignment */
+	c->edges = memcpy(p, f->edges ? (const void *)f->edges : (const void *)"", edges);
+	p += edges;
+	c->block_line = memcpy(p, f->block_line, lines);
+	p += lines;
+	if (last) {
+		c->block_last_line = memcpy(p, f->block_last_line, last);
+		p += last;
+	}
+	c->name = memcpy(p, f->name, name);
+	p += name;
+	c->file = memcpy(p, f->file, file);
+	p += file;
+	c->checksum = memcpy(p, f->checksum, sum);
+	c->next = NULL;
+	return c;
+}
+
+/* Replaces the descriptors inside the module based at base by copies
+ * (caller holds kp_rt.mu).  A descriptor that cannot be copied takes its
+ * function out of the profile, counting its paths as dropped. */
+static void copy_module_descriptors(void *base)
+{
+	for (uint32_t i = 0; i < kp_rt.nfuncs; i++) {
+		struct kp_gfunc *g = &kp_rt.funcs[i];
+		if (!g->f || g->copied || module_base(g->f) != base)
+			continue;
+		struct kpath_rt_func *c = desc_copy(g->f);
+		if (!c)
+			fprintf(stderr, "kpath: %s: out of memory while its library is unloaded; its paths are "
+				"dropped\n", g->f->name);
+		for (struct kp_thread *th = kp_rt.threads; th; th = th->next)
+			if (i < th->nfuncs && th->funcs[i]) {
+				if (!c)
+					th->funcs[i]->dropped += kp_tfunc_emitted(th->funcs[i]);
+				th->funcs[i]->f = c;
+			}
+		if (!c) {
+			g->dropped += g->emitted;
+			g->lost = 1;
+		}
+		g->f = c;
+		g->copied = 1;
+		kp_rt.ncopied++;
+	}
+}
+
+/* noinline, and global with default visibility: compiled with -fPIC,
+ * kp_dso_fini's call goes through the PLT to the serving runtime's copy. */
+__attribute__((noinline)) void kpath_rt_module_fini(const void *marker)
+{
+	void *mod = module_base(marker), *self = module_base(&kp_dso_marker);
+	if (!mod || !self || !kp_rt.cons)
+		return; /* unknown module, or this runtime never started */
+	if (mod != self) {
+		pthread_mutex_lock(&kp_rt.mu);
+		if (!kp_rt.exited)
+			copy_module_descriptors(mod);
+		pthread_mutex_unlock(&kp_rt.mu);
+		return;
+	}
+	/* The exit handlers run before the destructors, so at process exit
+	 * the profile is written and other threads may still run instrumented
+	 * code: nothing to do.  At dlclose, this destructor runs before the
+	 * module's own atexit handlers (crtbegin's __do_global_dtors_aux, which
+	 * calls __cxa_finalize, is the last entry of .fini_array to run). */
+	if (kp_rt.exited || !kp_rt.atexit_ok)
+		return;
+	kp_atexit();
+	if (kp_rt.key_ok) {
+		kp_rt.key_ok = 0;
+		pthread_key_delete(kp_rt.key);
+	}
+	kp_rt_release(); /* nothing of this module runs again */
+}
+
+/* Runs when this copy's module is unloaded (and at exit). */
+__attribute__((destructor)) static void kp_dso_fini(void)
+{
+	kpath_rt_module_fini(&kp_dso_marker);
+}
+
+int kp_dso_reuse_slot(const struct kpath_rt_func *f)
+{
+	if (!kp_rt.ncopied)
+		return 0;
+	for (uint32_t i = 0; i < kp_rt.nfuncs; i++) {
+		const struct kp_gfunc *g = &kp_rt.funcs[i];
+		if (g->copied && g->f && g->f->num_paths == f->num_paths && !strcmp(g->f->checksum, f->checksum) &&
+		    !strcmp(g->f->name, f->name) && !strcmp(g->f->file, f->file))
+			return (int)i + 1;
+	}
+	return 0;
+}

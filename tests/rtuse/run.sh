@@ -1,0 +1,627 @@
+#!/bin/sh
+# run.sh KPATH KPATH_CC WORK_DIR CASE
+#
+# The runtime (lib/libkpath_rt.a) as instrumented programs meet it: its
+# symbols, its profile file (KPATH_OUT), its environment, shared libraries.
+# Each CASE is a function below; see its comment.  Exit status 0 = pass.
+set -u
+if [ $# -ne 4 ]; then
+	echo "usage: $0 KPATH KPATH_CC WORK_DIR CASE" >&2
+	exit 2
+fi
+KPATH=$1
+KPATH_CC=$2
+WORK=$3
+CASE=$4
+CC=${CC:-cc}
+PYTHON=${PYTHON:-python3}
+HERE=$(cd "$(dirname "$0")" && pwd)
+TEST=rtuse.$CASE
+. "$HERE/../e2e/lib.sh"
+case $KPATH in /*) ;; *) KPATH=$(pwd)/$KPATH ;; esac
+case $KPATH_CC in /*) ;; *) KPATH_CC=$(pwd)/$KPATH_CC ;; esac
+mkdir -p "$WORK" || fatal "cannot create $WORK"
+W=$(cd "$WORK" && pwd)/$CASE
+rm -rf "$W"
+mkdir -p "$W" || fatal "cannot create $W"
+cd "$W" || fatal "cannot cd to $W"
+LIBS=$("$KPATH" config --libs) || fatal "kpath config --libs failed"
+unset KPATH_OUT KPATH_K KPATH_STATS KPATH_TRACE KPATH_FOREST
+
+# build NAME [CFLAGS...]: instruments NAME.c (in $W) and links NAME.
+build() {
+	b=$1
+	shift
+	"$KPATH" instrument "$b.c" -o "$b.kpath.c" -- "$@" 2>"$b.instr.err" || { show "$b.instr.err"; fatal "kpath instrument $b.c failed"; }
+	$CC -O1 "$@" "$b.kpath.c" -o "$b" $PRE_LIBS $LIBS $EXTRA_LIBS 2>"$b.cc.err" || { show "$b.cc.err"; fatal "cannot build $b"; }
+}
+PRE_LIBS=
+EXTRA_LIBS=
+
+# profile_has FILE RUNS FUNC...: FILE is a kpath profile with "runs" RUNS
+# holding an entry for each FUNC with at least one path.
+profile_has() {
+	"$PYTHON" - "$@" <<'PYEOF' || fail "profile check of $1 failed"
+import json, sys
+path, runs, funcs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+try:
+    p = json.load(open(path))
+except Exception as e:
+    sys.exit("%s: %s" % (path, e))
+if p.get("schema") != "kpath-profile/1":
+    sys.exit("%s: not a kpath profile" % path)
+if p["runs"] != runs:
+    sys.exit("%s: runs %s, expected %d" % (path, p["runs"], runs))
+have = {f["name"]: f for f in p["functions"]}
+for f in funcs:
+    if f not in have or not have[f]["kipf"]:
+        sys.exit("%s: no paths of %s" % (path, f))
+PYEOF
+}
+
+# A small program with a loop and a branch.
+write_prog() {
+	cat >"$1.c" <<'CEOF'
+#include <stdio.h>
+static int classify(int i)
+{
+	if (i % 3 == 0)
+		return 1;
+	return 2;
+}
+int main(int argc, char **argv)
+{
+	int s = 0;
+	(void)argv;
+	for (int i = 0; i < 10 + argc; i++)
+		s += classify(i);
+	printf("%d\n", s);
+	return 0;
+}
+CEOF
+}
+
+# nm: every global symbol the runtime defines starts with kpath_, so no
+# program symbol can clash with the runtime's internals or its JSON code.
+case_nm() {
+	lib=${LIBS%% *}
+	[ -f "$lib" ] || fatal "kpath config --libs names no library: $LIBS"
+	nm -g --defined-only "$lib" >nm.txt || fatal "nm $lib failed"
+	grep -E '^[0-9a-f]+ [A-Za-z] ' nm.txt | awk '$3 !~ /^kpath_/' >foreign.txt
+	if [ -s foreign.txt ]; then
+		show foreign.txt 20
+		fail "$(wc -l <foreign.txt) global symbol(s) of $lib do not start with kpath_"
+	fi
+	grep -q ' T kpath_rt_register$' nm.txt || fail "kpath_rt_register is not defined by $lib"
+	case " $LIBS " in *-ljansson*) fail "kpath config --libs still needs jansson: $LIBS" ;; esac
+}
+
+# json_names: a program that defines jansson's function names itself (as the
+# parson library and others do) still gets its profile, and its own
+# functions are the ones it calls.
+case_json_names() {
+	cat >p.c <<'CEOF'
+#include <stdio.h>
+#include <stdlib.h>
+/* The program's own JSON "library", with jansson's names. */
+typedef struct json_t { int kind; } json_t;
+static json_t fake = { 42 };
+int used;
+json_t *json_object(void) { used++; return &fake; }
+json_t *json_array(void) { used++; return &fake; }
+json_t *json_string(const char *s) { (void)s; used++; return NULL; }
+json_t *json_integer(long long v) { (void)v; used++; return NULL; }
+json_t *json_object_get(const json_t *o, const char *k) { (void)o; (void)k; used++; return NULL; }
+int json_object_set_new(json_t *o, const char *k, json_t *v) { (void)o; (void)k; (void)v; used++; return -1; }
+int json_array_append_new(json_t *a, json_t *v) { (void)a; (void)v; used++; return -1; }
+void json_delete(json_t *j) { (void)j; used++; }
+json_t *json_load_file(const char *p, size_t f, void *e) { (void)p; (void)f; (void)e; used++; return NULL; }
+json_t *json_loadf(void *fp, size_t f, void *e) { (void)fp; (void)f; (void)e; used++; return NULL; }
+int json_dumpf(const json_t *j, void *fp, size_t f) { (void)j; (void)fp; (void)f; used++; return -1; }
+int hashtable_init(void *h) { (void)h; used++; return -1; }
+int main(void)
+{
+	int n = 0;
+	for (int i = 0; i < 5; i++)
+		if (json_object()->kind == 42)
+			n++;
+	printf("%d %d\n", n, used);
+	return 0;
+}
+CEOF
+	build p
+	./p >out1.txt 2>err1.txt || fail "p exited with $?"
+	[ "$(cat out1.txt)" = "5 5" ] || fail "p printed '$(cat out1.txt)', expected '5 5' (its own json_object was not the one called)"
+	./p >out2.txt 2>err2.txt || fail "second run of p exited with $?"
+	[ -s err1.txt ] && { show err1.txt; fail "stderr of the first run is not empty"; }
+	[ -s err2.txt ] && { show err2.txt; fail "stderr of the second run is not empty"; }
+	profile_has kpath.json 2 main json_object
+	ls kpath.*.json >/dev/null 2>&1 && fail "a fallback profile was written: $(ls kpath.*.json)"
+}
+
+# json_c: a program linked with json-c (which exports json_object_get and
+# other names jansson also has) writes its profile, and a second run
+# accumulates into it (reads it back) instead of writing kpath.PID.json;
+# with -ljson-c before and after the runtime on the command line.
+case_json_c() {
+	cat >jc.c <<'CEOF'
+#include <stdio.h>
+#include <json-c/json.h>
+int main(void)
+{
+	struct json_object *o = json_object_new_object();
+	for (int i = 0; i < 3; i++)
+		json_object_object_add(o, i ? "b" : "a", json_object_new_int(i));
+	struct json_object *again = json_object_get(o);
+	printf("%s\n", json_object_to_json_string(o));
+	json_object_put(again);
+	json_object_put(o);
+	return 0;
+}
+CEOF
+	for order in before after; do
+		rm -f kpath.json kpath.*.json
+		if [ $order = before ]; then PRE_LIBS=-ljson-c EXTRA_LIBS=; else PRE_LIBS= EXTRA_LIBS=-ljson-c; fi
+		build jc
+		./jc >out1.txt 2>err1.txt || fail "jc ($order) exited with $?"
+		./jc >out2.txt 2>err2.txt || fail "second run of jc ($order) exited with $?"
+		grep -q '"a": 0' out1.txt || fail "json-c output wrong: $(cat out1.txt)"
+		[ -s err1.txt ] && { show err1.txt; fail "-ljson-c $order: stderr of the first run is not empty"; }
+		[ -s err2.txt ] && { show err2.txt; fail "-ljson-c $order: stderr of the second run is not empty"; }
+		profile_has kpath.json 2 main
+		ls kpath.*.json >/dev/null 2>&1 && fail "-ljson-c $order: a fallback profile was written: $(ls kpath.*.json)"
+	done
+}
+
+# write_work FILE: FILE begins a program that forks: the headers and
+# work(n), a loop with a branch; the caller appends main.
+write_work() {
+	cat >"$1" <<'CEOF'
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static int work(int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		s += i & 1 ? i : -i;
+	return s;
+}
+CEOF
+}
+
+# not_written ERRFILE PATH REASON: ERRFILE holds exactly one line,
+# "kpath: profile NOT written: PATH: ..." containing REASON.
+not_written() {
+	n=$(grep -c . "$1")
+	[ "$n" -eq 1 ] || { show "$1"; fail "expected one line on stderr, got $n"; }
+	grep -qF "kpath: profile NOT written: $2: " "$1" || { show "$1"; fail "no 'kpath: profile NOT written: $2: ...' line"; }
+	grep -qF "$3" "$1" || { show "$1"; fail "the reason '$3' is not given"; }
+}
+
+# out_missing_dir: KPATH_OUT in a directory that does not exist.
+case_out_missing_dir() {
+	write_prog p && build p
+	KPATH_OUT=$W/nodir/p.json ./p >out.txt 2>err.txt || fail "p exited with $? (the program's status must not change)"
+	not_written err.txt "$W/nodir/p.json" "the directory $W/nodir does not exist"
+	[ -e nodir ] && fail "nodir was created"
+}
+
+# out_is_dir: KPATH_OUT names a directory ("read error" before).
+case_out_is_dir() {
+	write_prog p && build p
+	mkdir d
+	KPATH_OUT=d ./p >out.txt 2>err.txt || fail "p exited with $?"
+	not_written err.txt "$W/d" "is a directory"
+	ls d.* >/dev/null 2>&1 && fail "files were written beside the directory: $(ls -d d.*)"
+	[ -z "$(ls d)" ] || fail "files were written into the directory: $(ls d)"
+}
+
+# out_unwritable: a directory where files cannot be created (as root, whom
+# permissions do not stop: /proc).
+case_out_unwritable() {
+	write_prog p && build p
+	if [ "$(id -u)" -eq 0 ]; then
+		out=/proc/kpath-rtuse-$$.json
+	else
+		mkdir ro && chmod 555 ro
+		out=$W/ro/p.json
+	fi
+	KPATH_OUT=$out ./p >out.txt 2>err.txt || fail "p exited with $?"
+	not_written err.txt "$out" "$out"
+}
+
+# out_long_name: a file name that leaves no room for the temporary file's
+# suffix: the reason is said plainly (not "left it as is").
+case_out_long_name() {
+	write_prog p && build p
+	long=$(printf '%0240d' 0).json
+	KPATH_OUT=$long ./p >out.txt 2>err.txt || fail "p exited with $?"
+	not_written err.txt "$W/$long" "a name may have at most"
+	grep -q "left" err.txt && fail "stderr talks about leaving a file as it is"
+}
+
+# stale_tmp: a temporary file left by a killed writer (simulated: this
+# host, a pid that has exited, two minutes old) is removed by the next
+# write; one of a live process, one too recent and one of another host stay.
+case_stale_tmp() {
+	write_prog p && build p
+	host=$("$PYTHON" -c 'import socket; print(socket.gethostname().replace("/", "_") or "localhost")')
+	sh -c 'echo $$ >dead.pid'
+	dead=$(cat dead.pid)
+	kill -0 "$dead" 2>/dev/null && fatal "pid $dead is still alive"
+	: >"kpath.json.tmp.$host.$dead.0"
+	: >"kpath.json.tmp.$host.$dead.1"
+	: >"kpath.json.tmp.$host.$$.0"
+	: >"kpath.json.tmp.other-host.$dead.0"
+	touch -d '2 minutes ago' "kpath.json.tmp.$host.$dead.0" "kpath.json.tmp.$host.$$.0" "kpath.json.tmp.other-host.$dead.0"
+	./p >out.txt 2>err.txt || fail "p exited with $?"
+	[ -e "kpath.json.tmp.$host.$dead.0" ] && fail "the stale temporary file of dead process $dead was not removed"
+	[ -e "kpath.json.tmp.$host.$dead.1" ] || fail "a recent temporary file was removed"
+	[ -e "kpath.json.tmp.$host.$$.0" ] || fail "the temporary file of live process $$ was removed"
+	[ -e "kpath.json.tmp.other-host.$dead.0" ] || fail "another host's temporary file was removed"
+	grep -q "removed .*kpath.json.tmp.$host.$dead.0, left by process $dead" err.txt || { show err.txt; fail "the removal is not reported"; }
+	profile_has kpath.json 1 main classify
+}
+
+# fallback_lock: when KPATH_OUT holds something else, the profile goes to
+# <name>.<pid>.json with the reason on stderr, and only KPATH_OUT has a
+# .lock; a forked child writes its own fallback, not the parent's.
+case_fallback_lock() {
+	write_work f.c
+	cat >>f.c <<'CEOF'
+int main(void)
+{
+	printf("%d\n", work(10));
+	fflush(stdout);
+	pid_t c = fork();
+	if (c == 0) {
+		printf("child %ld %d\n", (long)getpid(), work(5));
+		return 0;
+	}
+	waitpid(c, NULL, 0);
+	printf("parent %ld\n", (long)getpid());
+	return 0;
+}
+CEOF
+	build f
+	echo garbage >kpath.json
+	./f >out.txt 2>err.txt || fail "f exited with $?"
+	parent=$(sed -n 's/^parent //p' out.txt)
+	child=$(sed -n 's/^child \([0-9]*\) .*/\1/p' out.txt)
+	[ "$(cat kpath.json)" = garbage ] || fail "kpath.json was changed"
+	grep -q "kpath.json:1:.*invalid JSON.*left that file as it is, writing the profile to $W/kpath.$parent.json" err.txt || { show err.txt; fail "the parent's fallback message is wrong"; }
+	profile_has "kpath.$parent.json" 1 main work
+	profile_has "kpath.$child.json" 1 work
+	ls *.lock >locks.txt 2>/dev/null
+	[ "$(cat locks.txt)" = kpath.json.lock ] || { show locks.txt; fail "expected kpath.json.lock alone"; }
+}
+
+# env_strict: KPATH_K and KPATH_STATS take exactly their documented values.
+case_env_strict() {
+	write_prog p && build p
+	for v in " 4" "4 " "+4" "04x" "0" "65"; do
+		rm -f kpath.json
+		KPATH_K=$v ./p >out.txt 2>err.txt || fail "p exited with $?"
+		grep -qF "kpath: KPATH_K=\"$v\": expected an integer in 1..64" err.txt || { show err.txt; fail "KPATH_K=\"$v\" was not refused"; }
+		"$PYTHON" -c 'import json,sys; sys.exit(json.load(open("kpath.json"))["k"] != 4)' || fail "KPATH_K=\"$v\": k is not the default 4"
+	done
+	rm -f kpath.json
+	KPATH_K=2 ./p >out.txt 2>err.txt
+	[ -s err.txt ] && { show err.txt; fail "KPATH_K=2 printed something"; }
+	"$PYTHON" -c 'import json,sys; sys.exit(json.load(open("kpath.json"))["k"] != 2)' || fail "KPATH_K=2: k is not 2"
+	rm -f kpath.json
+	KPATH_STATS=0 ./p >out.txt 2>err.txt
+	[ -s err.txt ] && { show err.txt; fail "KPATH_STATS=0 printed something"; }
+	KPATH_STATS=1 ./p >out.txt 2>err.txt
+	grep -q "^kpath: stats: k 4" err.txt || { show err.txt; fail "KPATH_STATS=1 printed no stats"; }
+	KPATH_STATS=yes ./p >out.txt 2>err.txt
+	grep -q "KPATH_STATS=\"yes\": expected 1 (on) or 0 (off); stats off" err.txt || { show err.txt; fail "KPATH_STATS=yes was not refused"; }
+	grep -q "stats: k" err.txt && fail "KPATH_STATS=yes turned stats on"
+}
+
+# out_pattern: KPATH_OUT=prof.%p.json with three forked children gives one
+# profile per process, each named by its pid; %h, %m and %% expand to the
+# host, the binary's signature (the same for two runs, another after a
+# rebuild) and a %.
+case_out_pattern() {
+	write_work k.c
+	cat >>k.c <<'CEOF'
+int main(void)
+{
+	for (int c = 0; c < 3; c++) {
+		fflush(stdout);
+		pid_t pid = fork();
+		if (pid == 0) {
+			printf("child %ld %d\n", (long)getpid(), work(c + 2));
+			return 0;
+		}
+		waitpid(pid, NULL, 0);
+	}
+	printf("parent %ld %d\n", (long)getpid(), work(9));
+	return 0;
+}
+CEOF
+	build k
+	KPATH_OUT=prof.%p.json ./k >out.txt 2>err.txt || fail "k exited with $?"
+	[ -s err.txt ] && { show err.txt; fail "stderr is not empty"; }
+	n=0
+	for pid in $(sed -n 's/^child \([0-9]*\) .*/\1/p' out.txt); do
+		profile_has "prof.$pid.json" 1 work
+		n=$((n + 1))
+	done
+	[ $n -eq 3 ] || fail "expected 3 children, saw $n"
+	parent=$(sed -n 's/^parent \([0-9]*\) .*/\1/p' out.txt)
+	profile_has "prof.$parent.json" 1 main work
+	[ "$(ls prof.*.json | wc -l)" -eq 4 ] || fail "expected 4 profiles: $(ls prof.*.json)"
+	host=$("$PYTHON" -c 'import socket; print(socket.gethostname().replace("/", "_") or "localhost")')
+	KPATH_OUT='x.%h.%m.%%.json' ./k >/dev/null 2>err.txt || fail "k exited with $?"
+	KPATH_OUT='x.%h.%m.%%.json' ./k >/dev/null 2>>err.txt || fail "k exited with $?"
+	[ -s err.txt ] && { show err.txt; fail "stderr is not empty"; }
+	set -- x."$host".*.%.json
+	[ $# -eq 1 ] && [ -f "$1" ] || fail "expected one x.$host.SIGNATURE.%.json, have: $(ls x.*)"
+	echo "$1" | grep -Eq "^x\.$host\.[0-9a-f]{16}\.%\.json$" || fail "$1: %m is not 16 hex digits"
+	profile_has "$1" 8 main work # 2 runs of 4 processes
+	sleep 1 # a new modification time, whatever the file system's resolution
+	build k
+	KPATH_OUT='x.%h.%m.%%.json' ./k >/dev/null 2>err.txt || fail "k exited with $?"
+	[ "$(ls x.*.json | wc -l)" -eq 2 ] || fail "a rebuilt binary did not get its own %m: $(ls x.*)"
+	KPATH_OUT='y.%q.json' ./k >/dev/null 2>err.txt || fail "k exited with $?"
+	grep -q '"%q" is not a pattern' err.txt || { show err.txt; fail "%q was not reported"; }
+	profile_has y.%q.json 4 main
+}
+
+# install: cmake --install into a DESTDIR gives bin/kpath, bin/kpath-cc,
+# the runtime, its header and the man pages; the installed kpath finds the
+# installed runtime, and a program builds and profiles with the installed
+# kpath-cc.
+case_install() {
+	build_dir=$(dirname "$(dirname "$KPATH")")
+	[ -f "$build_dir/CMakeCache.txt" ] || fatal "$build_dir is not a CMake build directory"
+	DESTDIR=$W/stage cmake --install "$build_dir" --prefix /opt/kpath-test >install.log 2>&1 || { show install.log; fatal "cmake --install failed"; }
+	P=$W/stage/opt/kpath-test
+	for f in bin/kpath bin/kpath-cc include/kpath_rt.h share/man/man1/kpath.1 share/man/man1/kpath-cc.1; do
+		[ -f "$P/$f" ] || fail "$f was not installed"
+	done
+	libs=$("$P/bin/kpath" config --libs) || fatal "the installed kpath config --libs failed"
+	case $libs in "$P/"*"/libkpath_rt.a -Wl,--export-dynamic-symbol-list=$P/"*"/kpath_rt.exports -lpthread") ;; *) fail "installed kpath config --libs: $libs" ;; esac
+	[ -f "${libs%% *}" ] || fail "${libs%% *} does not exist"
+	grep -q '^\.TH KPATH 1 .*"kpath [0-9]' "$P/share/man/man1/kpath.1" || fail "kpath.1 is not a man page with the version"
+	grep -q '^\.TH KPATH-CC 1' "$P/share/man/man1/kpath-cc.1" || fail "kpath-cc.1 is not a man page"
+	write_prog p
+	"$P/bin/kpath-cc" $CC -O1 p.c -o p 2>cc.err || { show cc.err; fatal "the installed kpath-cc could not build p"; }
+	[ -s cc.err ] && { show cc.err; fail "the installed kpath-cc printed something"; }
+	./p >out.txt 2>err.txt || fail "p exited with $?"
+	profile_has kpath.json 1 main classify
+}
+
+# help: --version, every subcommand's --help (several lines, status 0),
+# kpath-cc's own --kpath-help/--kpath-version while --help and --version
+# stay the compiler's, and an unknown function name is an error.
+case_help() {
+	"$KPATH" --version >v.txt || fail "kpath --version failed"
+	grep -Eq '^kpath [0-9]+\.[0-9]+\.[0-9]+$' v.txt || { show v.txt; fail "kpath --version printed no version"; }
+	for c in instrument cfg config report show merge diff paths kipf; do
+		"$KPATH" $c --help >h.txt 2>&1 || fail "kpath $c --help exited with $?"
+		grep -q "^usage: kpath $c" h.txt || { show h.txt; fail "kpath $c --help has no usage line"; }
+		[ "$(grep -c . h.txt)" -ge 5 ] || { show h.txt; fail "kpath $c --help is a one-liner"; }
+	done
+	"$KPATH_CC" --kpath-version >v.txt || fail "kpath-cc --kpath-version failed"
+	grep -Eq '^kpath-cc \(kpath\) [0-9]+\.[0-9]+\.[0-9]+$' v.txt || { show v.txt; fail "kpath-cc --kpath-version"; }
+	"$KPATH_CC" --kpath-help | grep -q -- '--kpath-version' || fail "kpath-cc --kpath-help does not list --kpath-version"
+	"$KPATH_CC" $CC --version >a.txt 2>&1
+	$CC --version >b.txt 2>&1
+	cmp -s a.txt b.txt || fail "kpath-cc $CC --version is not the compiler's"
+	write_prog p
+	"$KPATH" cfg p.c --function nosuch >out.txt 2>err.txt && fail "kpath cfg --function nosuch exited with 0"
+	grep -q "no function 'nosuch'" err.txt || { show err.txt; fail "kpath cfg --function nosuch gave no reason"; }
+	[ -s out.txt ] && fail "kpath cfg --function nosuch printed a CFG"
+	"$KPATH" cfg p.c --function classify >out.txt 2>err.txt || fail "kpath cfg --function classify failed"
+	grep -q '^function classify' out.txt || fail "kpath cfg --function classify printed no CFG"
+}
+
+# Shared libraries.  lib_src NAME FUNC: NAME.c defining FUNC(n), a loop
+# with a branch.  build_so NAME: an instrumented NAME.so (-fPIC, runtime
+# linked in, as users would).  same_func A B FUNC: FUNC has the same
+# k-IPF, emitted count and paths in profiles A and B.
+lib_src() {
+	cat >"$1.c" <<CEOF
+int $2(int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++) {
+		if (i % 3 == 0)
+			s += i;
+		else
+			s -= 1;
+	}
+	return s;
+}
+CEOF
+}
+build_so() {
+	"$KPATH" instrument "$1.c" -o "$1.kpath.c" 2>"$1.instr.err" || { show "$1.instr.err"; fatal "kpath instrument $1.c failed"; }
+	$CC -O1 -fPIC -shared "$1.kpath.c" -o "lib$1.so" $LIBS 2>"$1.cc.err" || { show "$1.cc.err"; fatal "cannot build lib$1.so"; }
+}
+same_func() {
+	"$PYTHON" - "$@" <<'PYEOF' || fail "$3 differs between $1 and $2"
+import json, sys
+a, b, name = sys.argv[1:4]
+def get(path):
+    fs = [f for f in json.load(open(path))["functions"] if f["name"] == name]
+    if len(fs) != 1:
+        sys.exit("%s: %d entries for %s" % (path, len(fs), name))
+    f = fs[0]
+    return f["kipf"], f["emitted"], f["paths"], f["file"], f["line"]
+x, y = get(a), get(b)
+if x != y:
+    sys.exit("%s: %s\n%s: %s" % (a, x[:2], b, y[:2]))
+PYEOF
+}
+# ref_profile SRC FUNC CALLS...: the profile of FUNC (in SRC.c) called
+# with each n of CALLS from an instrumented static program (ref/kpath.json).
+ref_profile() {
+	src=$1
+	f=$2
+	shift 2
+	rm -rf ref
+	mkdir -p ref
+	cp "$src.c" ref/
+	{
+		echo "int $f(int n);"
+		echo "int main(void) { int s = 0;"
+		for n in "$@"; do echo "s += $f($n);"; done
+		echo "return s == 12345; }"
+	} >ref/main.c
+	(cd ref && "$KPATH" instrument "$src.c" -o "$src.kpath.c" 2>/dev/null && $CC -O1 -c "$src.kpath.c" -o "$src.o" &&
+		$CC -O1 main.c "$src.o" -o main $LIBS && ./main) || fatal "the reference program failed"
+}
+
+# dso_startup: an uninstrumented program linked with an instrumented
+# shared library (loaded at start-up) gets the library's profile.
+case_dso_startup() {
+	lib_src a a_work
+	build_so a
+	printf 'int a_work(int n);\nint main(void) { return a_work(10) + a_work(4) == 12345; }\n' >main.c
+	$CC -O1 main.c -o main -L. -la -Wl,-rpath,"$W" || fatal "cannot link main"
+	./main >out.txt 2>err.txt || fail "main exited with $?"
+	[ -s err.txt ] && { show err.txt; fail "stderr is not empty"; }
+	profile_has kpath.json 1 a_work
+	ref_profile a a_work 10 4
+	same_func kpath.json ref/kpath.json a_work
+}
+
+# dso_two: a program linking two instrumented shared libraries, itself
+# instrumented or not: one profile, one run, every function once.
+case_dso_two() {
+	lib_src a a_work
+	lib_src b b_work
+	build_so a
+	build_so b
+	cat >main.c <<'CEOF'
+#include <stdio.h>
+int a_work(int n);
+int b_work(int n);
+int main(void)
+{
+	int s = 0;
+	for (int i = 0; i < 3; i++)
+		s += a_work(i + 5) + b_work(2 * i);
+	printf("%d\n", s);
+	return 0;
+}
+CEOF
+	"$KPATH" instrument main.c -o main.kpath.c 2>/dev/null || fatal "kpath instrument main.c failed"
+	$CC -O1 main.kpath.c -o main_i -L. -la -lb -Wl,-rpath,"$W" $LIBS 2>cc.err || { show cc.err; fatal "cannot link main_i"; }
+	$CC -O1 main.c -o main_p -L. -la -lb -Wl,-rpath,"$W" 2>cc.err || { show cc.err; fatal "cannot link main_p"; }
+	KPATH_OUT=i.json ./main_i >out.txt 2>err.txt || fail "main_i exited with $?"
+	[ -s err.txt ] && { show err.txt; fail "main_i: stderr is not empty"; }
+	profile_has i.json 1 main a_work b_work
+	KPATH_OUT=p.json ./main_p >out.txt 2>err.txt || fail "main_p exited with $?"
+	[ -s err.txt ] && { show err.txt; fail "main_p: stderr is not empty"; }
+	profile_has p.json 1 a_work b_work
+	ref_profile a a_work 5 6 7
+	same_func i.json ref/kpath.json a_work
+	same_func p.json ref/kpath.json a_work
+}
+
+# dso_dlopen: an instrumented program opens an instrumented library with
+# dlopen, calls it, closes it with dlclose (the library is unmapped), opens
+# it again and calls it again: the library's function is in the profile
+# once, with the counts of both calls, read from no unloaded descriptor
+# (the addresses are reused in between).  Then the same with a program
+# that has no runtime of its own: the library's runtime writes the profile
+# when it is closed, each load counting as a run.  A thread that called
+# the library exits after the dlclose.
+case_dso_dlopen() {
+	lib_src plug plug_work
+	build_so plug
+	cat >main.c <<'CEOF'
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+static int (*tf)(int);
+static int ready[2], go[2];
+/* Calls the library, then outlives its dlclose: its exit runs the
+ * runtime's thread-exit handling after the library is gone. */
+static void *thread_main(void *arg)
+{
+	char c = (char)tf(3);
+	(void)arg;
+	if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+		exit(6);
+	return NULL;
+}
+static int call(const char *lib, int n, int with_thread)
+{
+	void *h = dlopen(lib, RTLD_NOW);
+	pthread_t t;
+	char c;
+	if (!h) {
+		fprintf(stderr, "%s\n", dlerror());
+		exit(3);
+	}
+	int (*f)(int) = (int (*)(int))dlsym(h, "plug_work");
+	int r = f ? f(n) : -1;
+	if (with_thread) {
+		tf = f;
+		if (pipe(ready) || pipe(go) || pthread_create(&t, NULL, thread_main, NULL) || read(ready[0], &c, 1) != 1)
+			exit(7);
+	}
+	if (dlclose(h) != 0)
+		exit(4);
+	if (dlopen(lib, RTLD_NOW | RTLD_NOLOAD)) {
+		fprintf(stderr, "%s is still loaded\n", lib);
+		exit(5);
+	}
+	/* reuse the freed address space: a descriptor read later reads this */
+	for (int i = 0; i < 16; i++) {
+		void *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED)
+			memset(p, 0x5a, 1 << 20);
+	}
+	if (with_thread && (write(go[1], "x", 1) != 1 || pthread_join(t, NULL)))
+		exit(8);
+	return r;
+}
+int main(int argc, char **argv)
+{
+	int s = 0;
+	for (int i = 0; i < 2; i++)
+		s += call(argv[1], 10 + i * argc, i == 0);
+	printf("%d\n", s);
+	return 0;
+}
+CEOF
+	# gcc 12's sanitizers crash at the leak check of a process that closed a
+	# library with thread-local variables unless told not to intercept
+	# __tls_get_addr (a sanitizer bug fixed in GCC 14 / LLVM 17)
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}intercept_tls_get_addr=0
+	export ASAN_OPTIONS
+	"$KPATH" instrument main.c -o main.kpath.c 2>/dev/null || fatal "kpath instrument main.c failed"
+	$CC -O1 -pthread main.kpath.c -o main_i $LIBS -ldl 2>cc.err || { show cc.err; fatal "cannot link main_i"; }
+	$CC -O1 -pthread main.c -o main_p -ldl 2>cc.err || { show cc.err; fatal "cannot link main_p"; }
+	KPATH_OUT=i.json ./main_i "$W/libplug.so" >out.txt 2>err.txt || fail "main_i exited with $?"
+	[ -s err.txt ] && { show err.txt; fail "main_i: stderr is not empty"; }
+	profile_has i.json 1 main plug_work
+	ref_profile plug plug_work 10 12 3
+	same_func i.json ref/kpath.json plug_work
+	# the library's own runtime: unless it deletes its thread-exit key when
+	# unloaded, the thread's exit jumps into the unmapped library
+	KPATH_OUT=p.json ./main_p "$W/libplug.so" >out.txt 2>err.txt || fail "main_p exited with $?"
+	[ -s err.txt ] && { show err.txt; fail "main_p: stderr is not empty"; }
+	profile_has p.json 2 plug_work
+	same_func p.json ref/kpath.json plug_work
+}
+
+type "case_$CASE" >/dev/null 2>&1 || fatal "unknown case $CASE"
+"case_$CASE"
+if [ "$nfail" -ne 0 ]; then
+	echo "FAILED: $TEST ($nfail failure(s))"
+	exit 1
+fi
+echo "PASSED: $TEST"
