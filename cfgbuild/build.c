@@ -264,6 +264,27 @@ static uint32_t last_tok_before(struct builder *b, uint32_t i, uint32_t e)
 	return lo - 1;
 }
 
+/* Node c with its extent.  An end inside a macro argument (ast.h: e_arg)
+ * becomes the end of the invocation holding it: the end of the last
+ * token's expansion range, where c's text ends in the file ("r += ID(1.0)"
+ * ends at the ")", not before "ID").  When the file's tokens do not show
+ * that invocation, the end is taken as not in the file (callers then see
+ * no range, never a wrong one). */
+static const struct ast_node *extent(struct builder *b, uint32_t c)
+{
+	struct ast_node *x = &b->ast.v[c];
+	ast_extent(&b->ast, c);
+	if (x->e_arg) {
+		uint32_t i = tok_at(b, x->e), close = CFG_NONE;
+		if (i != CFG_NONE && b->toks[i].kind == CXToken_Identifier && tok_is(b, i + 1, "("))
+			close = match_close(b, i + 1);
+		x->e_in = close != CFG_NONE;
+		x->e = x->e_in ? tok_end(b, close) : 0;
+		x->e_arg = false;
+	}
+	return x;
+}
+
 /* --- children ------------------------------------------------------------- */
 
 /* The children of node c, in clang_visitChildren's order. */
@@ -289,14 +310,58 @@ static uint32_t stmt_end_tok_of_kids(struct builder *b, uint32_t c)
 	return stmt_last_tok(b, k.v[k.n - 1]);
 }
 
+/* Whether the macro invocation whose name is token i expands to no token
+ * at all ("#define NOTHING"); *next is set to the token after the
+ * invocation (after its arguments when the macro is function-like).  Asks
+ * the preprocessing record, so it is only used where the tokens leave the
+ * question open. */
+static bool empty_macro_at(struct builder *b, uint32_t i, uint32_t *next)
+{
+	if (b->toks[i].kind != CXToken_Identifier)
+		return false;
+	CXTranslationUnit tu = b->src->tu;
+	CXCursor use = clang_getCursor(tu, clang_getLocationForOffset(tu, b->src->file, b->toks[i].off));
+	if (clang_getCursorKind(use) != CXCursor_MacroExpansion)
+		return false;
+	CXCursor def = clang_getCursorReferenced(use);
+	if (clang_getCursorKind(def) != CXCursor_MacroDefinition)
+		return false;
+	*next = i + 1;
+	if (clang_Cursor_isMacroFunctionLike(def)) {
+		uint32_t close = tok_is(b, i + 1, "(") ? match_close(b, i + 1) : CFG_NONE;
+		if (close == CFG_NONE)
+			return false;
+		*next = close + 1;
+	}
+	/* the definition's extent runs from its name to its last token; a
+	 * function-like macro's body starts after the ")" of its parameters */
+	CXToken *t;
+	unsigned n, body = 1;
+	clang_tokenize(tu, clang_getCursorExtent(def), &t, &n);
+	if (clang_Cursor_isMacroFunctionLike(def)) {
+		bool closed = false;
+		for (; body < n && !closed; body++) {
+			CXString sp = clang_getTokenSpelling(tu, t[body]);
+			closed = strcmp(clang_getCString(sp), ")") == 0;
+			clang_disposeString(sp);
+		}
+	}
+	bool empty = body >= n;
+	clang_disposeTokens(tu, t, n);
+	return empty;
+}
+
 /* Last token of a simple statement (expression, declaration, jump, asm)
  * starting at token i: its ";".  A statement whose ";" comes from a macro
  * ("#define BUMP(v) (v) += 1;") ends with the macro invocation, which the
  * cursor's extent reaches; the next ";" in the file belongs to another
- * statement then. */
+ * statement then.  Between the extent's end and the file's ";" there may
+ * only be invocations of macros that expand to nothing ("x = 1 NOTHING;"):
+ * the parser took the ";" right after the expression, so any token in
+ * between that expands to something supplied that ";". */
 static uint32_t simple_last_tok(struct builder *b, uint32_t c, uint32_t i)
 {
-	const struct ast_node *x = ast_extent(&b->ast, c);
+	const struct ast_node *x = extent(b, c);
 	uint32_t end = x->e;
 	uint32_t semi = find_semi(b, i);
 	if (!x->e_in || end <= b->toks[i].off || semi == CFG_NONE || b->toks[semi].off < end)
@@ -304,7 +369,10 @@ static uint32_t simple_last_tok(struct builder *b, uint32_t c, uint32_t i)
 	uint32_t last = last_tok_before(b, i, end);
 	if (semi == last + 1 || semi == last)
 		return semi;
-	return last;
+	uint32_t k = last + 1;
+	while (k < semi && empty_macro_at(b, k, &k))
+		;
+	return k == semi ? semi : last;
 }
 
 /* Token index of the last token of statement c (C11 6.8 grammar). */
@@ -473,7 +541,7 @@ static void extend(struct builder *b, uint32_t blk, uint32_t off)
  * smaller range), or CFG_NONE. */
 static uint32_t code_end(struct builder *b, uint32_t c)
 {
-	const struct ast_node *x = ast_extent(&b->ast, c);
+	const struct ast_node *x = extent(b, c);
 	if (!x->e_in || x->e == 0)
 		return CFG_NONE;
 	return x->e - 1;
@@ -744,7 +812,7 @@ static uint32_t cond_sites(struct builder *b, uint32_t lparen, uint32_t rparen)
 /* Offsets of an expression's text, if it is exactly a run of file tokens. */
 static bool expr_range(struct builder *b, uint32_t c, uint32_t *first, uint32_t *last)
 {
-	const struct ast_node *x = ast_extent(&b->ast, c);
+	const struct ast_node *x = extent(b, c);
 	uint32_t s = x->s, e = x->e;
 	if (!x->s_in || !x->e_in || e <= s)
 		return false;
@@ -777,7 +845,7 @@ static bool unevaluated(struct builder *b, uint32_t c)
 	if (k == CXCursor_UnaryExpr || k == CXCursor_GenericSelectionExpr || k == CXCursor_StmtExpr) {
 		r = true;
 	} else if (b->has_unevaluated_kw) {
-		uint32_t i = tok_at(b, ast_extent(&b->ast, c)->s);
+		uint32_t i = tok_at(b, extent(b, c)->s);
 		for (size_t n = 0; i != CFG_NONE && n < sizeof unevaluated_kw / sizeof *unevaluated_kw && !r; n++)
 			r = tok_is(b, i, kw[n]);
 	}
@@ -793,7 +861,7 @@ static bool none_inside(struct builder *b, uint32_t c, const uint32_t *v, uint32
 {
 	if (!n)
 		return true;
-	const struct ast_node *x = ast_extent(&b->ast, c);
+	const struct ast_node *x = extent(b, c);
 	if (!x->s_in || !x->e_in)
 		return false;
 	uint32_t lo = 0, hi = n;
