@@ -85,6 +85,10 @@ struct builder {
 	bool expr_branches; /* &&, || and ?: are CFG branches */
 	bool allow_twice;   /* check_expr accepts a setjmp call (placed as a restart) */
 	bool saw_twice;     /* check_expr met one */
+	/* The first and last tokens of the latest attributed null statement
+	 * ("__attribute__((fallthrough));", or a macro spelling it), CFG_NONE
+	 * before the first: fall_off keeps it right before its label. */
+	uint32_t attr_first, attr_last;
 	jmp_buf fail;
 };
 
@@ -430,16 +434,14 @@ static uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
 	*intended = i > 0 && (tok_is(b, i - 1, ":") || tok_is(b, i - 1, "{"));
 	if (*intended) /* with the code of the label or block start, all at one offset */
 		return tok_end(b, i - 1);
+	if (b->attr_last != CFG_NONE && b->attr_last + 1 == i) {
+		/* the code goes before the attribute, which must stay right
+		 * before the label: no marker of ours */
+		return b->toks[b->attr_first].off;
+	}
 	if (i < 7)
 		return off;
 	uint32_t p = i - 1;
-	if (tok_is(b, p, ";") && tok_is(b, p - 1, ")") && tok_is(b, p - 2, ")") &&
-	    (tok_is(b, p - 3, "fallthrough") || tok_is(b, p - 3, "__fallthrough__")) && tok_is(b, p - 4, "(") &&
-	    tok_is(b, p - 5, "(") && tok_is(b, p - 6, "__attribute__")) {
-		/* the code goes before the attribute, which must stay right
-		 * before the label: no marker of ours */
-		return b->toks[p - 6].off;
-	}
 	if (!tok_is(b, p, ";") && !tok_is(b, p, "}") && !tok_is(b, p, ":"))
 		return off;
 	for (uint32_t k = tok_end(b, p); k + 1 < off; k++)
@@ -1703,11 +1705,20 @@ static void stmt_kind(struct builder *b, uint32_t c, enum CXCursorKind kind)
 		break;
 	case CXCursor_UnexposedStmt: {
 		/* An attributed statement, e.g. __attribute__((fallthrough)); :
-		 * attributes do not change control flow. */
-		uint32_t i = stmt_tok(b, c, "__attribute__");
+		 * attributes do not change control flow.  An attributed null
+		 * statement may come from a macro (SQLite's
+		 * "#define deliberate_fall_through __attribute__((fallthrough));"):
+		 * it holds no control flow and no site, so it is the attribute
+		 * written out. */
 		struct kids k = children(b, c);
+		bool null_stmt = k.n == 1 && kind_of(b, k.v[0]) == CXCursor_NullStmt;
+		uint32_t i = stmt_tok(b, c, null_stmt ? NULL : "__attribute__");
 		if (k.n != 1 || !clang_isStatement(kind_of(b, k.v[0])))
 			fail_at(b, b->toks[i].off, "unsupported attributed statement");
+		if (null_stmt) {
+			b->attr_first = i;
+			b->attr_last = stmt_last_tok(b, c);
+		}
 		stmt(b, k.v[0]);
 		break;
 	}
@@ -2084,6 +2095,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 	b.plan = plan;
 	b.loop.brk = b.loop.cont = CFG_NONE;
 	b.dispatch = CFG_NONE;
+	b.attr_first = b.attr_last = CFG_NONE;
 	b.expr_branches = plan->expr_branches;
 	CXString name = clang_getCursorSpelling(fn);
 	plan->name = strdup(clang_getCString(name));
