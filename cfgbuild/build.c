@@ -88,7 +88,7 @@ struct builder {
 	/* The first and last tokens of the latest attributed null statement
 	 * ("__attribute__((fallthrough));", or a macro spelling it), CFG_NONE
 	 * before the first: fall_off keeps it right before its label. */
-	uint32_t attr_first, attr_last;
+	uint32_t attr_first, attr_last, attr_node;
 	jmp_buf fail;
 };
 
@@ -102,7 +102,7 @@ static void fail_at(struct builder *b, uint32_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(b->plan->reason, sizeof b->plan->reason, fmt, ap);
 	va_end(ap);
-	b->plan->reason_line = offset_line(b, off);
+	b->plan->reason_line = off == CFG_NONE ? 0 : offset_line(b, off);
 	longjmp(b->fail, 1);
 }
 
@@ -368,9 +368,11 @@ static uint32_t simple_last_tok(struct builder *b, uint32_t c, uint32_t i)
 	const struct ast_node *x = extent(b, c);
 	uint32_t end = x->e;
 	uint32_t semi = find_semi(b, i);
-	if (!x->e_in || end <= b->toks[i].off || semi == CFG_NONE || b->toks[semi].off < end)
+	if (!x->e_in || end <= b->toks[i].off || (semi != CFG_NONE && b->toks[semi].off < end))
 		return semi;
 	uint32_t last = last_tok_before(b, i, end);
+	if (semi == CFG_NONE) /* the block closes first: the ";" is the macro's */
+		return last;
 	if (semi == last + 1 || semi == last)
 		return semi;
 	uint32_t k = last + 1;
@@ -420,6 +422,42 @@ static uint32_t stmt_last_tok(struct builder *b, uint32_t c)
 	return r;
 }
 
+/* Whether node n is the last child of node p. */
+static bool last_child(struct builder *b, uint32_t p, uint32_t n)
+{
+	struct kids k = children(b, p);
+	return k.n && k.v[k.n - 1] == n;
+}
+
+/* Whether falling through into the label at token i is falling off the
+ * latest attributed null statement (fall_off): only the "}" of compound
+ * statements that it ends lie between them ("{ ...; deliberate_fall_through
+ * } case X:", as in SQLite's bytecode engine), and those compounds are
+ * statements in sequence (or a label's), not an if's or a loop's body,
+ * whose end other paths reach too. */
+static bool attr_before(struct builder *b, uint32_t i)
+{
+	if (b->attr_last == CFG_NONE)
+		return false;
+	uint32_t n = b->attr_node, k = b->attr_last + 1;
+	for (;;) {
+		uint32_t p = b->ast.v[n].parent;
+		while (p != AST_NONE && (kind_of(b, p) == CXCursor_CaseStmt || kind_of(b, p) == CXCursor_DefaultStmt ||
+		                         kind_of(b, p) == CXCursor_LabelStmt) && last_child(b, p, n)) {
+			n = p;
+			p = b->ast.v[n].parent;
+		}
+		if (p == AST_NONE || kind_of(b, p) != CXCursor_CompoundStmt)
+			return false;
+		if (k == i)
+			return true;
+		if (!tok_is(b, k, "}") || !last_child(b, p, n) || stmt_last_tok(b, p) != k)
+			return false;
+		n = p;
+		k++;
+	}
+}
+
 /* Where code for the fall-through edge into the label at token i goes.
  * Normally just before the label; but gcc's -Wimplicit-fallthrough only
  * honours a fall-through comment or __attribute__((fallthrough)) right
@@ -434,7 +472,7 @@ static uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
 	*intended = i > 0 && (tok_is(b, i - 1, ":") || tok_is(b, i - 1, "{"));
 	if (*intended) /* with the code of the label or block start, all at one offset */
 		return tok_end(b, i - 1);
-	if (b->attr_last != CFG_NONE && b->attr_last + 1 == i) {
+	if (attr_before(b, i)) {
 		/* the code goes before the attribute, which must stay right
 		 * before the label: no marker of ours */
 		return b->toks[b->attr_first].off;
@@ -1591,21 +1629,28 @@ static bool calls_noreturn(struct builder *b, uint32_t c)
 	CXCursor fn = clang_getCursorReferenced(cursor_of(b, c));
 	if (clang_Cursor_isNull(fn) || clang_getCursorKind(fn) != CXCursor_FunctionDecl)
 		return false;
+	/* once per declaration: the look-up below reads the declaration's
+	 * whole text, so asking it at every call would cost calls x callee
+	 * size */
+	int known = src_memo_get(b->src->noreturn, fn.data[0]);
+	if (known >= 0)
+		return known;
 	CXString ts = clang_getTypeSpelling(clang_getCursorType(fn));
 	bool nr = strstr(clang_getCString(ts), "noreturn") != NULL;
 	clang_disposeString(ts);
-	if (nr)
-		return true;
-	CXToken *t;
-	unsigned n;
-	clang_tokenize(b->src->tu, clang_getCursorExtent(fn), &t, &n);
-	for (unsigned i = 0; i < n && !nr; i++) {
-		CXString sp = clang_getTokenSpelling(b->src->tu, t[i]);
-		const char *x = clang_getCString(sp);
-		nr = !strcmp(x, "_Noreturn") || !strcmp(x, "noreturn") || !strcmp(x, "__noreturn__");
-		clang_disposeString(sp);
+	if (!nr) {
+		CXToken *t;
+		unsigned n;
+		clang_tokenize(b->src->tu, clang_getCursorExtent(fn), &t, &n);
+		for (unsigned i = 0; i < n && !nr; i++) {
+			CXString sp = clang_getTokenSpelling(b->src->tu, t[i]);
+			const char *x = clang_getCString(sp);
+			nr = !strcmp(x, "_Noreturn") || !strcmp(x, "noreturn") || !strcmp(x, "__noreturn__");
+			clang_disposeString(sp);
+		}
+		clang_disposeTokens(b->src->tu, t, n);
 	}
-	clang_disposeTokens(b->src->tu, t, n);
+	src_memo_put(b->src->noreturn, fn.data[0], nr);
 	return nr;
 }
 
@@ -1718,6 +1763,7 @@ static void stmt_kind(struct builder *b, uint32_t c, enum CXCursorKind kind)
 		if (null_stmt) {
 			b->attr_first = i;
 			b->attr_last = stmt_last_tok(b, c);
+			b->attr_node = c;
 		}
 		stmt(b, k.v[0]);
 		break;

@@ -254,11 +254,13 @@ static void instrument_function(struct walk *w, CXCursor fn)
 	} else if (!rw_function(w->rw, &plan, dag, err, sizeof err)) {
 		why = err;
 	}
-	if (!line)
-		line = plan.line;
 	if (why) {
-		fprintf(w->msg ? w->msg : stderr, "%s:%u: warning: function '%s' not instrumented: %s\n", w->src->path, line,
-		        plan.name, why);
+		/* the function's own line; the line the reason is about after it */
+		char at[32] = "";
+		if (line && plan.line && line != plan.line)
+			snprintf(at, sizeof at, " (line %u)", line);
+		fprintf(w->msg ? w->msg : stderr, "%s:%u: warning: function '%s' not instrumented: %s%s\n", w->src->path,
+		        plan.line ? plan.line : line, plan.name, why, at);
 		w->counts.skipped++;
 	} else {
 		w->counts.instrumented++;

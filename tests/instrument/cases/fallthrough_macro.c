@@ -3,9 +3,10 @@
  * macro holds the ";") and a macro without the ";": the same as the
  * attribute written out.  The code of the fall-through edge goes before the
  * macro, which must stay right before its label (gcc -Wextra warns, clang
- * rejects an attribute that does not precede a label).
+ * rejects an attribute that does not precede a label), also when it ends a
+ * block, where no ";" of the file follows it before the "}".
  * expect: instrumented=4 skipped=0 cut=0
- * expect-paths: ft_semi=6 ft_nosemi=4 ft_loop=10 */
+ * expect-paths: ft_semi=10 ft_nosemi=4 ft_loop=10 */
 #include <stdio.h>
 
 #define deliberate_fall_through __attribute__((fallthrough));
@@ -22,7 +23,13 @@ static int ft_semi(int x)
 	case 2:
 		r += ID(2);
 		/* no break */ deliberate_fall_through
-	case 3:
+	case 3: {
+		r += 3;
+		if (r > 4)
+			break;
+		deliberate_fall_through
+	}
+	case 5:
 		r += 3;
 		break;
 	case 4:
@@ -78,7 +85,7 @@ static int ft_loop(int n)
 
 int main(void)
 {
-	for (int x = 0; x < 6; x++)
+	for (int x = 0; x < 7; x++)
 		printf("%d: %d %d %d\n", x, ft_semi(x), ft_nosemi(x), ft_loop(x));
 	return 0;
 }
