@@ -1621,6 +1621,45 @@ static void return_stmt(struct builder *b, uint32_t c)
 
 /* Whether expression statement c is a call to a function that does not
  * return: declared _Noreturn / noreturn or __attribute__((noreturn)). */
+static bool noreturn_word(const char *x)
+{
+	return !strcmp(x, "_Noreturn") || !strcmp(x, "noreturn") || !strcmp(x, "__noreturn__");
+}
+
+/* Whether the text of declaration fn holds a noreturn marker.  The text is
+ * that of its expansion range: clang_tokenize on the extent itself would
+ * start at the spelling of a leading macro ("SQLITE_PRIVATE void f(...)"
+ * lexed from SQLITE_PRIVATE's #define on), reading up to the whole file
+ * and finding markers of other declarations. */
+static bool decl_says_noreturn(struct builder *b, CXCursor fn)
+{
+	CXSourceRange r = clang_getCursorExtent(fn);
+	CXFile f, f2;
+	unsigned s, e;
+	clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, &s);
+	clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &e);
+	if (!f || !f2 || !clang_File_isEqual(f, f2) || e <= s)
+		return false;
+	bool nr = false;
+	uint32_t first, n;
+	if (clang_File_isEqual(f, b->src->file) && src_tok_run(b->src, s, e, &first, &n)) {
+		for (uint32_t i = first; i < first + n && !nr; i++)
+			nr = noreturn_word(b->src->toks[i].sp);
+		return nr;
+	}
+	CXTranslationUnit tu = b->src->tu;
+	CXToken *t;
+	clang_tokenize(tu, clang_getRange(clang_getLocationForOffset(tu, f, s), clang_getLocationForOffset(tu, f, e)), &t,
+	               &n);
+	for (unsigned i = 0; i < n && !nr; i++) {
+		CXString sp = clang_getTokenSpelling(tu, t[i]);
+		nr = noreturn_word(clang_getCString(sp));
+		clang_disposeString(sp);
+	}
+	clang_disposeTokens(tu, t, n);
+	return nr;
+}
+
 static bool calls_noreturn(struct builder *b, uint32_t c)
 {
 	c = strip_parens(b, c);
@@ -1638,18 +1677,8 @@ static bool calls_noreturn(struct builder *b, uint32_t c)
 	CXString ts = clang_getTypeSpelling(clang_getCursorType(fn));
 	bool nr = strstr(clang_getCString(ts), "noreturn") != NULL;
 	clang_disposeString(ts);
-	if (!nr) {
-		CXToken *t;
-		unsigned n;
-		clang_tokenize(b->src->tu, clang_getCursorExtent(fn), &t, &n);
-		for (unsigned i = 0; i < n && !nr; i++) {
-			CXString sp = clang_getTokenSpelling(b->src->tu, t[i]);
-			const char *x = clang_getCString(sp);
-			nr = !strcmp(x, "_Noreturn") || !strcmp(x, "noreturn") || !strcmp(x, "__noreturn__");
-			clang_disposeString(sp);
-		}
-		clang_disposeTokens(b->src->tu, t, n);
-	}
+	if (!nr)
+		nr = decl_says_noreturn(b, fn);
 	src_memo_put(b->src->noreturn, fn.data[0], nr);
 	return nr;
 }
