@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <clang-c/Index.h>
@@ -358,6 +359,29 @@ static char *default_include_out(const char *out)
 	return p;
 }
 
+/* Whether out may be written: not a directory, and not the input itself
+ * (by any name: "./", "..", a symbolic or a hard link), which writing would
+ * replace.  Says why on stderr when not. */
+static bool output_path_ok(const char *in, const char *out)
+{
+	struct stat so, si;
+	size_t n = strlen(out);
+	bool is_dir = n > 0 && out[n - 1] == '/';
+	if (stat(out, &so) == 0) {
+		is_dir |= S_ISDIR(so.st_mode) != 0;
+		if (!is_dir && stat(in, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
+			fprintf(stderr, "kpath: error: the output '%s' is the input file '%s': writing it would replace the source; "
+			        "give -o another file\n", out, in);
+			return false;
+		}
+	}
+	if (is_dir) {
+		fprintf(stderr, "kpath: error: the output '%s' names a directory: give -o a file name\n", out);
+		return false;
+	}
+	return true;
+}
+
 static char *default_output(const char *in)
 {
 	size_t n = strlen(in);
@@ -675,6 +699,10 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	char *out_owned = out || dump ? NULL : default_output(in);
 	if (!out)
 		out = out_owned;
+	if (out && !dump && !output_path_ok(in, out)) {
+		free(out_owned);
+		return 1;
+	}
 
 	struct src_file src;
 	memset(&src, 0, sizeof src);
