@@ -191,11 +191,32 @@ static CXCursor cursor_of(struct builder *b, uint32_t c)
 	return b->ast.v[c].c;
 }
 
+/* The name of the file node c's text comes from (its expansion location),
+ * or NULL; in buf. */
+static const char *file_of(struct builder *b, uint32_t c, char *buf, size_t n)
+{
+	CXFile f;
+	clang_getExpansionLocation(clang_getCursorLocation(cursor_of(b, c)), &f, NULL, NULL, NULL);
+	if (!f)
+		return NULL;
+	CXString s = clang_getFileName(f);
+	snprintf(buf, n, "%s", clang_getCString(s));
+	clang_disposeString(s);
+	return buf;
+}
+
 static uint32_t cursor_start(struct builder *b, uint32_t c)
 {
 	const struct ast_node *x = ast_start(&b->ast, c);
-	if (!x->s_in)
-		fail_at(b, 0, "statement outside the main file");
+	if (!x->s_in) {
+		/* the function is in the main file, so the other file is one an
+		 * #include inside the function body brings in */
+		char name[200];
+		if (file_of(b, c, name, sizeof name))
+			fail_at(b, CFG_NONE, "an #include inside the function brings in code ('%s') where kpath must "
+			        "insert code (a brace-less body, a condition)", name);
+		fail_at(b, CFG_NONE, "code without a place in the file");
+	}
 	return x->s;
 }
 
@@ -758,7 +779,7 @@ static void scan_node(struct builder *b, uint32_t c)
 			b->saw_twice = true;
 			if (b->allow_twice && i < 4)
 				break; /* setjmp and sigsetjmp: a restart block */
-			fail_at(b, off, "call to %s, which may return twice", twice[i]);
+			fail_at(b, in ? off : CFG_NONE, "call to %s, which may return twice", twice[i]);
 		}
 		break;
 	}
@@ -1138,8 +1159,8 @@ static void decl_child(struct builder *b, uint32_t c)
 	if (eq == CFG_NONE)
 		return;
 	struct kids k = children(b, c);
-	for (unsigned j = 0; j < k.n; j++)
-		if (cursor_start(b, k.v[j]) > b->toks[eq].off)
+	for (unsigned j = 0; j < k.n; j++) /* an initialiser an #include brings in stays atomic */
+		if (ast_start(&b->ast, k.v[j])->s_in && cursor_start(b, k.v[j]) > b->toks[eq].off)
 			value_expr(b, k.v[j]);
 }
 
@@ -1151,11 +1172,70 @@ static void decl_children(struct builder *b, uint32_t c)
 		decl_child(b, k.v[i]);
 }
 
+/* --- text included inside the function ------------------------------------
+ *
+ * An #include inside a function body (a dispatch function's jump table,
+ * zlib's inffixed.h) brings in statements that are not in the main file:
+ * no code can be inserted into them, and the included file is not edited.
+ * Plain statements and declarations are straight-line code of the current
+ * block, whatever && || ?: they hold (those stay atomic, as in a call); a
+ * statement that transfers control, or a label, would need sites inside
+ * the included text: the function is skipped. */
+
+/* What kind of control flow node c is, for a reason; NULL if none. */
+static const char *control_flow_kind(enum CXCursorKind k)
+{
+	switch (k) {
+	case CXCursor_IfStmt: return "an if statement";
+	case CXCursor_SwitchStmt: return "a switch statement";
+	case CXCursor_WhileStmt:
+	case CXCursor_DoStmt:
+	case CXCursor_ForStmt: return "a loop";
+	case CXCursor_GotoStmt:
+	case CXCursor_IndirectGotoStmt: return "a goto";
+	case CXCursor_ContinueStmt: return "a continue";
+	case CXCursor_BreakStmt: return "a break";
+	case CXCursor_ReturnStmt: return "a return";
+	case CXCursor_CaseStmt:
+	case CXCursor_DefaultStmt: return "a case label";
+	case CXCursor_LabelStmt: return "a label";
+	case CXCursor_StmtExpr: return "a statement expression";
+	case CXCursor_GCCAsmStmt:
+	case CXCursor_MSAsmStmt: return "an asm statement";
+	default: return NULL;
+	}
+}
+
+static bool calls_noreturn(struct builder *b, uint32_t c);
+
+/* If statement c comes from a file included inside the function, checks
+ * that it is straight-line code, makes it part of the current block and
+ * returns true; returns false for a statement of the main file. */
+static bool included_stmt(struct builder *b, uint32_t c)
+{
+	char name[200];
+	if (ast_start(&b->ast, c)->s_in || !file_of(b, c, name, sizeof name))
+		return false;
+	for (uint32_t n = c; n < b->ast.v[c].end; n++) {
+		const char *k = control_flow_kind(kind_of(b, n));
+		if (k)
+			fail_at(b, CFG_NONE, "%s in code that an #include inside the function brings in ('%s')", k, name);
+	}
+	check_expr(b, c);
+	if (kind_of(b, c) != CXCursor_DeclStmt && calls_noreturn(b, c))
+		fail_at(b, CFG_NONE, "a call that does not return in code that an #include inside the function brings in "
+		        "('%s')", name);
+	if (b->cur == CFG_NONE) /* unreachable, after a jump: a block of its own, with no line */
+		b->cur = new_block(b, 0);
+	return true;
+}
+
 static void compound(struct builder *b, uint32_t c)
 {
 	struct kids k = children(b, c);
 	for (unsigned i = 0; i < k.n; i++)
-		stmt(b, k.v[i]);
+		if (!included_stmt(b, k.v[i]))
+			stmt(b, k.v[i]);
 }
 
 /* A statement whose expression calls setjmp or sigsetjmp (C11 7.13.1.1p4
