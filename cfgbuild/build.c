@@ -220,15 +220,30 @@ static uint32_t cursor_start(struct builder *b, uint32_t c)
 	return x->s;
 }
 
+/* Whether token i is kw written another way: with a line splice inside
+ * (its spelling is kw, its text longer) or as a digraph (C11 6.4.6p3). */
+static bool spelled_otherwise(struct builder *b, uint32_t i, const char *kw)
+{
+	static const char *const digraph[][2] = {{"<%", "{"}, {"%>", "}"}, {"<:", "["}, {":>", "]"}};
+	const char *sp = b->toks[i].sp;
+	if (!strcmp(sp, kw))
+		return true;
+	for (size_t k = 0; k < sizeof digraph / sizeof *digraph; k++)
+		if (!strcmp(sp, digraph[k][0]) && !strcmp(kw, digraph[k][1]))
+			return true;
+	return false;
+}
+
 /* Token index of the statement's first token; the token must spell `kw`
  * (NULL: any), otherwise the statement comes from a macro expansion. */
 static uint32_t stmt_tok(struct builder *b, uint32_t c, const char *kw)
 {
 	uint32_t off = cursor_start(b, c);
 	uint32_t i = tok_at(b, off);
+	if (i != CFG_NONE && kw && !tok_is(b, i, kw) && spelled_otherwise(b, i, kw))
+		fail_at(b, off, "'%s' spelled with a %s", kw, strcmp(b->toks[i].sp, kw) ? "digraph" : "line splice");
 	if (i == CFG_NONE || (kw && !tok_is(b, i, kw)))
-		fail_macro(b, off, "control flow inside a macro expansion (or a statement keyword spelled "
-		                "with a digraph or line splice)");
+		fail_macro(b, off, "control flow inside a macro expansion");
 	return i;
 }
 
