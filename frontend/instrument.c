@@ -74,6 +74,26 @@ static unsigned report_diagnostics(CXTranslationUnit tu)
 	return errors;
 }
 
+/* --check: whether the instrumented text parses without error, read as
+ * the input file itself (an unsaved file of that name, so that its quoted
+ * includes resolve as the original's) with the same flags.  An error
+ * here is kpath's: it is printed.  This costs a second parse of the whole
+ * translation unit (about as long as the first), which is why only the
+ * testing mode pays it. */
+static bool output_parses(CXIndex index, const char *in, const char **flags, int nflags, const char *text)
+{
+	struct CXUnsavedFile uf = {in, text, (unsigned long)strlen(text)};
+	CXTranslationUnit tu = NULL;
+	enum CXErrorCode rc = clang_parseTranslationUnit2(index, in, flags, nflags, &uf, 1, CXTranslationUnit_None, &tu);
+	if (rc != CXError_Success || !tu) {
+		fprintf(stderr, "kpath: error: %s: libclang could not parse the instrumented text (error %d)\n", in, (int)rc);
+		return false;
+	}
+	bool ok = report_diagnostics(tu) == 0;
+	clang_disposeTranslationUnit(tu);
+	return ok;
+}
+
 /* The number of clang errors, without printing them. */
 static unsigned report_errors_quietly(CXTranslationUnit tu)
 {
@@ -842,7 +862,11 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 		goto done;
 	}
 	char *text = rw_render(&rw, src.text, src.len, out);
-	if (kp_write_atomic(out, text, strlen(text)) != 0) {
+	if (check && !output_parses(index, in, flags, nflags, text)) {
+		fprintf(stderr, "kpath: error: internal error: the instrumented text of %s does not compile (above; "
+		        "please report it); %s not written\n", in, out);
+		status = 1;
+	} else if (kp_write_atomic(out, text, strlen(text)) != 0) {
 		fprintf(stderr, "kpath: error: cannot write '%s': %s\n", out, strerror(errno));
 		status = 1;
 	} else {
