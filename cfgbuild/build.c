@@ -1721,13 +1721,50 @@ static bool noreturn_word(const char *x)
 	return !strcmp(x, "_Noreturn") || !strcmp(x, "noreturn") || !strcmp(x, "__noreturn__");
 }
 
-/* Whether the text of declaration fn holds a noreturn marker.  The text is
- * that of its expansion range: clang_tokenize on the extent itself would
- * start at the spelling of a leading macro ("SQLITE_PRIVATE void f(...)"
- * lexed from SQLITE_PRIVATE's #define on), reading up to the whole file
- * and finding markers of other declarations. */
+/* Whether the tokens clang_tokenize gives for range r hold a noreturn
+ * marker. */
+static bool range_says_noreturn(CXTranslationUnit tu, CXSourceRange r)
+{
+	CXToken *t;
+	unsigned n;
+	bool nr = false;
+	clang_tokenize(tu, r, &t, &n);
+	for (unsigned i = 0; i < n && !nr; i++) {
+		CXString sp = clang_getTokenSpelling(tu, t[i]);
+		nr = noreturn_word(clang_getCString(sp));
+		clang_disposeString(sp);
+	}
+	clang_disposeTokens(tu, t, n);
+	return nr;
+}
+
+/* clang_visitChildren visitor: an attribute of the declaration (C11's
+ * _Noreturn is one) whose own text is a noreturn marker, also when a macro
+ * spells it ("#define NORETURN _Noreturn": clang_tokenize reads the
+ * attribute's spelling, in the #define). */
+static enum CXChildVisitResult noreturn_attr(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	if (clang_isAttribute(clang_getCursorKind(c)) &&
+	    range_says_noreturn(clang_Cursor_getTranslationUnit(c), clang_getCursorExtent(c))) {
+		*(bool *)d = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+/* Whether the text of declaration fn holds a noreturn marker, or one of
+ * its attributes is one.  The text is that of its expansion range:
+ * clang_tokenize on the extent itself would start at the spelling of a
+ * leading macro ("SQLITE_PRIVATE void f(...)" lexed from SQLITE_PRIVATE's
+ * #define on), reading up to the whole file and finding markers of other
+ * declarations. */
 static bool decl_says_noreturn(struct builder *b, CXCursor fn)
 {
+	bool attr = false;
+	clang_visitChildren(fn, noreturn_attr, &attr);
+	if (attr)
+		return true;
 	CXSourceRange r = clang_getCursorExtent(fn);
 	CXFile f, f2;
 	unsigned s, e;
@@ -1743,16 +1780,8 @@ static bool decl_says_noreturn(struct builder *b, CXCursor fn)
 		return nr;
 	}
 	CXTranslationUnit tu = b->src->tu;
-	CXToken *t;
-	clang_tokenize(tu, clang_getRange(clang_getLocationForOffset(tu, f, s), clang_getLocationForOffset(tu, f, e)), &t,
-	               &n);
-	for (unsigned i = 0; i < n && !nr; i++) {
-		CXString sp = clang_getTokenSpelling(tu, t[i]);
-		nr = noreturn_word(clang_getCString(sp));
-		clang_disposeString(sp);
-	}
-	clang_disposeTokens(tu, t, n);
-	return nr;
+	return range_says_noreturn(tu, clang_getRange(clang_getLocationForOffset(tu, f, s),
+	                                              clang_getLocationForOffset(tu, f, e)));
 }
 
 static bool calls_noreturn(struct builder *b, uint32_t c)

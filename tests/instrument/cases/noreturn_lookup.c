@@ -3,13 +3,17 @@
  * (PRIVATE, as SQLite's SQLITE_PRIVATE) must not be read from the macro's
  * #define on: that text holds the _Noreturn of die(), and keep_going()
  * would be taken to never return (a path ending at its call, while the
- * function goes on).
- * expect: instrumented=4 skipped=0 cut=0
- * expect-paths: keep_going=2 caller=4 */
+ * function goes on).  A _Noreturn spelled by a macro (NORETURN) is still
+ * found: it is an attribute of the declaration.
+ * expect: instrumented=6 skipped=0 cut=0
+ * expect-paths: keep_going=2 caller=4 caller2=3 */
 #include <stdio.h>
 #include <stdlib.h>
 
 #define PRIVATE static
+#define NORETURN _Noreturn
+
+NORETURN static void fatal(int code);
 
 _Noreturn static void die(int code)
 {
@@ -34,11 +38,27 @@ static int caller(int x)
 	return r;
 }
 
+static int caller2(int x)
+{
+	int r = 0;
+	if (x == 99)
+		fatal(1);
+	if (x > 3)
+		r = 1;
+	return r;
+}
+
+static void fatal(int code)
+{
+	printf("fatal %d\n", code);
+	exit(code);
+}
+
 int main(void)
 {
 	int s = 0;
 	for (int i = 0; i < 8; i++)
-		s += caller(i);
+		s += caller(i) + caller2(i);
 	printf("%d\n", s);
 	return 0;
 }
