@@ -1739,14 +1739,16 @@ static bool range_says_noreturn(CXTranslationUnit tu, CXSourceRange r)
 }
 
 /* clang_visitChildren visitor: an attribute of the declaration (C11's
- * _Noreturn is one) whose own text is a noreturn marker, also when a macro
- * spells it ("#define NORETURN _Noreturn": clang_tokenize reads the
- * attribute's spelling, in the #define). */
+ * _Noreturn is one) whose first token is a noreturn marker, also when a
+ * macro spells it ("#define NORETURN _Noreturn": clang_tokenize reads the
+ * attribute's spelling, in the #define).  Only the first token: the
+ * extent of an attribute a macro spells runs from the #define to its use. */
 static enum CXChildVisitResult noreturn_attr(CXCursor c, CXCursor parent, CXClientData d)
 {
 	(void)parent;
+	CXSourceLocation at = clang_getRangeStart(clang_getCursorExtent(c));
 	if (clang_isAttribute(clang_getCursorKind(c)) &&
-	    range_says_noreturn(clang_Cursor_getTranslationUnit(c), clang_getCursorExtent(c))) {
+	    range_says_noreturn(clang_Cursor_getTranslationUnit(c), clang_getRange(at, at))) {
 		*(bool *)d = true;
 		return CXChildVisit_Break;
 	}
@@ -1762,7 +1764,8 @@ static enum CXChildVisitResult noreturn_attr(CXCursor c, CXCursor parent, CXClie
 static bool decl_says_noreturn(struct builder *b, CXCursor fn)
 {
 	bool attr = false;
-	clang_visitChildren(fn, noreturn_attr, &attr);
+	if (clang_Cursor_hasAttrs(fn)) /* the visit costs: most declarations have none */
+		clang_visitChildren(fn, noreturn_attr, &attr);
 	if (attr)
 		return true;
 	CXSourceRange r = clang_getCursorExtent(fn);
