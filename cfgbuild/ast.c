@@ -132,7 +132,18 @@ const struct ast_node *ast_extent(struct ast *a, uint32_t n)
 	if (!x->have_extent) {
 		CXSourceRange r = clang_getCursorExtent(x->c);
 		x->s = file_offset(a, clang_getRangeStart(r), &x->s_in);
-		x->e = file_offset(a, clang_getRangeEnd(r), &x->e_in);
+		CXSourceLocation end = clang_getRangeEnd(r);
+		x->e = file_offset(a, end, &x->e_in);
+		/* libclang moves an end inside a macro's body to the end of the
+		 * invocation, but leaves one inside a macro argument where it is:
+		 * its expansion location is then the invocation's start, its file
+		 * location (the argument's spelling) lies after it */
+		if (x->e_in) {
+			CXFile f;
+			unsigned off;
+			clang_getFileLocation(end, &f, NULL, NULL, &off);
+			x->e_arg = !f || !clang_File_isEqual(f, a->file) || off != x->e;
+		}
 		x->have_extent = x->have_start = true;
 	}
 	return x;

@@ -32,6 +32,9 @@ struct ast_node {
 	bool have_start;      /* s_in and s are set (ast_start) */
 	bool have_extent;     /* the next four are set (ast_extent) */
 	bool s_in, e_in;      /* the extent's start / end expands into the file */
+	bool e_arg;           /* the end lies in a macro argument: e is then the start of
+	                         the (outermost) macro invocation holding it, not the
+	                         end of the text (build.c: extent) */
 	uint32_t s, e;        /* their offsets in the file */
 };
 

@@ -85,6 +85,10 @@ struct builder {
 	bool expr_branches; /* &&, || and ?: are CFG branches */
 	bool allow_twice;   /* check_expr accepts a setjmp call (placed as a restart) */
 	bool saw_twice;     /* check_expr met one */
+	/* The first and last tokens of the latest attributed null statement
+	 * ("__attribute__((fallthrough));", or a macro spelling it), CFG_NONE
+	 * before the first: fall_off keeps it right before its label. */
+	uint32_t attr_first, attr_last, attr_node;
 	jmp_buf fail;
 };
 
@@ -98,7 +102,7 @@ static void fail_at(struct builder *b, uint32_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(b->plan->reason, sizeof b->plan->reason, fmt, ap);
 	va_end(ap);
-	b->plan->reason_line = offset_line(b, off);
+	b->plan->reason_line = off == CFG_NONE ? 0 : offset_line(b, off);
 	longjmp(b->fail, 1);
 }
 
@@ -187,12 +191,47 @@ static CXCursor cursor_of(struct builder *b, uint32_t c)
 	return b->ast.v[c].c;
 }
 
+/* The name of the file node c's text comes from (its expansion location),
+ * or NULL; in buf. */
+static const char *file_of(struct builder *b, uint32_t c, char *buf, size_t n)
+{
+	CXFile f;
+	clang_getExpansionLocation(clang_getCursorLocation(cursor_of(b, c)), &f, NULL, NULL, NULL);
+	if (!f)
+		return NULL;
+	CXString s = clang_getFileName(f);
+	snprintf(buf, n, "%s", clang_getCString(s));
+	clang_disposeString(s);
+	return buf;
+}
+
 static uint32_t cursor_start(struct builder *b, uint32_t c)
 {
 	const struct ast_node *x = ast_start(&b->ast, c);
-	if (!x->s_in)
-		fail_at(b, 0, "statement outside the main file");
+	if (!x->s_in) {
+		/* the function is in the main file, so the other file is one an
+		 * #include inside the function body brings in */
+		char name[200];
+		if (file_of(b, c, name, sizeof name))
+			fail_at(b, CFG_NONE, "an #include inside the function brings in code ('%s') where kpath must "
+			        "insert code (a brace-less body, a condition)", name);
+		fail_at(b, CFG_NONE, "code without a place in the file");
+	}
 	return x->s;
+}
+
+/* Whether token i is kw written another way: with a line splice inside
+ * (its spelling is kw, its text longer) or as a digraph (C11 6.4.6p3). */
+static bool spelled_otherwise(struct builder *b, uint32_t i, const char *kw)
+{
+	static const char *const digraph[][2] = {{"<%", "{"}, {"%>", "}"}, {"<:", "["}, {":>", "]"}};
+	const char *sp = b->toks[i].sp;
+	if (!strcmp(sp, kw))
+		return true;
+	for (size_t k = 0; k < sizeof digraph / sizeof *digraph; k++)
+		if (!strcmp(sp, digraph[k][0]) && !strcmp(kw, digraph[k][1]))
+			return true;
+	return false;
 }
 
 /* Token index of the statement's first token; the token must spell `kw`
@@ -201,9 +240,10 @@ static uint32_t stmt_tok(struct builder *b, uint32_t c, const char *kw)
 {
 	uint32_t off = cursor_start(b, c);
 	uint32_t i = tok_at(b, off);
+	if (i != CFG_NONE && kw && !tok_is(b, i, kw) && spelled_otherwise(b, i, kw))
+		fail_at(b, off, "'%s' spelled with a %s", kw, strcmp(b->toks[i].sp, kw) ? "digraph" : "line splice");
 	if (i == CFG_NONE || (kw && !tok_is(b, i, kw)))
-		fail_macro(b, off, "control flow inside a macro expansion (or a statement keyword spelled "
-		                "with a digraph or line splice)");
+		fail_macro(b, off, "control flow inside a macro expansion");
 	return i;
 }
 
@@ -264,6 +304,27 @@ static uint32_t last_tok_before(struct builder *b, uint32_t i, uint32_t e)
 	return lo - 1;
 }
 
+/* Node c with its extent.  An end inside a macro argument (ast.h: e_arg)
+ * becomes the end of the invocation holding it: the end of the last
+ * token's expansion range, where c's text ends in the file ("r += ID(1.0)"
+ * ends at the ")", not before "ID").  When the file's tokens do not show
+ * that invocation, the end is taken as not in the file (callers then see
+ * no range, never a wrong one). */
+static const struct ast_node *extent(struct builder *b, uint32_t c)
+{
+	struct ast_node *x = &b->ast.v[c];
+	ast_extent(&b->ast, c);
+	if (x->e_arg) {
+		uint32_t i = tok_at(b, x->e), close = CFG_NONE;
+		if (i != CFG_NONE && b->toks[i].kind == CXToken_Identifier && tok_is(b, i + 1, "("))
+			close = match_close(b, i + 1);
+		x->e_in = close != CFG_NONE;
+		x->e = x->e_in ? tok_end(b, close) : 0;
+		x->e_arg = false;
+	}
+	return x;
+}
+
 /* --- children ------------------------------------------------------------- */
 
 /* The children of node c, in clang_visitChildren's order. */
@@ -289,22 +350,71 @@ static uint32_t stmt_end_tok_of_kids(struct builder *b, uint32_t c)
 	return stmt_last_tok(b, k.v[k.n - 1]);
 }
 
+/* Whether the macro invocation whose name is token i expands to no token
+ * at all ("#define NOTHING"); *next is set to the token after the
+ * invocation (after its arguments when the macro is function-like).  Asks
+ * the preprocessing record, so it is only used where the tokens leave the
+ * question open. */
+static bool empty_macro_at(struct builder *b, uint32_t i, uint32_t *next)
+{
+	if (b->toks[i].kind != CXToken_Identifier)
+		return false;
+	CXTranslationUnit tu = b->src->tu;
+	CXCursor use = clang_getCursor(tu, clang_getLocationForOffset(tu, b->src->file, b->toks[i].off));
+	if (clang_getCursorKind(use) != CXCursor_MacroExpansion)
+		return false;
+	CXCursor def = clang_getCursorReferenced(use);
+	if (clang_getCursorKind(def) != CXCursor_MacroDefinition)
+		return false;
+	*next = i + 1;
+	if (clang_Cursor_isMacroFunctionLike(def)) {
+		uint32_t close = tok_is(b, i + 1, "(") ? match_close(b, i + 1) : CFG_NONE;
+		if (close == CFG_NONE)
+			return false;
+		*next = close + 1;
+	}
+	/* the definition's extent runs from its name to its last token; a
+	 * function-like macro's body starts after the ")" of its parameters */
+	CXToken *t;
+	unsigned n, body = 1;
+	clang_tokenize(tu, clang_getCursorExtent(def), &t, &n);
+	if (clang_Cursor_isMacroFunctionLike(def)) {
+		bool closed = false;
+		for (; body < n && !closed; body++) {
+			CXString sp = clang_getTokenSpelling(tu, t[body]);
+			closed = strcmp(clang_getCString(sp), ")") == 0;
+			clang_disposeString(sp);
+		}
+	}
+	bool empty = body >= n;
+	clang_disposeTokens(tu, t, n);
+	return empty;
+}
+
 /* Last token of a simple statement (expression, declaration, jump, asm)
  * starting at token i: its ";".  A statement whose ";" comes from a macro
  * ("#define BUMP(v) (v) += 1;") ends with the macro invocation, which the
  * cursor's extent reaches; the next ";" in the file belongs to another
- * statement then. */
+ * statement then.  Between the extent's end and the file's ";" there may
+ * only be invocations of macros that expand to nothing ("x = 1 NOTHING;"):
+ * the parser took the ";" right after the expression, so any token in
+ * between that expands to something supplied that ";". */
 static uint32_t simple_last_tok(struct builder *b, uint32_t c, uint32_t i)
 {
-	const struct ast_node *x = ast_extent(&b->ast, c);
+	const struct ast_node *x = extent(b, c);
 	uint32_t end = x->e;
 	uint32_t semi = find_semi(b, i);
-	if (!x->e_in || end <= b->toks[i].off || semi == CFG_NONE || b->toks[semi].off < end)
+	if (!x->e_in || end <= b->toks[i].off || (semi != CFG_NONE && b->toks[semi].off < end))
 		return semi;
 	uint32_t last = last_tok_before(b, i, end);
+	if (semi == CFG_NONE) /* the block closes first: the ";" is the macro's */
+		return last;
 	if (semi == last + 1 || semi == last)
 		return semi;
-	return last;
+	uint32_t k = last + 1;
+	while (k < semi && empty_macro_at(b, k, &k))
+		;
+	return k == semi ? semi : last;
 }
 
 /* Token index of the last token of statement c (C11 6.8 grammar). */
@@ -348,6 +458,42 @@ static uint32_t stmt_last_tok(struct builder *b, uint32_t c)
 	return r;
 }
 
+/* Whether node n is the last child of node p. */
+static bool last_child(struct builder *b, uint32_t p, uint32_t n)
+{
+	struct kids k = children(b, p);
+	return k.n && k.v[k.n - 1] == n;
+}
+
+/* Whether falling through into the label at token i is falling off the
+ * latest attributed null statement (fall_off): only the "}" of compound
+ * statements that it ends lie between them ("{ ...; deliberate_fall_through
+ * } case X:", as in SQLite's bytecode engine), and those compounds are
+ * statements in sequence (or a label's), not an if's or a loop's body,
+ * whose end other paths reach too. */
+static bool attr_before(struct builder *b, uint32_t i)
+{
+	if (b->attr_last == CFG_NONE)
+		return false;
+	uint32_t n = b->attr_node, k = b->attr_last + 1;
+	for (;;) {
+		uint32_t p = b->ast.v[n].parent;
+		while (p != AST_NONE && (kind_of(b, p) == CXCursor_CaseStmt || kind_of(b, p) == CXCursor_DefaultStmt ||
+		                         kind_of(b, p) == CXCursor_LabelStmt) && last_child(b, p, n)) {
+			n = p;
+			p = b->ast.v[n].parent;
+		}
+		if (p == AST_NONE || kind_of(b, p) != CXCursor_CompoundStmt)
+			return false;
+		if (k == i)
+			return true;
+		if (!tok_is(b, k, "}") || !last_child(b, p, n) || stmt_last_tok(b, p) != k)
+			return false;
+		n = p;
+		k++;
+	}
+}
+
 /* Where code for the fall-through edge into the label at token i goes.
  * Normally just before the label; but gcc's -Wimplicit-fallthrough only
  * honours a fall-through comment or __attribute__((fallthrough)) right
@@ -362,16 +508,14 @@ static uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
 	*intended = i > 0 && (tok_is(b, i - 1, ":") || tok_is(b, i - 1, "{"));
 	if (*intended) /* with the code of the label or block start, all at one offset */
 		return tok_end(b, i - 1);
+	if (attr_before(b, i)) {
+		/* the code goes before the attribute, which must stay right
+		 * before the label: no marker of ours */
+		return b->toks[b->attr_first].off;
+	}
 	if (i < 7)
 		return off;
 	uint32_t p = i - 1;
-	if (tok_is(b, p, ";") && tok_is(b, p - 1, ")") && tok_is(b, p - 2, ")") &&
-	    (tok_is(b, p - 3, "fallthrough") || tok_is(b, p - 3, "__fallthrough__")) && tok_is(b, p - 4, "(") &&
-	    tok_is(b, p - 5, "(") && tok_is(b, p - 6, "__attribute__")) {
-		/* the code goes before the attribute, which must stay right
-		 * before the label: no marker of ours */
-		return b->toks[p - 6].off;
-	}
 	if (!tok_is(b, p, ";") && !tok_is(b, p, "}") && !tok_is(b, p, ":"))
 		return off;
 	for (uint32_t k = tok_end(b, p); k + 1 < off; k++)
@@ -473,7 +617,7 @@ static void extend(struct builder *b, uint32_t blk, uint32_t off)
  * smaller range), or CFG_NONE. */
 static uint32_t code_end(struct builder *b, uint32_t c)
 {
-	const struct ast_node *x = ast_extent(&b->ast, c);
+	const struct ast_node *x = extent(b, c);
 	if (!x->e_in || x->e == 0)
 		return CFG_NONE;
 	return x->e - 1;
@@ -650,7 +794,7 @@ static void scan_node(struct builder *b, uint32_t c)
 			b->saw_twice = true;
 			if (b->allow_twice && i < 4)
 				break; /* setjmp and sigsetjmp: a restart block */
-			fail_at(b, off, "call to %s, which may return twice", twice[i]);
+			fail_at(b, in ? off : CFG_NONE, "call to %s, which may return twice", twice[i]);
 		}
 		break;
 	}
@@ -744,7 +888,7 @@ static uint32_t cond_sites(struct builder *b, uint32_t lparen, uint32_t rparen)
 /* Offsets of an expression's text, if it is exactly a run of file tokens. */
 static bool expr_range(struct builder *b, uint32_t c, uint32_t *first, uint32_t *last)
 {
-	const struct ast_node *x = ast_extent(&b->ast, c);
+	const struct ast_node *x = extent(b, c);
 	uint32_t s = x->s, e = x->e;
 	if (!x->s_in || !x->e_in || e <= s)
 		return false;
@@ -777,7 +921,7 @@ static bool unevaluated(struct builder *b, uint32_t c)
 	if (k == CXCursor_UnaryExpr || k == CXCursor_GenericSelectionExpr || k == CXCursor_StmtExpr) {
 		r = true;
 	} else if (b->has_unevaluated_kw) {
-		uint32_t i = tok_at(b, ast_extent(&b->ast, c)->s);
+		uint32_t i = tok_at(b, extent(b, c)->s);
 		for (size_t n = 0; i != CFG_NONE && n < sizeof unevaluated_kw / sizeof *unevaluated_kw && !r; n++)
 			r = tok_is(b, i, kw[n]);
 	}
@@ -793,7 +937,7 @@ static bool none_inside(struct builder *b, uint32_t c, const uint32_t *v, uint32
 {
 	if (!n)
 		return true;
-	const struct ast_node *x = ast_extent(&b->ast, c);
+	const struct ast_node *x = extent(b, c);
 	if (!x->s_in || !x->e_in)
 		return false;
 	uint32_t lo = 0, hi = n;
@@ -1030,8 +1174,8 @@ static void decl_child(struct builder *b, uint32_t c)
 	if (eq == CFG_NONE)
 		return;
 	struct kids k = children(b, c);
-	for (unsigned j = 0; j < k.n; j++)
-		if (cursor_start(b, k.v[j]) > b->toks[eq].off)
+	for (unsigned j = 0; j < k.n; j++) /* an initialiser an #include brings in stays atomic */
+		if (ast_start(&b->ast, k.v[j])->s_in && cursor_start(b, k.v[j]) > b->toks[eq].off)
 			value_expr(b, k.v[j]);
 }
 
@@ -1043,11 +1187,70 @@ static void decl_children(struct builder *b, uint32_t c)
 		decl_child(b, k.v[i]);
 }
 
+/* --- text included inside the function ------------------------------------
+ *
+ * An #include inside a function body (a dispatch function's jump table,
+ * zlib's inffixed.h) brings in statements that are not in the main file:
+ * no code can be inserted into them, and the included file is not edited.
+ * Plain statements and declarations are straight-line code of the current
+ * block, whatever && || ?: they hold (those stay atomic, as in a call); a
+ * statement that transfers control, or a label, would need sites inside
+ * the included text: the function is skipped. */
+
+/* What kind of control flow node c is, for a reason; NULL if none. */
+static const char *control_flow_kind(enum CXCursorKind k)
+{
+	switch (k) {
+	case CXCursor_IfStmt: return "an if statement";
+	case CXCursor_SwitchStmt: return "a switch statement";
+	case CXCursor_WhileStmt:
+	case CXCursor_DoStmt:
+	case CXCursor_ForStmt: return "a loop";
+	case CXCursor_GotoStmt:
+	case CXCursor_IndirectGotoStmt: return "a goto";
+	case CXCursor_ContinueStmt: return "a continue";
+	case CXCursor_BreakStmt: return "a break";
+	case CXCursor_ReturnStmt: return "a return";
+	case CXCursor_CaseStmt:
+	case CXCursor_DefaultStmt: return "a case label";
+	case CXCursor_LabelStmt: return "a label";
+	case CXCursor_StmtExpr: return "a statement expression";
+	case CXCursor_GCCAsmStmt:
+	case CXCursor_MSAsmStmt: return "an asm statement";
+	default: return NULL;
+	}
+}
+
+static bool calls_noreturn(struct builder *b, uint32_t c);
+
+/* If statement c comes from a file included inside the function, checks
+ * that it is straight-line code, makes it part of the current block and
+ * returns true; returns false for a statement of the main file. */
+static bool included_stmt(struct builder *b, uint32_t c)
+{
+	char name[200];
+	if (ast_start(&b->ast, c)->s_in || !file_of(b, c, name, sizeof name))
+		return false;
+	for (uint32_t n = c; n < b->ast.v[c].end; n++) {
+		const char *k = control_flow_kind(kind_of(b, n));
+		if (k)
+			fail_at(b, CFG_NONE, "%s in code that an #include inside the function brings in ('%s')", k, name);
+	}
+	check_expr(b, c);
+	if (kind_of(b, c) != CXCursor_DeclStmt && calls_noreturn(b, c))
+		fail_at(b, CFG_NONE, "a call that does not return in code that an #include inside the function brings in "
+		        "('%s')", name);
+	if (b->cur == CFG_NONE) /* unreachable, after a jump: a block of its own, with no line */
+		b->cur = new_block(b, 0);
+	return true;
+}
+
 static void compound(struct builder *b, uint32_t c)
 {
 	struct kids k = children(b, c);
 	for (unsigned i = 0; i < k.n; i++)
-		stmt(b, k.v[i]);
+		if (!included_stmt(b, k.v[i]))
+			stmt(b, k.v[i]);
 }
 
 /* A statement whose expression calls setjmp or sigsetjmp (C11 7.13.1.1p4
@@ -1513,6 +1716,77 @@ static void return_stmt(struct builder *b, uint32_t c)
 
 /* Whether expression statement c is a call to a function that does not
  * return: declared _Noreturn / noreturn or __attribute__((noreturn)). */
+static bool noreturn_word(const char *x)
+{
+	return !strcmp(x, "_Noreturn") || !strcmp(x, "noreturn") || !strcmp(x, "__noreturn__");
+}
+
+/* Whether the tokens clang_tokenize gives for range r hold a noreturn
+ * marker. */
+static bool range_says_noreturn(CXTranslationUnit tu, CXSourceRange r)
+{
+	CXToken *t;
+	unsigned n;
+	bool nr = false;
+	clang_tokenize(tu, r, &t, &n);
+	for (unsigned i = 0; i < n && !nr; i++) {
+		CXString sp = clang_getTokenSpelling(tu, t[i]);
+		nr = noreturn_word(clang_getCString(sp));
+		clang_disposeString(sp);
+	}
+	clang_disposeTokens(tu, t, n);
+	return nr;
+}
+
+/* clang_visitChildren visitor: an attribute of the declaration (C11's
+ * _Noreturn is one) whose first token is a noreturn marker, also when a
+ * macro spells it ("#define NORETURN _Noreturn": clang_tokenize reads the
+ * attribute's spelling, in the #define).  Only the first token: the
+ * extent of an attribute a macro spells runs from the #define to its use. */
+static enum CXChildVisitResult noreturn_attr(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	CXSourceLocation at = clang_getRangeStart(clang_getCursorExtent(c));
+	if (clang_isAttribute(clang_getCursorKind(c)) &&
+	    range_says_noreturn(clang_Cursor_getTranslationUnit(c), clang_getRange(at, at))) {
+		*(bool *)d = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+/* Whether the text of declaration fn holds a noreturn marker, or one of
+ * its attributes is one.  The text is that of its expansion range:
+ * clang_tokenize on the extent itself would start at the spelling of a
+ * leading macro ("SQLITE_PRIVATE void f(...)" lexed from SQLITE_PRIVATE's
+ * #define on), reading up to the whole file and finding markers of other
+ * declarations. */
+static bool decl_says_noreturn(struct builder *b, CXCursor fn)
+{
+	bool attr = false;
+	if (clang_Cursor_hasAttrs(fn)) /* the visit costs: most declarations have none */
+		clang_visitChildren(fn, noreturn_attr, &attr);
+	if (attr)
+		return true;
+	CXSourceRange r = clang_getCursorExtent(fn);
+	CXFile f, f2;
+	unsigned s, e;
+	clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, &s);
+	clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &e);
+	if (!f || !f2 || !clang_File_isEqual(f, f2) || e <= s)
+		return false;
+	bool nr = false;
+	uint32_t first, n;
+	if (clang_File_isEqual(f, b->src->file) && src_tok_run(b->src, s, e, &first, &n)) {
+		for (uint32_t i = first; i < first + n && !nr; i++)
+			nr = noreturn_word(b->src->toks[i].sp);
+		return nr;
+	}
+	CXTranslationUnit tu = b->src->tu;
+	return range_says_noreturn(tu, clang_getRange(clang_getLocationForOffset(tu, f, s),
+	                                              clang_getLocationForOffset(tu, f, e)));
+}
+
 static bool calls_noreturn(struct builder *b, uint32_t c)
 {
 	c = strip_parens(b, c);
@@ -1521,21 +1795,18 @@ static bool calls_noreturn(struct builder *b, uint32_t c)
 	CXCursor fn = clang_getCursorReferenced(cursor_of(b, c));
 	if (clang_Cursor_isNull(fn) || clang_getCursorKind(fn) != CXCursor_FunctionDecl)
 		return false;
+	/* once per declaration: the look-up below reads the declaration's
+	 * whole text, so asking it at every call would cost calls x callee
+	 * size */
+	int known = src_memo_get(b->src->noreturn, fn.data[0]);
+	if (known >= 0)
+		return known;
 	CXString ts = clang_getTypeSpelling(clang_getCursorType(fn));
 	bool nr = strstr(clang_getCString(ts), "noreturn") != NULL;
 	clang_disposeString(ts);
-	if (nr)
-		return true;
-	CXToken *t;
-	unsigned n;
-	clang_tokenize(b->src->tu, clang_getCursorExtent(fn), &t, &n);
-	for (unsigned i = 0; i < n && !nr; i++) {
-		CXString sp = clang_getTokenSpelling(b->src->tu, t[i]);
-		const char *x = clang_getCString(sp);
-		nr = !strcmp(x, "_Noreturn") || !strcmp(x, "noreturn") || !strcmp(x, "__noreturn__");
-		clang_disposeString(sp);
-	}
-	clang_disposeTokens(b->src->tu, t, n);
+	if (!nr)
+		nr = decl_says_noreturn(b, fn);
+	src_memo_put(b->src->noreturn, fn.data[0], nr);
 	return nr;
 }
 
@@ -1635,11 +1906,21 @@ static void stmt_kind(struct builder *b, uint32_t c, enum CXCursorKind kind)
 		break;
 	case CXCursor_UnexposedStmt: {
 		/* An attributed statement, e.g. __attribute__((fallthrough)); :
-		 * attributes do not change control flow. */
-		uint32_t i = stmt_tok(b, c, "__attribute__");
+		 * attributes do not change control flow.  An attributed null
+		 * statement may come from a macro (SQLite's
+		 * "#define deliberate_fall_through __attribute__((fallthrough));"):
+		 * it holds no control flow and no site, so it is the attribute
+		 * written out. */
 		struct kids k = children(b, c);
+		bool null_stmt = k.n == 1 && kind_of(b, k.v[0]) == CXCursor_NullStmt;
+		uint32_t i = stmt_tok(b, c, null_stmt ? NULL : "__attribute__");
 		if (k.n != 1 || !clang_isStatement(kind_of(b, k.v[0])))
 			fail_at(b, b->toks[i].off, "unsupported attributed statement");
+		if (null_stmt) {
+			b->attr_first = i;
+			b->attr_last = stmt_last_tok(b, c);
+			b->attr_node = c;
+		}
 		stmt(b, k.v[0]);
 		break;
 	}
@@ -2016,6 +2297,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 	b.plan = plan;
 	b.loop.brk = b.loop.cont = CFG_NONE;
 	b.dispatch = CFG_NONE;
+	b.attr_first = b.attr_last = CFG_NONE;
 	b.expr_branches = plan->expr_branches;
 	CXString name = clang_getCursorSpelling(fn);
 	plan->name = strdup(clang_getCString(name));

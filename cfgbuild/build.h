@@ -80,7 +80,7 @@ struct fn_plan {
 	unsigned *call_lines;
 	uint32_t ncall_lines, cap_call_lines;
 	char reason[256];          /* why the function cannot be instrumented */
-	unsigned reason_line;
+	unsigned reason_line;      /* the line the reason is about, 0 if none in the file */
 	bool macro;                /* the reason is control flow spelled by a macro expansion */
 };
 
@@ -108,7 +108,15 @@ struct src_file {
 	uint32_t *skipped;     /* ranges the preprocessor skipped: sorted, disjoint
 	                          [start, end) offset pairs */
 	uint32_t nskipped;
+	struct src_memo *noreturn; /* per callee declaration: whether a call to it does not
+	                              return (build.c: calls_noreturn), filled as asked */
 };
+
+/* A yes/no fact per declaration, keyed by its cursor's data[0] (the
+ * declaration itself: each redeclaration has its own); src_index makes
+ * src->noreturn one.  src_memo_get gives 1 or 0, or -1 when not yet known. */
+int src_memo_get(const struct src_memo *m, const void *key);
+void src_memo_put(struct src_memo *m, const void *key, bool val);
 
 /* Indexes src (path, text, len, file and tu set) once per file: its lines,
  * so that a line number costs a binary search, its tokens and its skipped

@@ -282,9 +282,65 @@ static bool index_skipped(struct src_file *src)
 	return true;
 }
 
+/* An open-addressing hash table (linear probing, at most half full). */
+struct src_memo {
+	const void **key; /* NULL: free slot */
+	bool *val;
+	uint32_t n, cap;  /* cap: a power of two, or 0 */
+};
+
+static uint32_t memo_slot(const struct src_memo *m, const void *key)
+{
+	uint64_t h = (uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ull;
+	uint32_t i = (uint32_t)(h >> 32) & (m->cap - 1);
+	while (m->key[i] && m->key[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+int src_memo_get(const struct src_memo *m, const void *key)
+{
+	if (!m || !m->cap)
+		return -1;
+	uint32_t i = memo_slot(m, key);
+	return m->key[i] ? m->val[i] : -1;
+}
+
+void src_memo_put(struct src_memo *m, const void *key, bool val)
+{
+	if (!m || !key)
+		return;
+	if (2 * (m->n + 1) > m->cap) { /* grow, rehash */
+		struct src_memo g = {NULL, NULL, 0, m->cap ? 2 * m->cap : 64};
+		g.key = calloc(g.cap, sizeof *g.key);
+		g.val = calloc(g.cap, sizeof *g.val);
+		if (!g.key || !g.val) { /* a memo: without room, it only forgets */
+			free(g.key);
+			free(g.val);
+			return;
+		}
+		for (uint32_t i = 0; i < m->cap; i++)
+			if (m->key[i]) {
+				uint32_t j = memo_slot(&g, m->key[i]);
+				g.key[j] = m->key[i];
+				g.val[j] = m->val[i];
+				g.n++;
+			}
+		free(m->key);
+		free(m->val);
+		*m = g;
+	}
+	uint32_t i = memo_slot(m, key);
+	if (!m->key[i])
+		m->n++;
+	m->key[i] = key;
+	m->val[i] = val;
+}
+
 bool src_index(struct src_file *src)
 {
-	if (index_lines(src) && index_tokens(src) && index_skipped(src))
+	src->noreturn = calloc(1, sizeof *src->noreturn);
+	if (src->noreturn && index_lines(src) && index_tokens(src) && index_skipped(src))
 		return true;
 	src_free(src);
 	return false;
@@ -292,6 +348,12 @@ bool src_index(struct src_file *src)
 
 void src_free(struct src_file *src)
 {
+	if (src->noreturn) {
+		free(src->noreturn->key);
+		free(src->noreturn->val);
+		free(src->noreturn);
+		src->noreturn = NULL;
+	}
 	free(src->line_start);
 	free(src->toks);
 	free(src->tok_text);

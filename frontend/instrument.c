@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <clang-c/Index.h>
@@ -71,6 +72,26 @@ static unsigned report_diagnostics(CXTranslationUnit tu)
 		clang_disposeDiagnostic(d);
 	}
 	return errors;
+}
+
+/* --check: whether the instrumented text parses without error, read as
+ * the input file itself (an unsaved file of that name, so that its quoted
+ * includes resolve as the original's) with the same flags.  An error
+ * here is kpath's: it is printed.  This costs a second parse of the whole
+ * translation unit (about as long as the first), which is why only the
+ * testing mode pays it. */
+static bool output_parses(CXIndex index, const char *in, const char **flags, int nflags, const char *text)
+{
+	struct CXUnsavedFile uf = {in, text, (unsigned long)strlen(text)};
+	CXTranslationUnit tu = NULL;
+	enum CXErrorCode rc = clang_parseTranslationUnit2(index, in, flags, nflags, &uf, 1, CXTranslationUnit_None, &tu);
+	if (rc != CXError_Success || !tu) {
+		fprintf(stderr, "kpath: error: %s: libclang could not parse the instrumented text (error %d)\n", in, (int)rc);
+		return false;
+	}
+	bool ok = report_diagnostics(tu) == 0;
+	clang_disposeTranslationUnit(tu);
+	return ok;
 }
 
 /* The number of clang errors, without printing them. */
@@ -254,11 +275,13 @@ static void instrument_function(struct walk *w, CXCursor fn)
 	} else if (!rw_function(w->rw, &plan, dag, err, sizeof err)) {
 		why = err;
 	}
-	if (!line)
-		line = plan.line;
 	if (why) {
-		fprintf(w->msg ? w->msg : stderr, "%s:%u: warning: function '%s' not instrumented: %s\n", w->src->path, line,
-		        plan.name, why);
+		/* the function's own line; the line the reason is about after it */
+		char at[32] = "";
+		if (line && plan.line && line != plan.line)
+			snprintf(at, sizeof at, " (line %u)", line);
+		fprintf(w->msg ? w->msg : stderr, "%s:%u: warning: function '%s' not instrumented: %s%s\n", w->src->path,
+		        plan.line ? plan.line : line, plan.name, why, at);
 		w->counts.skipped++;
 	} else {
 		w->counts.instrumented++;
@@ -354,6 +377,29 @@ static char *default_include_out(const char *out)
 		exit(1);
 	snprintf(p, n + 16, "%.*skpath-include", (int)n, out);
 	return p;
+}
+
+/* Whether out may be written: not a directory, and not the input itself
+ * (by any name: "./", "..", a symbolic or a hard link), which writing would
+ * replace.  Says why on stderr when not. */
+static bool output_path_ok(const char *in, const char *out)
+{
+	struct stat so, si;
+	size_t n = strlen(out);
+	bool is_dir = n > 0 && out[n - 1] == '/';
+	if (stat(out, &so) == 0) {
+		is_dir |= S_ISDIR(so.st_mode) != 0;
+		if (!is_dir && stat(in, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
+			fprintf(stderr, "kpath: error: the output '%s' is the input file '%s': writing it would replace the source; "
+			        "give -o another file\n", out, in);
+			return false;
+		}
+	}
+	if (is_dir) {
+		fprintf(stderr, "kpath: error: the output '%s' names a directory: give -o a file name\n", out);
+		return false;
+	}
+	return true;
 }
 
 static char *default_output(const char *in)
@@ -703,6 +749,10 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	char *out_owned = out || dump ? NULL : default_output(in);
 	if (!out)
 		out = out_owned;
+	if (out && !dump && !output_path_ok(in, out)) {
+		free(out_owned);
+		return 1;
+	}
 
 	struct src_file src;
 	memset(&src, 0, sizeof src);
@@ -842,7 +892,11 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 		goto done;
 	}
 	char *text = rw_render(&rw, src.text, src.len, out);
-	if (kp_write_atomic(out, text, strlen(text)) != 0) {
+	if (check && !output_parses(index, in, flags, nflags, text)) {
+		fprintf(stderr, "kpath: error: internal error: the instrumented text of %s does not compile (above; "
+		        "please report it); %s not written\n", in, out);
+		status = 1;
+	} else if (kp_write_atomic(out, text, strlen(text)) != 0) {
 		fprintf(stderr, "kpath: error: cannot write '%s': %s\n", out, strerror(errno));
 		status = 1;
 	} else {

@@ -264,6 +264,15 @@ static unsigned count_lines(const struct buf *b)
 
 static void put_edited(struct buf *bp, const struct rw_file *f, const char *text, size_t len);
 
+/* The length of the UTF-8 byte-order mark text starts with, or 0.  A BOM
+ * is only one at the very start of a file: the output starts with it, and
+ * put_edited leaves it out of the original text it copies (no edit lies
+ * inside it: edits are at tokens). */
+static size_t bom_len(const char *text, size_t len)
+{
+	return len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+}
+
 char *rw_render(const struct rw_file *f, const char *text, size_t len, const char *out_name)
 {
 	struct buf b = {0};
@@ -275,6 +284,7 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 		need += strlen(f->descs[i]) + 2 * strlen(f->desc_names[i]) + 64 +
 		        (f->check ? strlen(f->check_tables[i]) : 0);
 	reserve(&b, need);
+	put(&b, text, bom_len(text, len));
 	putf(&b, "/* Instrumented by kpath from %s: Ball-Larus path register %sr, cursor %sc. */\n", f->src_name,
 	     f->prefix, f->prefix);
 	/* Check mode links with checkrt.c, which implements emit/leave as
@@ -322,7 +332,7 @@ char *rw_render_header(const struct rw_file *f, const char *text, size_t len, co
                        const char *preamble)
 {
 	struct buf b = {0};
-	put(&b, "", 0);
+	put(&b, text, bom_len(text, len));
 	if (preamble)
 		put(&b, preamble, strlen(preamble));
 	putf(&b, "#line 1 %s\n", line_name);
@@ -343,7 +353,7 @@ static void put_edited(struct buf *bp, const struct rw_file *f, const char *text
 	if (f->nedits) /* none when no function was instrumented: edits is NULL */
 		memcpy(e, f->edits, f->nedits * sizeof *e);
 	qsort(e, f->nedits, sizeof *e, edit_cmp);
-	size_t pos = 0;
+	size_t pos = bom_len(text, len);
 	for (uint32_t i = 0; i < f->nedits; i++) {
 		put(&b, text + pos, e[i].off - pos);
 		pos = e[i].off;

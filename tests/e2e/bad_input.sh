@@ -8,6 +8,9 @@
 #   missing_input      the input file does not exist: one-line error, status 1
 #   unwritable_output  -o into a directory that does not exist: one-line
 #                      error, status 1, nothing created
+#   output_is_input    -o names the input (also through ./, .., a symbolic
+#                      or hard link) or a directory: one-line error,
+#                      status 1, the source untouched
 #   malformed_profile  KPATH_OUT names a file holding garbage (and, second, a
 #                      valid profile with another k): the file is left
 #                      untouched, a new profile is written next to it, and
@@ -125,6 +128,29 @@ unwritable_output)
 	show err2.txt
 	[ $rc -eq 1 ] || fail "-o DIRECTORY: exit status $rc, expected 1"
 	expect_one_line_error err2.txt
+	;;
+
+output_is_input)
+	# -o naming the input by any name: refused, the source untouched
+	mkdir sub || fatal "cannot create sub"
+	cp "$CORPUS/alternate.c" prog.c || fatal "cannot copy corpus/alternate.c"
+	ln -s prog.c sym.c || fatal "cannot make a symbolic link"
+	ln prog.c hard.c || fatal "cannot make a hard link"
+	k=0
+	for o in prog.c ./prog.c sub/../prog.c "$W/prog.c" sym.c hard.c ./ sub sub/; do
+		k=$((k + 1))
+		"$KPATH" instrument prog.c -o "$o" >out.txt 2>err$k.txt
+		rc=$?
+		[ $rc -eq 1 ] || { show err$k.txt; fail "-o $o: exit status $rc, expected 1"; }
+		expect_one_line_error err$k.txt
+		case $o in
+		*/ | sub) grep -q "names a directory" err$k.txt || { show err$k.txt; fail "-o $o: the error does not say it is a directory"; } ;;
+		*) grep -q "is the input file" err$k.txt || { show err$k.txt; fail "-o $o: the error does not say it is the input"; } ;;
+		esac
+		cmp -s "$CORPUS/alternate.c" prog.c || fatal "-o $o replaced the source"
+	done
+	[ -L sym.c ] || fail "the symbolic link was replaced"
+	ls | grep -q 'tmp' && fail "a temporary file was left: $(ls)"
 	;;
 
 malformed_profile)

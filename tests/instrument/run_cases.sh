@@ -18,6 +18,8 @@
 #      as "not instrumented" (with a non-empty reason);
 #      and, with  /* expect-paths: f=N ... */, that the profile gives f
 #      N paths (tests/cfg's golden NAME.cfg pins every case's CFG);
+#   (the outputs are compiled with -I CASESDIR: the quoted includes of a
+#   case, e.g. inside a function body, are found as for the original)
 #   5. cc -std=gnu11 -Wall -Wextra gives no warning on the instrumented file
 #      that it does not give on the original (compared by file:line + text).
 # RUNTIMELIB is the runtime archive (it must exist; the link itself uses
@@ -108,7 +110,7 @@ run_case() {
 	if [ $rc -ne 0 ] || [ ! -s "$W/$NAME.check.c" ]; then
 		show "$W/check.ilog"
 		fail "kpath instrument --check exited with $rc"
-	elif ! $CC $STD -O1 "$W/$NAME.check.c" -o "$W/check" "$CHECKLIB" -lm >"$W/check.cc.log" 2>&1; then
+	elif ! $CC $STD -I"$CASES" -O1 "$W/$NAME.check.c" -o "$W/check" "$CHECKLIB" -lm >"$W/check.cc.log" 2>&1; then
 		show "$W/check.cc.log"
 		fail "the --check output does not compile: $CC $STD -O1 $W/$NAME.check.c $CHECKLIB"
 	else
@@ -141,7 +143,7 @@ run_case() {
 	fi
 	grep 'warning:' "$W/instrument.log" | sed 's/^/    /'
 	LIBS=$("$KPATH" config --libs)
-	if ! $CC $STD -O1 "$W/$NAME.kpath.c" -o "$W/kpath" $LIBS -lm >"$W/cc.log" 2>&1; then
+	if ! $CC $STD -I"$CASES" -O1 "$W/$NAME.kpath.c" -o "$W/kpath" $LIBS -lm >"$W/cc.log" 2>&1; then
 		show "$W/cc.log"
 		fail "the instrumented file does not compile/link: $CC $STD -O1 $W/$NAME.kpath.c $LIBS"
 	else
@@ -232,7 +234,7 @@ PYEOF
 
 	# --- no new warnings with -Wall -Wextra
 	$CC $STD -Wall -Wextra -O1 -c "$NAME.c" -o /dev/null >"$W/orig.wall.log" 2>&1
-	$CC $STD -Wall -Wextra -O1 -c "$W/$NAME.kpath.c" -o /dev/null >"$W/kpath.wall.log" 2>&1
+	$CC $STD -I"$CASES" -Wall -Wextra -O1 -c "$W/$NAME.kpath.c" -o /dev/null >"$W/kpath.wall.log" 2>&1
 	warnings "$W/orig.wall.log" >"$W/orig.warn"
 	warnings "$W/kpath.wall.log" >"$W/kpath.warn"
 	comm -13 "$W/orig.warn" "$W/kpath.warn" >"$W/new.warn"
