@@ -79,6 +79,13 @@ struct fn_plan {
 	 * of loops that hold one. */
 	unsigned *call_lines;
 	uint32_t ncall_lines, cap_call_lines;
+	/* Compound statements whose first item is a declaration, as offset
+	 * pairs (just after the "{", the "}"): code inserted at such a block's
+	 * start would put a statement before a declaration (C90 6.6.2 forbids
+	 * it), so rewrite/place.c opens a block of its own after that code and
+	 * closes it before the "}". */
+	uint32_t *decl_blocks;
+	uint32_t ndecl_blocks, cap_decl_blocks;
 	char reason[256];          /* why the function cannot be instrumented */
 	unsigned reason_line;
 	bool macro;                /* the reason is control flow spelled by a macro expansion */
