@@ -48,6 +48,7 @@ struct site {
 	bool empty_expr;    /* SITE_EXPR: the for increment is empty */
 	bool wrap;          /* COND_OPEN/CLOSE around an operand: add a pair of parentheses */
 	bool lead_space;    /* RET_OPEN glued to "return": start with a space */
+	bool tail_call;     /* RET_OPEN: the value is a call, nothing else ("return f(x);") */
 	bool resume;        /* STMT before a longjmp: the path ends, but the activation may go on
 	                       (at a setjmp of its own), so emit rather than leave */
 	uint32_t partner;   /* COND_OPEN/RET_OPEN: index of the CLOSE site */

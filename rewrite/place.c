@@ -191,6 +191,8 @@ struct placer {
 	bool reads;               /* some code reads r (else it is only declared and set) */
 	bool acyclic;             /* one path per activation: no cursor, kpath_rt_count at exits */
 	bool entry_stmts;         /* the entry text ends with statements, not only declarations */
+	bool *tail;               /* per site: a tail-call return's open or close site (find_tail_returns) */
+	bool ret_used;            /* some return goes through Pret */
 	bool fallthrough;         /* some text uses the fall-through marker */
 	struct rw_repeats rep;    /* repeat counting (repeat.c) */
 };
@@ -295,6 +297,9 @@ static char *site_text(struct placer *pl, uint32_t s)
 			free(decl);
 			return r;
 		}
+		if (st->kind == SITE_RET_OPEN && pl->tail[s]) /* "return (leave, f(x));" */
+			return pl->code[st->partner].n ? join(&pl->code[st->partner], ", ", st->lead_space ? " (" : "(", ", ")
+			                               : NULL;
 		if (st->kind == SITE_RET_OPEN)
 			return fmt("%s%sret = (", st->lead_space ? " " : "", p);
 		return pl->code[st->partner].n ? fmt(st->wrap ? "((" : "(") : NULL;
@@ -325,6 +330,8 @@ static char *site_text(struct placer *pl, uint32_t s)
 		return r;
 	}
 	case SITE_RET_CLOSE: {
+		if (pl->tail[s])
+			return l->n ? fmt(")") : NULL;
 		if (pl->plan->ret_init_only) {
 			char *post = fmt("%s%sret; })", l->n ? "; " : "", p), *r = join(l, "; ", "); ", post);
 			free(post);
@@ -356,7 +363,7 @@ static char *entry_text(struct placer *pl)
 {
 	const char *p = pl->p;
 	char *ret = NULL;
-	if (pl->plan->ret_decl && pl->plan->has_value_return && !pl->plan->ret_init_only) {
+	if (pl->plan->ret_decl && pl->ret_used && !pl->plan->ret_init_only) {
 		char *decl = ret_decl_text(pl);
 		ret = fmt(" %s;", decl);
 		free(decl);
@@ -399,6 +406,56 @@ static char *entry_text(struct placer *pl)
 	free(ret);
 	free(chk);
 	return s;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Index of the first of the sorted v[0, n) above x. */
+static uint32_t first_above(const uint32_t *v, uint32_t n, uint32_t x)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (v[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Tail calls (docs/instrumented-code.md, "Tail calls"): in "return f(x);"
+ * whose expression holds no site (no branch: the path ID is known before
+ * the call), the path end goes before the call, "return (leave(ID),
+ * f(x));", so that nothing of the activation is left after the call and
+ * the compiler can make it a jump (and a self-recursion a loop).  The
+ * activation's stream ends before the callee's begins; the callee's is its
+ * own either way (k-IPF streams are per activation).  Not with setjmp
+ * (kp_ret is volatile there) nor with an initialise-only kp_ret.  Sets
+ * pl->tail for both sites of such returns and pl->ret_used. */
+static void find_tail_returns(struct placer *pl)
+{
+	const struct fn_plan *plan = pl->plan;
+	uint32_t *offs = xrealloc(NULL, (plan->nsites + 1) * sizeof *offs);
+	for (uint32_t s = 0; s < plan->nsites; s++)
+		offs[s] = plan->sites[s].off;
+	qsort(offs, plan->nsites, sizeof *offs, cmp_u32);
+	pl->ret_used = false;
+	for (uint32_t s = 0; s < plan->nsites; s++) {
+		const struct site *st = &plan->sites[s];
+		if (st->kind != SITE_RET_OPEN)
+			continue;
+		uint32_t lo = st->off, hi = plan->sites[st->partner].off;
+		bool tail = st->tail_call && !plan->has_setjmp && !plan->ret_init_only &&
+		            first_above(offs, plan->nsites, lo) == first_above(offs, plan->nsites, hi - 1);
+		pl->tail[s] = pl->tail[st->partner] = tail;
+		pl->ret_used |= !tail;
+	}
+	free(offs);
 }
 
 /* Code inserted between an intended fall-through and its case label would
@@ -516,7 +573,8 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 	     *awkward = calloc(g->nedges + 1, sizeof *awkward);
 	pl.edge_val = calloc(g->nedges + 1, sizeof *pl.edge_val);
 	pl.code = calloc(plan->nsites + 1, sizeof *pl.code);
-	if (!pl.edge_val || !pl.code || !split || !restart || !awkward) {
+	pl.tail = calloc(plan->nsites + 1, sizeof *pl.tail);
+	if (!pl.edge_val || !pl.code || !pl.tail || !split || !restart || !awkward) {
 		fprintf(stderr, "kpath: out of memory\n");
 		exit(1);
 	}
@@ -558,6 +616,7 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 			if (c.upd != BL_UPD_NONE && pl.reads)
 				push(&pl.code[plan->block_start[b]], update_code(f->prefix, &c));
 		}
+		find_tail_returns(&pl);
 		/* close sites before their open partners, which depend on them */
 		char **texts = calloc(plan->nsites + 1, sizeof *texts);
 		for (uint32_t s = 0; s < plan->nsites; s++)
@@ -599,6 +658,7 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 		free(pl.code[s].v);
 	}
 	free(pl.code);
+	free(pl.tail);
 	rw_repeats_free(&pl.rep, g->nedges);
 	free(pl.edge_val);
 	free(split);
