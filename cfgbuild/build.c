@@ -1245,9 +1245,28 @@ static bool included_stmt(struct builder *b, uint32_t c)
 	return true;
 }
 
+/* Records compound statement c in decl_blocks when its first item is a
+ * declaration (see build.h). */
+static void note_decl_block(struct builder *b, uint32_t c)
+{
+	struct fn_plan *pl = b->plan;
+	uint32_t open = stmt_tok(b, c, "{"), close = stmt_last_tok(b, c);
+	if (close == CFG_NONE || !tok_is(b, close, "}"))
+		return;
+	if (pl->ndecl_blocks == pl->cap_decl_blocks) {
+		pl->cap_decl_blocks = pl->cap_decl_blocks ? 2 * pl->cap_decl_blocks : 16;
+		pl->decl_blocks = xrealloc(pl->decl_blocks, 2 * pl->cap_decl_blocks * sizeof *pl->decl_blocks);
+	}
+	pl->decl_blocks[2 * pl->ndecl_blocks] = tok_end(b, open);
+	pl->decl_blocks[2 * pl->ndecl_blocks + 1] = b->toks[close].off;
+	pl->ndecl_blocks++;
+}
+
 static void compound(struct builder *b, uint32_t c)
 {
 	struct kids k = children(b, c);
+	if (k.n && kind_of(b, k.v[0]) == CXCursor_DeclStmt)
+		note_decl_block(b, c);
 	for (unsigned i = 0; i < k.n; i++)
 		if (!included_stmt(b, k.v[i]))
 			stmt(b, k.v[i]);
@@ -1705,6 +1724,7 @@ static void return_stmt(struct builder *b, uint32_t c)
 		bool glued = tok_end(b, i) == b->toks[i + 1].off;
 		uint32_t o = add_site(b, SITE_RET_OPEN, glued ? tok_end(b, i) : b->toks[i + 1].off, 1);
 		b->plan->sites[o].lead_space = glued;
+		b->plan->sites[o].tail_call = kind_of(b, strip_parens(b, k.v[0])) == CXCursor_CallExpr;
 		value_expr(b, k.v[0]);
 		uint32_t cl = add_site(b, SITE_RET_CLOSE, b->toks[semi].off, 0);
 		b->plan->sites[o].partner = cl;
@@ -2356,5 +2376,6 @@ void build_plan_free(struct fn_plan *plan)
 	free(plan->restart);
 	free(plan->ret_decl);
 	free(plan->call_lines);
+	free(plan->decl_blocks);
 	memset(plan, 0, sizeof *plan);
 }

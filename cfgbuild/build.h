@@ -48,6 +48,7 @@ struct site {
 	bool empty_expr;    /* SITE_EXPR: the for increment is empty */
 	bool wrap;          /* COND_OPEN/CLOSE around an operand: add a pair of parentheses */
 	bool lead_space;    /* RET_OPEN glued to "return": start with a space */
+	bool tail_call;     /* RET_OPEN: the value is a call, nothing else ("return f(x);") */
 	bool resume;        /* STMT before a longjmp: the path ends, but the activation may go on
 	                       (at a setjmp of its own), so emit rather than leave */
 	uint32_t partner;   /* COND_OPEN/RET_OPEN: index of the CLOSE site */
@@ -79,6 +80,13 @@ struct fn_plan {
 	 * of loops that hold one. */
 	unsigned *call_lines;
 	uint32_t ncall_lines, cap_call_lines;
+	/* Compound statements whose first item is a declaration, as offset
+	 * pairs (just after the "{", the "}"): code inserted at such a block's
+	 * start would put a statement before a declaration (C90 6.6.2 forbids
+	 * it), so rewrite/place.c opens a block of its own after that code and
+	 * closes it before the "}". */
+	uint32_t *decl_blocks;
+	uint32_t ndecl_blocks, cap_decl_blocks;
 	char reason[256];          /* why the function cannot be instrumented */
 	unsigned reason_line;      /* the line the reason is about, 0 if none in the file */
 	bool macro;                /* the reason is control flow spelled by a macro expansion */

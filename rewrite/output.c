@@ -3,14 +3,18 @@
  *
  *   preamble   the runtime ABI header (kpath_rt.h, verbatim; in check mode
  *              preceded by #define KPATH_RT_NO_INLINE, so that emit and
- *              leave are calls into checkrt.c) and a tentative definition
- *              of each descriptor, so functions can refer to it;
+ *              leave are calls into checkrt.c), the fall-through marker
+ *              where one is used, and each function's static descriptor,
+ *              defined before the functions that refer to it (a tentative
+ *              definition first would be two definitions in C++);
  *   #line 1    the original text with the edits applied; no edit contains a
  *              newline, so every original line keeps its number and compiler
  *              messages and debuggers point at the original file;
- *   tail       under a #line naming the output file: each descriptor's
- *              tables and definition, and a constructor (where the compiler
- *              has them) that registers all descriptors at start-up.
+ *   tail       under a #line naming the output file: a constructor (where
+ *              the compiler has them) that registers all descriptors at
+ *              start-up.
+ * Every part compiles without a warning of its own under strict flag sets
+ * (docs/instrumented-code.md, "Strict flags").
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -87,20 +91,33 @@ static void putf(struct buf *b, const char *f, ...)
 	free(t);
 }
 
-/* sep (when i > 0), then v in decimal: an element of a table. */
+/* sep (when i > 0), then v as rw_u64 writes it: an element of a table. */
 static void put_elem(struct buf *b, uint32_t i, const char *sep, uint64_t v)
 {
-	char t[32];
+	char t[RW_U64_MAX];
+	if (i)
+		put(b, sep, strlen(sep));
+	rw_u64(t, v);
+	put(b, t, strlen(t));
+}
+
+char *rw_u64(char *buf, uint64_t v)
+{
+	char t[24];
 	size_t n = 0;
+	bool small = v <= 2147483647u;
 	do
 		t[sizeof t - ++n] = (char)('0' + v % 10);
 	while (v /= 10);
-	if (i) {
-		size_t k = strlen(sep);
-		memcpy(t + sizeof t - n - k, sep, k);
-		n += k;
+	if (small) {
+		memcpy(buf, t + sizeof t - n, n);
+		buf[n] = 0;
+	} else {
+		memcpy(buf, "KPATH_RT_C(", 11);
+		memcpy(buf + 11, t + sizeof t - n, n);
+		memcpy(buf + 11 + n, ")", 2);
 	}
-	put(b, t + sizeof t - n, n);
+	return buf;
 }
 
 /* A C string literal for s. */
@@ -179,6 +196,7 @@ void rw_adopt_descriptors(struct rw_file *dst, struct rw_file *src)
 		dst->desc_names[dst->ndescs++] = src->desc_names[i];
 	}
 	src->ndescs = 0;
+	dst->fallthrough |= src->fallthrough;
 }
 
 /* The tables a profile needs to decode this function's path IDs (see
@@ -196,11 +214,11 @@ char *rw_descriptor(const struct rw_file *f, const struct fn_plan *plan, const s
 		put_elem(&b, i, ", ", plan->g->blocks[i].last_line);
 	putf(&b, "};\nstatic const struct kpath_rt_edge %sedges_%s[] = {", p, n);
 	for (uint32_t i = 0; i < d->nedges; i++) {
-		put(&b, i ? ", {" : "{", i ? 3 : 1); /* "{src, dst, valULL}" */
+		put(&b, i ? ", {" : "{", i ? 3 : 1); /* "{src, dst, val}" */
 		put_elem(&b, 0, "", d->edges[i].src);
 		put_elem(&b, 1, ", ", d->edges[i].dst);
 		put_elem(&b, 1, ", ", d->edges[i].val);
-		put(&b, "ULL}", 4);
+		put(&b, "}", 1);
 	}
 	if (d->nedges == 0)
 		put(&b, "{0, 0, 0}", 9);
@@ -208,9 +226,10 @@ char *rw_descriptor(const struct rw_file *f, const struct fn_plan *plan, const s
 	put_cstr(&b, n);
 	put(&b, ", ", 2);
 	put_cstr(&b, f->src_name);
-	putf(&b, ", %u, \"%016" PRIx64 "\", %lluULL, %u, %slines_%s, %u, %sedges_%s, 0, 0, %slast_lines_%s};\n",
-	     plan->line, bl_checksum(plan->g, d), (unsigned long long)d->num_paths[CFG_ENTRY], plan->g->nblocks, p,
-	     n, d->nedges, p, n, p, n);
+	char np[RW_U64_MAX];
+	putf(&b, ", %u, \"%016" PRIx64 "\", %s, %u, %slines_%s, %u, %sedges_%s, 0, 0, %slast_lines_%s};\n",
+	     plan->line, bl_checksum(plan->g, d), rw_u64(np, d->num_paths[CFG_ENTRY]), plan->g->nblocks, p, n,
+	     d->nedges, p, n, p, n);
 	return b.s;
 }
 
@@ -236,9 +255,9 @@ char *rw_check_table(const struct rw_file *f, const struct fn_plan *plan, const 
 		} else if (restart && d->dummy_entry[ce->src] != CFG_NONE) {
 			dn = d->edges[d->dummy_entry[ce->src]].val; /* the register's value at the block */
 		}
-		putf(&b, "%s{%u, %u, %d, %d, %d, %lluULL, %lluULL, %lluULL}", e ? ", " : "", ce->src, ce->dst,
-		     (int)d->role[e], ce->site == CFG_NONE, restart, (unsigned long long)edge_val[e],
-		     (unsigned long long)dx, (unsigned long long)dn);
+		char v[3][RW_U64_MAX];
+		putf(&b, "%s{%u, %u, %d, %d, %d, %s, %s, %s}", e ? ", " : "", ce->src, ce->dst, (int)d->role[e],
+		     ce->site == CFG_NONE, restart, rw_u64(v[0], edge_val[e]), rw_u64(v[1], dx), rw_u64(v[2], dn));
 	}
 	put(&b, "};\n", 3);
 	return b.s;
@@ -292,12 +311,17 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 	if (f->check)
 		put(&b, "#define KPATH_RT_NO_INLINE 1\n", 29);
 	put(&b, kp_rt_header_text, strlen(kp_rt_header_text));
-	putf(&b, "#if defined(__has_attribute)\n#if __has_attribute(fallthrough)\n"
-	         "#define %sfallthrough __attribute__((fallthrough))\n#endif\n#endif\n"
-	         "#ifndef %sfallthrough\n#define %sfallthrough do { } while (0)\n#endif\n",
-	     f->prefix, f->prefix, f->prefix);
+	/* only where it is used: -Wunused-macros */
+	if (f->fallthrough)
+		putf(&b, "#if defined(__has_attribute)\n#if __has_attribute(fallthrough)\n"
+		         "#define %sfallthrough __attribute__((fallthrough))\n#endif\n#endif\n"
+		         "#ifndef %sfallthrough\n#define %sfallthrough do { } while (0)\n#endif\n",
+		     f->prefix, f->prefix, f->prefix);
+	/* the descriptors before the functions that use them: a tentative
+	 * definition here and the definition in the tail would be two
+	 * definitions in C++ (-Wc++-compat) */
 	for (uint32_t i = 0; i < f->ndescs; i++)
-		putf(&b, "static struct kpath_rt_func %s;\n", f->desc_names[i]);
+		put(&b, f->descs[i], strlen(f->descs[i]));
 	if (f->check) {
 		put(&b, check_decls, strlen(check_decls));
 		for (uint32_t i = 0; i < f->ndescs; i++)
@@ -315,8 +339,6 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 	put(&b, "\n", 1);
 	if (f->tail_extra)
 		put(&b, f->tail_extra, strlen(f->tail_extra));
-	for (uint32_t i = 0; i < f->ndescs; i++)
-		put(&b, f->descs[i], strlen(f->descs[i]));
 	if (f->ndescs) {
 		putf(&b, "#if defined(__GNUC__) || defined(__clang__)\n"
 		         "__attribute__((constructor, no_instrument_function)) static void %sregister_all(void)\n{\n",

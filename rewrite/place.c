@@ -132,39 +132,36 @@ static void push(struct strlist *l, char *s)
 	l->v[l->n++] = s;
 }
 
-/* Constants that do not fit a long long need a suffix: without one they
- * are unsigned only by accident (and gcc warns). */
-static const char *big(uint64_t v)
-{
-	return v > INT64_MAX ? "ULL" : "";
-}
+/* A path ID, value or count as C text (rw_u64: KPATH_RT_C(N) above 2^31 -
+ * 1, so that -std=c89 -pedantic accepts it); valid in the enclosing block. */
+#define u64_text(v) rw_u64((char[RW_U64_MAX]){0}, (v))
 
 /* "r += d" for a (mod 2^64) difference d, written as a subtraction when d
  * is a small negative number. */
 static char *add_code(const char *p, uint64_t d)
 {
 	if (d > UINT64_MAX / 2)
-		return fmt("%sr -= %llu%s", p, (unsigned long long)(0 - d), big(0 - d));
-	return fmt("%sr += %llu%s", p, (unsigned long long)d, big(d));
+		return fmt("%sr -= %s", p, u64_text(0 - d));
+	return fmt("%sr += %s", p, u64_text(d));
 }
 
 /* The ID reported at a path end. */
 static char *end_code(const char *p, const struct bl_code *c)
 {
 	if (!c->end_rel)
-		return fmt("%llu%s", (unsigned long long)c->end, big(c->end));
+		return fmt("%s", u64_text(c->end));
 	if (c->end == 0)
 		return fmt("%sr", p);
 	if (c->end > UINT64_MAX / 2)
-		return fmt("%sr - %llu%s", p, (unsigned long long)(0 - c->end), big(0 - c->end));
-	return fmt("%sr + %llu%s", p, (unsigned long long)c->end, big(c->end));
+		return fmt("%sr - %s", p, u64_text(0 - c->end));
+	return fmt("%sr + %s", p, u64_text(c->end));
 }
 
 static char *update_code(const char *p, const struct bl_code *c)
 {
 	if (c->upd == BL_UPD_ADD)
 		return add_code(p, c->val);
-	return fmt("%sr = %llu%s", p, (unsigned long long)c->val, big(c->val));
+	return fmt("%sr = %s", p, u64_text(c->val));
 }
 
 static char *join(struct strlist *l, const char *sep, const char *pre, const char *post)
@@ -193,6 +190,10 @@ struct placer {
 	bool check;
 	bool reads;               /* some code reads r (else it is only declared and set) */
 	bool acyclic;             /* one path per activation: no cursor, kpath_rt_count at exits */
+	bool entry_stmts;         /* the entry text ends with statements, not only declarations */
+	bool *tail;               /* per site: a tail-call return's open or close site (find_tail_returns) */
+	bool ret_used;            /* some return goes through Pret */
+	bool fallthrough;         /* some text uses the fall-through marker */
 	struct rw_repeats rep;    /* repeat counting (repeat.c) */
 };
 
@@ -226,7 +227,7 @@ static void edge_code(struct placer *pl, uint32_t e)
 	/* leaving a counting loop: its held-back items go first */
 	for (const struct rw_exit *x = pl->rep.exits ? pl->rep.exits[e] : NULL; x; x = x->next) {
 		uint64_t k = pl->rep.k[x->loop - 1];
-		push(l, fmt("kpath_rt_flush(&%sc, %llu%s, %sn%u)", p, (unsigned long long)k, big(k), p, x->loop));
+		push(l, fmt("kpath_rt_flush(&%sc, %s, %sn%u)", p, u64_text(k), p, x->loop));
 	}
 	if (!bl_code_edge(pl->place, pl->plan->g, pl->dag, e, &c))
 		return; /* leads to no complete path: never completes an ID */
@@ -236,21 +237,40 @@ static void edge_code(struct placer *pl, uint32_t e)
 		uint32_t loop = pl->rep.loop_of_back ? pl->rep.loop_of_back[e] : 0;
 		char *v = end_code(p, &c);
 		uint64_t n = pl->dag->num_paths[CFG_ENTRY];
-		pl->reads |= c.end_rel;
 		if (loop) {
 			uint64_t k = pl->rep.k[loop - 1];
-			push(l, fmt("kpath_rt_repeat(&%sc, %s, %llu%s, %sn%u)", p, v, (unsigned long long)k, big(k), p, loop));
+			push(l, fmt("kpath_rt_repeat(&%sc, %s, %s, %sn%u)", p, v, u64_text(k), p, loop));
 		} else if (pl->acyclic) {
-			push(l, fmt("kpath_rt_count(&%sfn_%s, %s, %llu%s)", p, pl->plan->name, v, (unsigned long long)n,
-			            big(n)));
+			push(l, fmt("kpath_rt_count(&%sfn_%s, %s, %s)", p, pl->plan->name, v, u64_text(n)));
 		} else {
 			push(l, fmt("kpath_rt_%s(&%sc, %s)", leave ? "leave" : "emit", p, v));
 		}
 		free(v);
 	}
-	pl->reads |= c.upd == BL_UPD_ADD;
-	if (c.upd != BL_UPD_NONE)
+	if (c.upd != BL_UPD_NONE && pl->reads)
 		push(l, update_code(p, &c));
+}
+
+/* Whether some code reads the register: a path end relative to it or an
+ * increment (edge_code, rw_function's block starts).  Where none does,
+ * every path ID is a constant, and the register is left out altogether
+ * (its assignments would be dead: -Wunused-but-set-variable). */
+static bool register_read(const struct placer *pl)
+{
+	const struct cfg *g = pl->plan->g;
+	struct bl_code c;
+	for (uint32_t e = 0; e < g->nedges; e++)
+		if (g->edges[e].site != CFG_NONE && pl->dag->role[e] != ROLE_DEAD &&
+		    bl_code_edge(pl->place, g, pl->dag, e, &c) && ((c.ends && c.end_rel) || c.upd == BL_UPD_ADD))
+			return true;
+	for (uint32_t b = 0; b < g->nblocks && b < pl->plan->cap_block_start; b++) {
+		if (pl->plan->block_start[b] == CFG_NONE)
+			continue;
+		bl_code_start(pl->place, b, &c);
+		if (c.upd == BL_UPD_ADD)
+			return true;
+	}
+	return false;
 }
 
 /* Text of site s from its code list (see build.h for the site kinds). */
@@ -277,6 +297,9 @@ static char *site_text(struct placer *pl, uint32_t s)
 			free(decl);
 			return r;
 		}
+		if (st->kind == SITE_RET_OPEN && pl->tail[s]) /* "return (leave, f(x));" */
+			return pl->code[st->partner].n ? join(&pl->code[st->partner], ", ", st->lead_space ? " (" : "(", ", ")
+			                               : NULL;
 		if (st->kind == SITE_RET_OPEN)
 			return fmt("%s%sret = (", st->lead_space ? " " : "", p);
 		return pl->code[st->partner].n ? fmt(st->wrap ? "((" : "(") : NULL;
@@ -307,6 +330,8 @@ static char *site_text(struct placer *pl, uint32_t s)
 		return r;
 	}
 	case SITE_RET_CLOSE: {
+		if (pl->tail[s])
+			return l->n ? fmt(")") : NULL;
 		if (pl->plan->ret_init_only) {
 			char *post = fmt("%s%sret; })", l->n ? "; " : "", p), *r = join(l, "; ", "); ", post);
 			free(post);
@@ -338,7 +363,7 @@ static char *entry_text(struct placer *pl)
 {
 	const char *p = pl->p;
 	char *ret = NULL;
-	if (pl->plan->ret_decl && pl->plan->has_value_return && !pl->plan->ret_init_only) {
+	if (pl->plan->ret_decl && pl->ret_used && !pl->plan->ret_init_only) {
 		char *decl = ret_decl_text(pl);
 		ret = fmt(" %s;", decl);
 		free(decl);
@@ -354,31 +379,83 @@ static char *entry_text(struct placer *pl)
 	else if (pl->check)
 		chk = fmt(" kpath_chk_enter(&%sc, %schk_%s, %uu, %uu);", p, p, pl->plan->name, pl->plan->g->nedges,
 		          pl->plan->entry_edge);
-	/* every path ID is a constant: the register is only set, never read */
-	char *unread = pl->reads ? NULL : fmt(" (void)%sr;", p);
 	/* after a longjmp the cursor must be what the last step left in memory */
 	char *pin = pl->plan->has_setjmp ? fmt(" kpath_rt_pin(&%sc);", p) : NULL;
-	/* the counters of the counting loops: "kpath_rt_u64 kp_n1 = 0, kp_n2 = 0;" */
-	char *counters = NULL;
+	/* the register (when read) and the counters of the counting loops:
+	 * "kpath_rt_u64 kp_r = 16, kp_n1 = 0, kp_n2 = 0;" */
+	char *regs = pl->reads ? fmt(" kpath_rt_u64 %sr = %s", p, u64_text(init)) : NULL;
 	for (uint32_t i = 1; i <= pl->rep.nloops; i++) {
-		char *t = fmt("%s%s%sn%u = 0%s", counters ? counters : " kpath_rt_u64 ", i > 1 ? ", " : "", p, i,
-		              i == pl->rep.nloops ? ";" : "");
-		free(counters);
-		counters = t;
+		char *t = fmt("%s%s%sn%u = 0", regs ? regs : " kpath_rt_u64 ", regs ? ", " : "", p, i);
+		free(regs);
+		regs = t;
 	}
+	/* declarations only, so that the function's own declarations may
+	 * follow (C90); the routine-entry event is the cursor's initialiser */
 	if (pl->acyclic) /* no cursor, no routine-entry event */
-		s = fmt(" kpath_rt_u64 %sr = %llu%s;%s%s%s", p, (unsigned long long)init, big(init), ret ? ret : "",
-		        unread ? unread : "", chk ? chk : "");
+		s = fmt("%s%s%s%s", regs ? regs : "", regs ? ";" : "", ret ? ret : "", chk ? chk : "");
 	else
-		s = fmt(" kpath_rt_u64 %sr = %llu%s;%s struct kpath_rt_cursor %sc;%s kpath_rt_enter(&%sfn_%s, &%sc);%s%s%s",
-		        p, (unsigned long long)init, big(init), counters ? counters : "", p, ret ? ret : "", p,
-		        pl->plan->name, p, pin ? pin : "", unread ? unread : "", chk ? chk : "");
-	free(counters);
+		s = fmt("%s%s struct kpath_rt_cursor %sc = kpath_rt_begin(&%sfn_%s, %sc);%s%s%s", regs ? regs : "",
+		        regs ? ";" : "", p, p, pl->plan->name, p, ret ? ret : "", pin ? pin : "", chk ? chk : "");
+	pl->entry_stmts = pin || chk;
+	if (!*s) { /* an acyclic function with constant IDs returning nothing */
+		free(s);
+		s = NULL;
+	}
+	free(regs);
 	free(pin);
-	free(unread);
 	free(ret);
 	free(chk);
 	return s;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Index of the first of the sorted v[0, n) above x. */
+static uint32_t first_above(const uint32_t *v, uint32_t n, uint32_t x)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (v[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Tail calls (docs/instrumented-code.md, "Tail calls"): in "return f(x);"
+ * whose expression holds no site (no branch: the path ID is known before
+ * the call), the path end goes before the call, "return (leave(ID),
+ * f(x));", so that nothing of the activation is left after the call and
+ * the compiler can make it a jump (and a self-recursion a loop).  The
+ * activation's stream ends before the callee's begins; the callee's is its
+ * own either way (k-IPF streams are per activation).  Not with setjmp
+ * (kp_ret is volatile there) nor with an initialise-only kp_ret.  Sets
+ * pl->tail for both sites of such returns and pl->ret_used. */
+static void find_tail_returns(struct placer *pl)
+{
+	const struct fn_plan *plan = pl->plan;
+	uint32_t *offs = xrealloc(NULL, (plan->nsites + 1) * sizeof *offs);
+	for (uint32_t s = 0; s < plan->nsites; s++)
+		offs[s] = plan->sites[s].off;
+	qsort(offs, plan->nsites, sizeof *offs, cmp_u32);
+	pl->ret_used = false;
+	for (uint32_t s = 0; s < plan->nsites; s++) {
+		const struct site *st = &plan->sites[s];
+		if (st->kind != SITE_RET_OPEN)
+			continue;
+		uint32_t lo = st->off, hi = plan->sites[st->partner].off;
+		bool tail = st->tail_call && !plan->has_setjmp && !plan->ret_init_only &&
+		            first_above(offs, plan->nsites, lo) == first_above(offs, plan->nsites, hi - 1);
+		pl->tail[s] = pl->tail[st->partner] = tail;
+		pl->ret_used |= !tail;
+	}
+	free(offs);
 }
 
 /* Code inserted between an intended fall-through and its case label would
@@ -424,6 +501,7 @@ static void mark_fallthroughs(struct placer *pl, char **texts)
 		if (with_text[group[s]] > (texts[s] != NULL)) {
 			texts[s] = fmt(" %sfallthrough;", pl->p);
 			with_text[group[s]]++;
+			pl->fallthrough = true;
 		}
 	}
 	free(order);
@@ -440,6 +518,47 @@ static void add_edit(struct rw_file *f, uint32_t off, uint8_t phase, uint32_t se
 	f->edits[f->nedits++] = (struct rw_edit){off, phase, seq, text};
 }
 
+/* Statements inserted at the start of a block that begins with a
+ * declaration would precede it (C90 6.6.2 wants declarations first;
+ * -Wdeclaration-after-statement): after that code a block of the block's
+ * own opens, and it closes just before the block's "}".  The "{" comes
+ * after every other insertion at the start (phase 1, last seq); the "}"
+ * after every insertion that closes a statement ending there (phase 0, last
+ * seq) and before the code that runs at the block's end (phase 1). */
+static void wrap_decl_blocks(struct placer *pl, struct rw_file *f, char **texts)
+{
+	const struct fn_plan *plan = pl->plan;
+	bool *used = NULL;
+	if (!plan->ndecl_blocks)
+		return;
+	used = xrealloc(NULL, plan->ndecl_blocks * sizeof *used);
+	memset(used, 0, plan->ndecl_blocks * sizeof *used);
+	for (uint32_t s = 0; s < plan->nsites; s++) {
+		const struct site *st = &plan->sites[s];
+		if (!texts[s] || !(st->kind == SITE_STMT || (st->kind == SITE_ENTRY && pl->entry_stmts)))
+			continue;
+		/* decl_blocks is in source order (build.c records each block
+		 * before the blocks inside it) */
+		uint32_t lo = 0, hi = plan->ndecl_blocks;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (plan->decl_blocks[2 * mid] < st->off)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < plan->ndecl_blocks && plan->decl_blocks[2 * lo] == st->off)
+			used[lo] = true;
+	}
+	for (uint32_t i = 0; i < plan->ndecl_blocks; i++) {
+		if (!used[i])
+			continue;
+		add_edit(f, plan->decl_blocks[2 * i], 1, UINT32_MAX, fmt(" {"));
+		add_edit(f, plan->decl_blocks[2 * i + 1], 0, UINT32_MAX, fmt(" }"));
+	}
+	free(used);
+}
+
 char *rw_descriptor(const struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *d);
 char *rw_check_table(const struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *d,
                      const uint64_t *edge_val);
@@ -448,13 +567,14 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
                  char *err, size_t errlen)
 {
 	const struct cfg *g = plan->g;
-	struct placer pl = {plan, dag, NULL, f->prefix, NULL, NULL, f->check, false, is_acyclic(plan, dag),
-	                    {0, NULL, NULL, NULL}};
+	struct placer pl = {.plan = plan, .dag = dag, .p = f->prefix, .check = f->check,
+	                    .acyclic = is_acyclic(plan, dag)};
 	bool *split = calloc(g->nblocks + 1, sizeof *split), *restart = calloc(g->nblocks + 1, sizeof *restart),
 	     *awkward = calloc(g->nedges + 1, sizeof *awkward);
 	pl.edge_val = calloc(g->nedges + 1, sizeof *pl.edge_val);
 	pl.code = calloc(plan->nsites + 1, sizeof *pl.code);
-	if (!pl.edge_val || !pl.code || !split || !restart || !awkward) {
+	pl.tail = calloc(plan->nsites + 1, sizeof *pl.tail);
+	if (!pl.edge_val || !pl.code || !pl.tail || !split || !restart || !awkward) {
 		fprintf(stderr, "kpath: out of memory\n");
 		exit(1);
 	}
@@ -477,6 +597,8 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 	bool ok = place != NULL;
 	if (ok && !f->check) /* the checking runtime wants every item where it is taken */
 		rw_find_repeats(plan, dag, place->dag_edge, &pl.rep);
+	if (ok)
+		pl.reads = register_read(&pl);
 	if (ok) {
 		for (uint32_t e = 0; e < g->nedges; e++) {
 			uint32_t s = g->edges[e].site;
@@ -491,10 +613,10 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 			if (f->check)
 				push(&pl.code[plan->block_start[b]], fmt("kpath_chk_block(&%sc, %u)", f->prefix, b));
 			bl_code_start(place, b, &c);
-			pl.reads |= c.upd == BL_UPD_ADD;
-			if (c.upd != BL_UPD_NONE)
+			if (c.upd != BL_UPD_NONE && pl.reads)
 				push(&pl.code[plan->block_start[b]], update_code(f->prefix, &c));
 		}
+		find_tail_returns(&pl);
 		/* close sites before their open partners, which depend on them */
 		char **texts = calloc(plan->nsites + 1, sizeof *texts);
 		for (uint32_t s = 0; s < plan->nsites; s++)
@@ -508,6 +630,8 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 				texts[s] = site_text(&pl, s);
 		}
 		mark_fallthroughs(&pl, texts);
+		wrap_decl_blocks(&pl, f, texts);
+		f->fallthrough |= pl.fallthrough;
 		for (uint32_t s = 0; s < plan->nsites; s++) {
 			if (ok && texts[s])
 				add_edit(f, plan->sites[s].off, plan->sites[s].phase, plan->sites[s].seq, texts[s]);
@@ -534,6 +658,7 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 		free(pl.code[s].v);
 	}
 	free(pl.code);
+	free(pl.tail);
 	rw_repeats_free(&pl.rep, g->nedges);
 	free(pl.edge_val);
 	free(split);

@@ -38,7 +38,15 @@ struct rw_file {
 	char *preamble_extra;     /* more preamble text (malloc'd, may be NULL): e.g. macros naming
 	                             instrumented header copies */
 	char *tail_extra;         /* more text at the end (malloc'd, may be NULL) */
+	bool fallthrough;         /* some edit uses the fall-through marker (Pfallthrough) */
 };
+
+/* A 64-bit constant as C text in buf (at least RW_U64_MAX bytes): plain
+ * decimal up to 2^31 - 1 (an int everywhere), else KPATH_RT_C(N) (an
+ * unsigned long long constant that -std=c89 -pedantic accepts, see
+ * runtime/kpath_rt.h).  Returns buf. */
+#define RW_U64_MAX 48
+char *rw_u64(char *buf, uint64_t v);
 
 void rw_file_init(struct rw_file *f, const char *prefix, const char *src_name, bool check);
 void rw_file_free(struct rw_file *f);

@@ -50,7 +50,17 @@
 #define kpath_rt_emit kpath_rt_emit_v2
 #define kpath_rt_leave kpath_rt_leave_v2
 
+/* Path IDs and counts are 64-bit.  C90 has no long long: with GCC and
+ * Clang, __extension__ keeps -std=c89 -pedantic and -Wlong-long quiet about
+ * the type and about the constants the instrumenter writes as
+ * KPATH_RT_C(N) (every one above 2^31 - 1; smaller ones are plain ints). */
+#if defined(__GNUC__) || defined(__clang__)
+__extension__ typedef unsigned long long kpath_rt_u64;
+#define KPATH_RT_C(n) (__extension__ n##ULL)
+#else
 typedef unsigned long long kpath_rt_u64;
+#define KPATH_RT_C(n) n##ULL
+#endif
 
 /* One edge of the Ball-Larus DAG of a function.  Block 0 is the virtual
  * ENTRY, block 1 the virtual EXIT; real blocks are 2..num_blocks-1.  The
@@ -126,9 +136,6 @@ void kpath_rt_enter_slow(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
 /* Library halves of kpath_rt_emit / kpath_rt_leave: the whole step. */
 void kpath_rt_emit_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 void kpath_rt_leave_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id);
-/* Library half of kpath_rt_count: one whole activation of the acyclic
- * function f (registration, state, invalid IDs, trace). */
-void kpath_rt_count_slow(struct kpath_rt_func *f, kpath_rt_u64 id);
 /* Registers f eagerly (called from a constructor where the compiler has
  * them, so that functions never called still appear in the profile). */
 void kpath_rt_register(struct kpath_rt_func *f);
@@ -140,7 +147,7 @@ void kpath_dump(void);
  * of an interrupted inline step never loses a count (the library half marks
  * the thread busy instead, see runtime/abi.c). */
 #if !defined(KPATH_RT_NO_INLINE) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-#define KPATH_RT_INLINE 1
+#define KPATH_RT_INLINE 1 /* tests/runtime/test_ksf.c */
 #define KPATH_RT_INC(x) __asm__ __volatile__("addq $1, %0" : "+m"(x))
 #define KPATH_RT_ADD(x, n) __asm__ __volatile__("addq %1, %0" : "+m"(x) : "r"(n))
 /* inline even at -O0; never instrumented (-finstrument-functions would
@@ -270,6 +277,8 @@ KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 
  * inline count needs no busy test of its own (runtime/abi.c). */
 extern __thread kpath_rt_u64 *const *kpath_rt_counters;
 extern __thread unsigned kpath_rt_ncounters;
+/* Library half of kpath_rt_count: one whole activation of the acyclic
+ * function f (registration, state, invalid IDs, trace). */
 void kpath_rt_count_slow(struct kpath_rt_func *f, kpath_rt_u64 id) __attribute__((cold));
 
 /* A whole activation of an acyclic function: id is its only path.  The
@@ -305,6 +314,16 @@ void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n)
 void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths);
 #endif
 
+/* kpath_rt_enter as an initialiser: instrumented functions declare their
+ * cursor as "struct kpath_rt_cursor c = kpath_rt_begin(&desc, c);", so
+ * that the routine-entry event is a declaration and the function's own
+ * declarations may follow it (C90).  The cursor is in scope, and alive, in
+ * its own initialiser (C11 6.2.1p7, 6.2.4p6): kpath_rt_enter fills it, then
+ * its value initialises it, a copy onto itself that compilers drop, so the
+ * code is that of kpath_rt_enter (a function returning the cursor instead
+ * made gcc -O2 keep the cursor in memory, and some loops slower). */
+#define kpath_rt_begin(f, c) (kpath_rt_enter((f), &(c)), (c))
+
 /* Repeat counting (docs/instrumented-code.md): the back edge of an
  * innermost loop whose body is one straight path, with no calls but to
  * C library functions that return, counts its ID in the local n when it
@@ -315,5 +334,13 @@ void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_p
 #define kpath_rt_repeat(c, id, K, n) \
 	((id) == (K) ? (void)++(n) : (kpath_rt_flush((c), (K), (n)), kpath_rt_emit((c), (id))))
 #define kpath_rt_flush(c, K, n) ((n) ? (kpath_rt_emit_n((c), (K), (n)), (void)((n) = 0)) : (void)0)
+
+/* -Wunused-macros warns about the macros a file defines and does not use,
+ * and this header is the preamble of every instrumented file, which uses
+ * only some of them; #if defined counts as a use (a sum: clang does not
+ * count the operands || and && skip). */
+#if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
+	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(kpath_rt_flush) + defined(kpath_rt_begin)
+#endif
 
 #endif

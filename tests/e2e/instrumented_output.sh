@@ -4,7 +4,7 @@
 # Checks the source text kpath instrument writes for corpus/NAME.c (a program
 # that needs no compile flags): #line directives naming the original file,
 # "+=" on a path register, only insertions relative to the original (see
-# srccheck.py), one kpath_rt_enter per instrumented function, the same output
+# srccheck.py), one kpath_rt_begin per instrumented function, the same output
 # when run twice, and that it compiles as strict C99 without any -I
 # ("cc -std=c99 -pedantic-errors"; also with clang-14 when installed).
 # Exit status 0 = pass, 1 = fail, 2 = usage.
