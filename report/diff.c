@@ -510,10 +510,10 @@ int kp_diff_run(int argc, char **argv, FILE *out, FILE *err)
 	}
 	rc = REP_EXIT_FAIL;
 	why[0] = '\0';
-	if (rep_load(o.old_path, &ro, why, sizeof why) < 0) {
+	if (rep_load(o.old_path, 0, &ro, why, sizeof why) < 0) {
 		fprintf(err, "kpath diff: %s: %s\n", o.old_path, why);
 	} else {
-		if (rep_load(o.new_path, &rn, why, sizeof why) < 0) {
+		if (rep_load(o.new_path, 0, &rn, why, sizeof why) < 0) {
 			fprintf(err, "kpath diff: %s: %s\n", o.new_path, why);
 		} else {
 			rep_rank_report(&ro);

@@ -165,6 +165,14 @@ int kp_merge_run(int argc, char **argv, FILE *out, FILE *err)
 		}
 		kp_profile_free(&p);
 	}
+	/* Every input passed the reader's checks, and sums saturate, so the
+	 * result keeps the invariants; checked anyway, since an invalid
+	 * profile must never be written. */
+	if (rc == REP_EXIT_OK && kp_profile_check(&acc, why, sizeof why) != 0) {
+		fprintf(err, "kpath merge: the merged profile would be invalid (%s); "
+		        "%s not written\n", why, output);
+		rc = REP_EXIT_FAIL;
+	}
 	if (rc == REP_EXIT_OK &&
 	    kp_profile_write_atomic(output, &acc, why, sizeof why) != 0) {
 		fprintf(err, "kpath merge: %s\n", why);

@@ -50,6 +50,7 @@ struct rep_opts {
 	int prefixes;         /* --prefixes: also rows that a longer row extends */
 	int json;             /* --json */
 	int help;             /* --help / -h: print usage, exit 0 */
+	int force;            /* --force: read a profile that breaks invariants */
 };
 #define REP_TOP_DEFAULT 10
 
@@ -136,8 +137,10 @@ void rep_report_free(struct rep_report *r);
 
 /* rep_load.c: the only file that knows runtime/profile.h.  Reads path into
  * r (unranked).  On failure writes a reason (no file name, no newline) into
- * why and returns -1, leaving r empty. */
-int rep_load(const char *path, struct rep_report *r, char *why, size_t whylen);
+ * why and returns -1, leaving r empty.  With force, a profile that breaks
+ * only the invariants (kp_profile_read_opts) is read: returns 1 and the
+ * first violation in why. */
+int rep_load(const char *path, int force, struct rep_report *r, char *why, size_t whylen);
 
 /* rep_rank.c: sorts everything as the invariants above say. */
 void rep_rank_report(struct rep_report *r);

@@ -72,22 +72,23 @@ static int load_func(struct rep_func *rf, const struct kp_func *f,
 	return 0;
 }
 
-int rep_load(const char *path, struct rep_report *r, char *why, size_t whylen)
+int rep_load(const char *path, int force, struct rep_report *r, char *why, size_t whylen)
 {
 	struct kp_profile p;
 	char err[512];
 	size_t i, plen = strlen(path);
-	int rc = 0;
+	int rc = 0, read;
+	const char *reason = err;
 
 	memset(r, 0, sizeof *r);
 	err[0] = '\0';
-	if (kp_profile_read(path, &p, err, sizeof err) < 0) {
-		/* profile.h's messages read "PATH: reason"; keep the reason. */
-		const char *reason = err;
-
-		if (strncmp(err, path, plen) == 0 && err[plen] == ':')
-			reason = err + plen + 1 + (err[plen + 1] == ' ');
+	read = kp_profile_read_opts(path, &p, force, err, sizeof err);
+	/* profile.h's messages read "PATH: reason"; keep the reason. */
+	if (strncmp(err, path, plen) == 0 && err[plen] == ':')
+		reason = err + plen + 1 + (err[plen + 1] == ' ');
+	if (read != 0)
 		snprintf(why, whylen, "%s", *reason ? reason : "cannot read");
+	if (read < 0) {
 		kp_profile_free(&p);
 		return -1;
 	}
@@ -114,5 +115,5 @@ int rep_load(const char *path, struct rep_report *r, char *why, size_t whylen)
 		rep_report_free(r);
 		return -1;
 	}
-	return 0;
+	return read == KP_FORCED;
 }

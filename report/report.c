@@ -56,6 +56,18 @@ int rep_regex_compile(regex_t *re, const char *pattern, int whole,
 	return 0;
 }
 
+/* Whether --force would read path (it breaks invariants, not types). */
+static int forceable(const char *path)
+{
+	struct rep_report r;
+	char why[512];
+	int rc = rep_load(path, 1, &r, why, sizeof why);
+
+	if (rc >= 0)
+		rep_report_free(&r);
+	return rc > 0;
+}
+
 int kp_report_run(int argc, char **argv, FILE *out, FILE *err)
 {
 	regex_t fre, file_re;
@@ -82,14 +94,20 @@ int kp_report_run(int argc, char **argv, FILE *out, FILE *err)
 		return REP_EXIT_USAGE;
 	}
 	why[0] = '\0';
-	if (rep_load(o.profile, &r, why, sizeof why) < 0) {
+	rc = rep_load(o.profile, o.force, &r, why, sizeof why);
+	if (rc < 0) {
 		if (o.function)
 			regfree(&fre);
 		if (o.file)
 			regfree(&file_re);
-		fprintf(err, "kpath report: %s: %s\n", o.profile, why);
+		fprintf(err, "kpath report: %s: %s%s\n", o.profile, why,
+		        !o.force && forceable(o.profile)
+		            ? " (--force reads it anyway)" : "");
 		return REP_EXIT_FAIL;
 	}
+	if (rc > 0)
+		fprintf(err, "kpath report: warning: %s: %s: read anyway (--force); "
+		        "counts may be wrong\n", o.profile, why);
 	rep_rank_report(&r);
 	assert(rep_check(&r));
 	if (r.nfuncs) {

@@ -555,7 +555,7 @@ int kp_show_run(int argc, char **argv, FILE *out, FILE *err)
 	}
 	why[0] = '\0';
 	rc = REP_EXIT_FAIL;
-	if (rep_load(o.profile, &r, why, sizeof why) < 0) {
+	if (rep_load(o.profile, 0, &r, why, sizeof why) < 0) {
 		fprintf(err, "kpath show: %s: %s\n", o.profile, why);
 		goto out;
 	}

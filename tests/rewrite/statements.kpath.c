@@ -66,23 +66,23 @@ void nothing(void)
 static const unsigned kp_lines_if_else[] = {0, 0, 2, 5, 6, 0, 7, 8};
 static const unsigned kp_last_lines_if_else[] = {0, 0, 4, 5, 6, 0, 7, 8};
 static const struct kpath_rt_edge kp_edges_if_else[] = {{0, 2, 0ULL}, {2, 4, 0ULL}, {2, 3, 2ULL}, {3, 7, 0ULL}, {4, 5, 0ULL}, {4, 6, 1ULL}, {5, 7, 0ULL}, {6, 5, 0ULL}, {7, 1, 0ULL}};
-static struct kpath_rt_func kp_fn_if_else = {KPATH_RT_ABI, "if_else", "statements.c", 2, "774f657208824690", 3ULL, 8, kp_lines_if_else, 9, kp_edges_if_else, 0, 0, kp_last_lines_if_else};
+static struct kpath_rt_func kp_fn_if_else = {KPATH_RT_ABI, "if_else", "statements.c", 2, "774f657208824690", 3ULL, 8, kp_lines_if_else, 9, kp_edges_if_else, 0, 0, kp_last_lines_if_else, "ecc61ca4a5abca25"};
 static const unsigned kp_lines_loops[] = {0, 0, 11, 14, 0, 14, 14, 17, 16, 19, 18, 21, 0, 22, 24, 25, 26};
 static const unsigned kp_last_lines_loops[] = {0, 0, 14, 14, 0, 15, 14, 17, 16, 19, 18, 21, 0, 22, 24, 25, 26};
 static const struct kpath_rt_edge kp_edges_loops[] = {{0, 3, 0ULL}, {0, 11, 8ULL}, {0, 14, 11ULL}, {0, 2, 13ULL}, {2, 3, 0ULL}, {3, 4, 0ULL}, {3, 5, 3ULL}, {4, 11, 0ULL}, {5, 7, 0ULL}, {5, 8, 4ULL}, {6, 1, 0ULL}, {7, 9, 0ULL}, {7, 10, 1ULL}, {8, 6, 0ULL}, {9, 6, 0ULL}, {10, 4, 0ULL}, {11, 12, 0ULL}, {11, 13, 2ULL}, {12, 14, 0ULL}, {13, 1, 0ULL}, {14, 15, 0ULL}, {15, 16, 0ULL}, {15, 1, 1ULL}, {16, 1, 0ULL}};
-static struct kpath_rt_func kp_fn_loops = {KPATH_RT_ABI, "loops", "statements.c", 11, "8ea36700c2c6535f", 21ULL, 17, kp_lines_loops, 24, kp_edges_loops, 0, 0, kp_last_lines_loops};
+static struct kpath_rt_func kp_fn_loops = {KPATH_RT_ABI, "loops", "statements.c", 11, "8ea36700c2c6535f", 21ULL, 17, kp_lines_loops, 24, kp_edges_loops, 0, 0, kp_last_lines_loops, "ecc61ca4a5abca25"};
 static const unsigned kp_lines_sw[] = {0, 0, 29, 43, 33, 36, 37, 40};
 static const unsigned kp_last_lines_sw[] = {0, 0, 32, 43, 34, 36, 39, 41};
 static const struct kpath_rt_edge kp_edges_sw[] = {{0, 2, 0ULL}, {2, 7, 0ULL}, {2, 4, 1ULL}, {2, 5, 2ULL}, {2, 6, 3ULL}, {3, 1, 0ULL}, {4, 5, 0ULL}, {5, 6, 0ULL}, {6, 3, 0ULL}, {7, 3, 0ULL}};
-static struct kpath_rt_func kp_fn_sw = {KPATH_RT_ABI, "sw", "statements.c", 29, "636bcf4af36a1b43", 4ULL, 8, kp_lines_sw, 10, kp_edges_sw, 0, 0, kp_last_lines_sw};
+static struct kpath_rt_func kp_fn_sw = {KPATH_RT_ABI, "sw", "statements.c", 29, "636bcf4af36a1b43", 4ULL, 8, kp_lines_sw, 10, kp_edges_sw, 0, 0, kp_last_lines_sw, "ecc61ca4a5abca25"};
 static const unsigned kp_lines_gotos[] = {0, 0, 46, 49, 54, 50, 56, 55, 57};
 static const unsigned kp_last_lines_gotos[] = {0, 0, 48, 50, 54, 52, 56, 55, 58};
 static const struct kpath_rt_edge kp_edges_gotos[] = {{0, 3, 0ULL}, {0, 2, 3ULL}, {2, 3, 0ULL}, {3, 4, 0ULL}, {3, 5, 2ULL}, {4, 6, 0ULL}, {4, 7, 1ULL}, {5, 1, 0ULL}, {6, 1, 0ULL}, {7, 8, 0ULL}, {8, 1, 0ULL}};
-static struct kpath_rt_func kp_fn_gotos = {KPATH_RT_ABI, "gotos", "statements.c", 46, "92fba55ea73467a0", 6ULL, 9, kp_lines_gotos, 11, kp_edges_gotos, 0, 0, kp_last_lines_gotos};
+static struct kpath_rt_func kp_fn_gotos = {KPATH_RT_ABI, "gotos", "statements.c", 46, "92fba55ea73467a0", 6ULL, 9, kp_lines_gotos, 11, kp_edges_gotos, 0, 0, kp_last_lines_gotos, "ecc61ca4a5abca25"};
 static const unsigned kp_lines_nothing[] = {0, 0, 61};
 static const unsigned kp_last_lines_nothing[] = {0, 0, 61};
 static const struct kpath_rt_edge kp_edges_nothing[] = {{0, 2, 0ULL}, {2, 1, 0ULL}};
-static struct kpath_rt_func kp_fn_nothing = {KPATH_RT_ABI, "nothing", "statements.c", 61, "98df8a1ea555dc2b", 1ULL, 3, kp_lines_nothing, 2, kp_edges_nothing, 0, 0, kp_last_lines_nothing};
+static struct kpath_rt_func kp_fn_nothing = {KPATH_RT_ABI, "nothing", "statements.c", 61, "98df8a1ea555dc2b", 1ULL, 3, kp_lines_nothing, 2, kp_edges_nothing, 0, 0, kp_last_lines_nothing, "ecc61ca4a5abca25"};
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((constructor, no_instrument_function)) static void kp_register_all(void)
 {
