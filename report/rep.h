@@ -86,6 +86,7 @@ struct rep_decode {
 	uint32_t *lines;
 	uint32_t *last_lines; /* NULL (no spans in the profile) or nlines entries */
 	size_t nlines;
+	size_t at;            /* index in the profile's "paths" (messages) */
 };
 
 /* The last line of the i-th block of d: its span's end, or its first line
@@ -97,6 +98,8 @@ int rep_decode_has_line(const struct rep_decode *d, unsigned l);
 struct rep_func {
 	char *name, *file;
 	char checksum[17];  /* 16 hex digits of the profile's checksum */
+	char source_hash[17]; /* the profile's source_hash, "" if unknown */
+	size_t at;          /* index in the profile's "functions" (messages) */
 	unsigned line;
 	uint64_t num_paths, invalid_paths;
 	uint64_t flow;      /* sum of level-1 counts, saturated */
@@ -156,6 +159,15 @@ size_t rep_shown(size_t n, size_t top);
 /* The invariants above; multi is checked only for the count order (call it
  * before rep_select_multi). */
 int rep_check(const struct rep_report *r);
+/* rep_stale.c: for each source file of funcs[0..n) whose bytes under root
+ * differ from the source_hash the profile recorded, one warning line
+ * "kpath CMD: warning: FILE: differs ...: F G H" listing the functions
+ * affected.  Files that cannot be read are not mentioned (the caller says
+ * so if it needs them).  Returns the number of functions affected. */
+struct rep_src_root;
+size_t rep_warn_changed(FILE *err, const char *cmd, const struct rep_func *const *funcs, size_t n,
+                        const struct rep_src_root *root);
+
 #endif
 /* Prints the source lines of ids[0..depth): "12 13 15" for one path,
  * "[12 13] -> [13 15]" for several; "?" undecoded, "-" no lines. */
@@ -178,5 +190,14 @@ int rep_text_render(FILE *out, const struct rep_report *r, const char *path,
 int rep_json_render(FILE *out, const struct rep_report *r, const char *path,
                     const struct rep_func *const *funcs, size_t n,
                     const struct rep_opts *o);
+
+/* rep_stale.c: for each source file of funcs[0..n) whose bytes under root
+ * differ from the source_hash the profile recorded, one warning line
+ * "kpath CMD: warning: FILE: differs ...: F G H" listing the functions
+ * affected.  Files that cannot be read are not mentioned (the caller says
+ * so if it needs them).  Returns the number of functions affected. */
+struct rep_src_root;
+size_t rep_warn_changed(FILE *err, const char *cmd, const struct rep_func *const *funcs, size_t n,
+                        const struct rep_src_root *root);
 
 #endif

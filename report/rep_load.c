@@ -63,12 +63,15 @@ static int load_func(struct rep_func *rf, const struct kp_func *f,
 	                  f->invalid_paths) < 0)
 		return -1;
 	snprintf(rf->checksum, sizeof rf->checksum, "%s", f->checksum);
+	memcpy(rf->source_hash, f->source_hash, sizeof rf->source_hash);
 	if ((r = flatten_ipf(rf, &f->ipf, k)) < 0)
 		return r;
-	for (i = 0; i < f->npaths; i++)
+	for (i = 0; i < f->npaths; i++) {
 		if (rep_func_add_decode(rf, f->paths[i].id, f->paths[i].lines,
 		                        f->paths[i].last_lines, f->paths[i].nlines) < 0)
 			return -1;
+		rf->decode[rf->ndecode - 1].at = f->paths[i].json_index;
+	}
 	return 0;
 }
 
@@ -103,6 +106,7 @@ int rep_load(const char *path, int force, struct rep_report *r, char *why, size_
 	}
 	for (i = 0; rc == 0 && i < p.nfuncs; i++) {
 		rc = load_func(&r->funcs[i], &p.funcs[i], p.k);
+		r->funcs[i].at = i;
 		r->nfuncs = i + 1; /* so that rep_report_free frees it */
 		if (rc == -2)
 			snprintf(why, whylen,

@@ -181,7 +181,7 @@ static int add_path(struct kp_func *f, uint32_t sorted, const struct kp_path *q)
 	}
 	if (q->nlines)
 		memcpy(lines, q->lines, q->nlines * sizeof *lines);
-	f->paths[f->npaths++] = (struct kp_path){ q->id, q->nlines, lines, last };
+	f->paths[f->npaths++] = (struct kp_path){ .id = q->id, .nlines = q->nlines, .lines = lines, .last_lines = last };
 	return 0;
 }
 

@@ -91,6 +91,7 @@ struct kp_path {
 	/* NULL when unknown (a profile without "spans"), else nlines entries:
 	 * the i-th block visited spans the lines [lines[i], last_lines[i]]. */
 	uint32_t *last_lines;
+	uint32_t json_index; /* its index in the file's "paths" (for messages) */
 };
 
 struct kp_func {

@@ -338,7 +338,7 @@ static int read_paths(struct rd *r, json_t *a, struct kp_func *f)
 	json_array_foreach(a, i, o)
 	{
 		snprintf(r->where + len, sizeof r->where - len, ".paths[%zu]", i);
-		struct kp_path q = { 0, 0, NULL, NULL };
+		struct kp_path q = { .json_index = (uint32_t)i };
 		int rc;
 		if (!json_is_object(o))
 			return bad(r, NULL, "expected an object");
