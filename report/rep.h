@@ -51,6 +51,7 @@ struct rep_opts {
 	int json;             /* --json */
 	int help;             /* --help / -h: print usage, exit 0 */
 	int force;            /* --force: read a profile that breaks invariants */
+	const char *source_dir; /* --source-dir DIR: the source root (rep_src.h) */
 };
 #define REP_TOP_DEFAULT 10
 

@@ -333,7 +333,7 @@ static void print_func_text(FILE *out, const struct rep_report *r,
 	char cell[KPATH_SHOW_CELL];
 
 	fprintf(out, "%s  %s:%u  flow %" PRIu64 ", k %u, runs %" PRIu64 "\n",
-	        f->name, f->file, f->line, f->flow, r->k, r->runs);
+	        kp_term(f->name), kp_term(f->file), f->line, f->flow, r->k, r->runs);
 	for (j = 0; j < a->nkp; j++) {
 		const struct rep_seq *s = &f->multi[j];
 		uint32_t i;
@@ -379,7 +379,9 @@ static void print_func_text(FILE *out, const struct rep_report *r,
 			for (len = m; len < col_width(s); len++)
 				fputc(' ', out);
 		}
-		fprintf(out, "  %s\n", text);
+		fputs("  ", out);
+		kp_term_puts(out, text);
+		fputc('\n', out);
 	}
 }
 
@@ -561,7 +563,7 @@ int kp_show_run(int argc, char **argv, FILE *out, FILE *err)
 	why[0] = '\0';
 	rc = REP_EXIT_FAIL;
 	if (rep_load(o.profile, 0, &r, why, sizeof why) < 0) {
-		fprintf(err, "kpath show: %s: %s\n", o.profile, why);
+		fprintf(err, "kpath show: %s: %s\n", kp_term(o.profile), kp_term(why));
 		goto out;
 	}
 	rep_rank_report(&r);

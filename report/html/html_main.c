@@ -52,12 +52,16 @@ static int load_sources(struct html_model *m, const struct rep_src_root *root, F
 			struct html_func *f = &m->funcs[j];
 
 			f->stale = f->file == i && f->pf->source_hash[0] && strcmp(f->pf->source_hash, fl->src->hash);
-			if (f->stale && nstale++ == 0)
-				fprintf(err, "kpath html: warning: %s differs from the file that was instrumented (source "
-				        "hash %s); no lines shown for:", kp_term(fl->name), fl->src->hash);
-			if (f->stale)
-				fprintf(err, " %s", kp_term(f->pf->name));
+			nstale += f->stale;
 		}
+		/* one line per file, as rep_warn_changed words it */
+		if (nstale)
+			fprintf(err, "kpath html: warning: %s: differs from the file that was instrumented (source hash "
+			        "%s); its counts would not line up with its lines, for %zu function%s:",
+			        kp_term(fl->name), fl->src->hash, nstale, nstale == 1 ? "" : "s");
+		for (j = 0; nstale && j < m->nfuncs; j++)
+			if (m->funcs[j].file == i && m->funcs[j].stale)
+				fprintf(err, " %s", kp_term(m->funcs[j].pf->name));
 		if (nstale)
 			fputc('\n', err);
 	}
