@@ -11,6 +11,7 @@
  * line numbers without source.
  */
 #include <inttypes.h>
+#include <signal.h>
 #include <string.h>
 
 #include "html.h"
@@ -89,6 +90,17 @@ static int load_sources(struct html_model *m, const struct rep_src_root *root, F
 	return 0;
 }
 
+/* A signal that would end the process while pages are written only sets
+ * this flag; write_pages then stops and the caller removes the temporary
+ * directory before the signal takes effect.  SIGXFSZ (a file size limit)
+ * is ignored instead: the write fails with EFBIG, an ordinary error. */
+static volatile sig_atomic_t html_stop;
+
+static void html_on_signal(int sig)
+{
+	html_stop = sig;
+}
+
 static int write_pages(struct html_site *site, const struct html_model *m, const struct html_opts *o,
                        char *why, size_t whylen)
 {
@@ -105,6 +117,10 @@ static int write_pages(struct html_site *site, const struct html_model *m, const
 	for (i = 0; i < m->nfuncs; i++) {
 		const struct html_func *fn = &m->funcs[i];
 
+		if (html_stop) {
+			snprintf(why, whylen, "stopped by signal %d", (int)html_stop);
+			return -1;
+		}
 		if (!(f = html_site_create(site, fn->page, why, whylen)))
 			return -1;
 		html_page_func(f, m, fn, o->top);
@@ -112,6 +128,43 @@ static int write_pages(struct html_site *site, const struct html_model *m, const
 			return -1;
 	}
 	return 0;
+}
+
+/* Writes the pages and replaces DIR, or removes the temporary directory
+ * after an error or a signal (then re-raised: the process ends as it
+ * would have, with nothing left behind).  0 or -1. */
+static int write_site(struct html_site *site, const struct html_model *m, const struct html_opts *o, FILE *err)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old[3], oldxfsz;
+	char why[1024];
+	size_t i;
+	int rc;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = html_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &sa, &oldxfsz);
+	rc = write_pages(site, m, o, why, sizeof why);
+	if (rc == 0 && html_stop) {
+		snprintf(why, sizeof why, "stopped by signal %d", (int)html_stop);
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = html_site_commit(site, why, sizeof why);
+	if (rc < 0) {
+		fprintf(err, "kpath html: %s\n", kp_term(why));
+		html_site_abort(site);
+	}
+	sigaction(SIGXFSZ, &oldxfsz, NULL);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (html_stop)
+		raise(html_stop);
+	return rc;
 }
 
 int kp_html_run(int argc, char **argv, FILE *out, FILE *err)
@@ -160,16 +213,10 @@ int kp_html_run(int argc, char **argv, FILE *out, FILE *err)
 		html_hl_cleanup();
 		return HTML_EXIT_FAIL;
 	}
-	rc = write_pages(&site, &m, &o, why, sizeof why);
+	rc = write_site(&site, &m, &o, err);
 	if (rc == 0)
-		rc = html_site_commit(&site, why, sizeof why);
-	if (rc < 0) {
-		fprintf(err, "kpath html: %s\n", why);
-		html_site_abort(&site);
-	} else {
 		fprintf(err, "kpath html: %s: %zu functions, %zu files -> %s/index.html\n", o.profile, m.nfuncs, m.nfiles,
 		        o.out);
-	}
 	html_model_free(&m);
 	html_hl_cleanup();
 	return rc < 0 ? HTML_EXIT_FAIL : HTML_EXIT_OK;

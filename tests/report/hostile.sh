@@ -60,6 +60,14 @@ if [ $html = 1 ]; then
 	ls -a | grep -q '^\.site1\.' && fail "html of a huge line left a temporary directory: $(ls -a | grep '^\.site1')"
 fi
 mk ok.json t.c 3
+# a write that fails (here: past `ulimit -f`) leaves no temporary directory
+if [ $html = 1 ]; then
+	run 4 "$KPATH" html ok.json -o site_small
+	[ $rc = 1 ] || fail "html past ulimit -f: exit $rc, expected 1"
+	has err.txt "File too large"
+	ls -a | grep -q '^\.site_small\.' && fail "html past ulimit -f left $(ls -a | grep '^\.site_small')"
+	[ -e site_small ] && fail "html past ulimit -f made site_small"
+fi
 run 2048 "$KPATH" show ok.json
 [ $rc = 0 ] || { fail "show ok.json: exit $rc"; cat err.txt; }
 
