@@ -253,7 +253,7 @@ def names_of(data):
     try:
         doc = json.loads(data)
         f = doc["functions"][0]
-        return str(f["name"]), str(f["file"])
+        return str(f["name"]).replace("\0", ""), str(f["file"]).replace("\0", "")
     except Exception:
         return "f", "t.c"
 
@@ -281,7 +281,8 @@ def run_case(kpath, src, data, idx, seed_text, with_paths):
             ["html", "case.json", "-o", "site"]]
     if with_paths:
         name, file = names_of(data)
-        cmds.append(["paths", file if file.endswith(".c") else "t.c", "--function", name, "--limit", "50"])
+        file = file if file.endswith(".c") and not file.startswith("-") else "t.c"
+        cmds.append(["paths", file, "--function", name if name and name[0] != "-" else "f", "--limit", "50"])
     fails = []
     for c in cmds:
         outp = os.path.join(src, "stdout.txt")
@@ -346,8 +347,9 @@ def main():
                 fh.write(data)
             for c, why in fails:
                 nfail += 1
-                print("fuzz: FAIL case %d (%s): kpath %s: %s [kept in %s]" % (i, "+".join(labels), " ".join(c), why,
-                                                                            kept))
+                print("fuzz: FAIL case %d (%s): kpath %s: %s [kept in %s]"
+                      % (i, "+".join(labels), " ".join(c), why, kept), flush=True)
+    sys.stdout.flush()
     print("fuzz: mutations: " + ", ".join("%s %d" % kv for kv in sorted(labels_seen.items())))
     print("fuzz: %d cases, %d commands, %d failures (seed %d, %d seed profiles)" % (a.cases, ncmd, nfail, a.seed,
                                                                                    len(seeds)))
