@@ -407,8 +407,6 @@ static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 	json_t *sh = json_object_get(o, "source_hash");
 	if (sh && (!json_is_string(sh) || kp_rule_hex16(json_string_value(sh))))
 		return bad(r, "source_hash", "expected 16 lowercase hex digits");
-	if (kp_profile_find(p, name, file, checksum))
-		return bad(r, "name", "function listed twice");
 	struct kp_func *f = kp_profile_add_func(p, name, file, (unsigned)line, checksum, num_paths);
 	if (!f)
 		return KP_ENOMEM;
@@ -426,6 +424,44 @@ static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 	rc = read_forest(r, kipf, &f->ipf, 0, 1, p->k, f->num_paths);
 	r->where[len] = 0;
 	return rc;
+}
+
+/* Functions by name, file, checksum, then position (pointers into one
+ * array: their order is the profile's). */
+static int cmp_func_ptr(const void *a, const void *b)
+{
+	const struct kp_func *x = *(const struct kp_func *const *)a, *y = *(const struct kp_func *const *)b;
+	int c = strcmp(x->name, y->name);
+	if (!c)
+		c = strcmp(x->file, y->file);
+	if (!c)
+		c = strcmp(x->checksum, y->checksum);
+	if (!c)
+		c = x < y ? -1 : x > y;
+	return c;
+}
+
+/* name + file + checksum is unique: checked on a sorted copy, so that a
+ * profile of n functions costs O(n log n), not n^2 lookups.  Names the
+ * later function of the first duplicate pair. */
+static int check_unique(struct rd *r, const struct kp_profile *p)
+{
+	const struct kp_func **v = malloc((p->nfuncs ? p->nfuncs : 1) * sizeof *v);
+	size_t i, dup = SIZE_MAX;
+	if (!v)
+		return KP_ENOMEM;
+	for (i = 0; i < p->nfuncs; i++)
+		v[i] = &p->funcs[i];
+	qsort(v, p->nfuncs, sizeof *v, cmp_func_ptr);
+	for (i = 1; i < p->nfuncs; i++)
+		if (!strcmp(v[i - 1]->name, v[i]->name) && !strcmp(v[i - 1]->file, v[i]->file) &&
+		    !strcmp(v[i - 1]->checksum, v[i]->checksum) && (size_t)(v[i] - p->funcs) < dup)
+			dup = (size_t)(v[i] - p->funcs);
+	free(v);
+	if (dup == SIZE_MAX)
+		return 0;
+	snprintf(r->where, sizeof r->where, "functions[%zu]", dup);
+	return bad(r, "name", "function listed twice");
 }
 
 static int read_profile(struct rd *r, json_t *root, struct kp_profile *p)
@@ -460,7 +496,7 @@ static int read_profile(struct rd *r, json_t *root, struct kp_profile *p)
 		if ((rc = read_func(r, o, p)))
 			return rc;
 	}
-	return 0;
+	return check_unique(r, p);
 }
 
 int kp_profile_read(const char *path, struct kp_profile *p, char *err, size_t errlen)
