@@ -270,6 +270,7 @@ void hdr_plan_edits(struct hdr_set *hs, CXTranslationUnit tu, CXFile main_file, 
 	for (unsigned i = 0; i < hs->n; i++) {
 		struct hdr *h = &hs->v[i];
 		rw_file_init(&h->rw, prefix, h->desc_name, check);
+		rw_source_hash(h->src.text, h->src.len, h->rw.src_hash); /* the header's own bytes */
 		char m[64];
 		snprintf(m, sizeof m, "%sinc_%08x", prefix, (unsigned)fnv32(h->out_path));
 		h->macro = xstrdup(m);

@@ -761,6 +761,7 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	struct macro_fns mfns = {0};
 	struct hdr_set hdrs = {0};
 	char *expanded_text = NULL;
+	char src_hash[17] = "";
 	enum CXErrorCode rc = clang_parseTranslationUnit2(index, in, flags, nflags, NULL, 0,
 	                                                  CXTranslationUnit_DetailedPreprocessingRecord, &tu);
 	int status = 0;
@@ -783,6 +784,7 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 		status = 1;
 		goto done;
 	}
+	rw_source_hash(src.text, src.len, src_hash); /* the bytes as read, before expansion */
 	if (!src_index(&src)) {
 		fprintf(stderr, "kpath: out of memory\n");
 		status = 1;
@@ -835,6 +837,7 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 			}
 		}
 		rw_file_init(&rw, prefix, in, check);
+		memcpy(rw.src_hash, src_hash, sizeof rw.src_hash);
 		if (!dump && inc && inc->n) {
 			char err[PATH_MAX + 128];
 			char *root = inc->out ? strdup(inc->out) : default_include_out(out);

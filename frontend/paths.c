@@ -30,6 +30,7 @@
 #include "build.h"
 #include "cfg.h"
 #include "frontend.h"
+#include "report.h" /* kp_term: names printed on a terminal */
 
 #define PATHS_LIMIT_DEFAULT 1000
 
@@ -149,7 +150,7 @@ void kp_paths_function(struct kp_paths_req *req, const struct fn_plan *plan, con
 			goto done;
 		}
 	} else {
-		printf("function %s  %s:%u  checksum %016llx  %" PRIu64 " paths\n", plan->name, req->file, plan->line,
+		printf("function %s  %s:%u  checksum %016llx  %" PRIu64 " paths\n", kp_term(plan->name), kp_term(req->file), plan->line,
 		       sum, total);
 		if (shown < total)
 			printf("  listing the first %" PRIu64 " (--limit)\n", shown);
@@ -160,8 +161,8 @@ void kp_paths_function(struct kp_paths_req *req, const struct fn_plan *plan, con
 		uint32_t n;
 
 		if (describe(plan, dag, id, blocks, cap, lines, &n, &start, &end) < 0) {
-			fprintf(stderr, "kpath paths: %s: function '%s': path %" PRIu64 " does not decode\n", req->file,
-			        plan->name, id);
+			fprintf(stderr, "kpath paths: %s: function '%s': path %" PRIu64 " does not decode\n",
+			        kp_term(req->file), kp_term(plan->name), id);
 			req->failed = 1;
 			break;
 		}
@@ -243,7 +244,7 @@ int kp_paths_main(int argc, char **argv)
 	int rc = kp_paths_parse(in, flags, nflags, only, &req);
 	if (rc == 0 && !req.found) {
 		fprintf(stderr, "kpath paths: %s: no function '%s' could be numbered (not defined in this file, or "
-		                "skipped: see above)\n", in, only);
+		                "skipped: see above)\n", kp_term(in), kp_term(only));
 		rc = 1;
 	}
 	if (rc == 0 && req.failed)

@@ -303,11 +303,11 @@ static void print_text(FILE *out, const struct diff_opts *o,
 	fprintf(out,
 	        "diff %s -> %s: k %u -> %u (compared at k %u), runs %" PRIu64
 	        " -> %" PRIu64 "\n",
-	        o->old_path, o->new_path, ro->k, rn->k, k, ro->runs, rn->runs);
+	        kp_term(o->old_path), kp_term(o->new_path), ro->k, rn->k, k, ro->runs, rn->runs);
 	for (i = 0; i < nd; i++) {
 		const struct rep_func *f = d[i].new;
 
-		fprintf(out, "\n%s  %s:%u\n", f->name, f->file, f->line);
+		fprintf(out, "\n%s  %s:%u\n", kp_term(f->name), kp_term(f->file), f->line);
 		fprintf(out,
 		        "  flow %" PRIu64 " -> %" PRIu64 "; %zu appeared, %zu "
 		        "vanished, %zu changed; top %zu\n",
@@ -327,7 +327,7 @@ static void print_text(FILE *out, const struct diff_opts *o,
 
 		if (code && !in_old)
 			continue; /* said once, from the OLD side */
-		fprintf(out, "  %s  %s:%u", f->name, f->file, f->line);
+		fprintf(out, "  %s  %s:%u", kp_term(f->name), kp_term(f->file), f->line);
 		if (code)
 			fprintf(out, "  code changed (checksum %s -> %s): not "
 			        "compared\n", f->checksum,
@@ -510,11 +510,11 @@ int kp_diff_run(int argc, char **argv, FILE *out, FILE *err)
 	}
 	rc = REP_EXIT_FAIL;
 	why[0] = '\0';
-	if (rep_load(o.old_path, &ro, why, sizeof why) < 0) {
-		fprintf(err, "kpath diff: %s: %s\n", o.old_path, why);
+	if (rep_load(o.old_path, 0, &ro, why, sizeof why) < 0) {
+		fprintf(err, "kpath diff: %s: %s\n", kp_term(o.old_path), kp_term(why));
 	} else {
-		if (rep_load(o.new_path, &rn, why, sizeof why) < 0) {
-			fprintf(err, "kpath diff: %s: %s\n", o.new_path, why);
+		if (rep_load(o.new_path, 0, &rn, why, sizeof why) < 0) {
+			fprintf(err, "kpath diff: %s: %s\n", kp_term(o.new_path), kp_term(why));
 		} else {
 			rep_rank_report(&ro);
 			rep_rank_report(&rn);

@@ -91,8 +91,8 @@ static void report_conflicts(FILE *err, struct kp_profile *acc,
 			        "kpath merge: warning: %s (%s:%u): checksum %s in %s, "
 			        "%s before: the code changed; kept separate, not "
 			        "summed\n",
-			        s->name, s->file, s->line, s->checksum, src_path,
-			        a->checksum);
+			        kp_term(s->name), kp_term(s->file), s->line, s->checksum,
+			        kp_term(src_path), a->checksum);
 			break;
 		}
 	}
@@ -148,7 +148,7 @@ int kp_merge_run(int argc, char **argv, FILE *out, FILE *err)
 		why[0] = '\0';
 		if (kp_profile_read(inputs[i], &p, why, sizeof why) != 0) {
 			fprintf(err, "kpath merge: %s\n",
-			        why[0] ? why : "cannot read a profile");
+			        why[0] ? kp_term(why) : "cannot read a profile");
 			rc = REP_EXIT_FAIL;
 		} else {
 			if (i && p.k != acc.k)
@@ -159,15 +159,23 @@ int kp_merge_run(int argc, char **argv, FILE *out, FILE *err)
 				        p.k < acc.k ? p.k : acc.k);
 			report_conflicts(err, &acc, &p, inputs[i]);
 			if (kp_profile_merge_into(&acc, &p, why, sizeof why) != 0) {
-				fprintf(err, "kpath merge: %s\n", why);
+				fprintf(err, "kpath merge: %s\n", kp_term(why));
 				rc = REP_EXIT_FAIL;
 			}
 		}
 		kp_profile_free(&p);
 	}
+	/* Every input passed the reader's checks, and sums saturate, so the
+	 * result keeps the invariants; checked anyway, since an invalid
+	 * profile must never be written. */
+	if (rc == REP_EXIT_OK && kp_profile_check(&acc, why, sizeof why) != 0) {
+		fprintf(err, "kpath merge: the merged profile would be invalid (%s); "
+		        "%s not written\n", kp_term(why), output);
+		rc = REP_EXIT_FAIL;
+	}
 	if (rc == REP_EXIT_OK &&
 	    kp_profile_write_atomic(output, &acc, why, sizeof why) != 0) {
-		fprintf(err, "kpath merge: %s\n", why);
+		fprintf(err, "kpath merge: %s\n", kp_term(why));
 		rc = REP_EXIT_FAIL;
 	}
 	kp_profile_free(&acc);

@@ -50,6 +50,8 @@ struct rep_opts {
 	int prefixes;         /* --prefixes: also rows that a longer row extends */
 	int json;             /* --json */
 	int help;             /* --help / -h: print usage, exit 0 */
+	int force;            /* --force: read a profile that breaks invariants */
+	const char *source_dir; /* --source-dir DIR: the source root (rep_src.h) */
 };
 #define REP_TOP_DEFAULT 10
 
@@ -85,6 +87,7 @@ struct rep_decode {
 	uint32_t *lines;
 	uint32_t *last_lines; /* NULL (no spans in the profile) or nlines entries */
 	size_t nlines;
+	size_t at;            /* index in the profile's "paths" (messages) */
 };
 
 /* The last line of the i-th block of d: its span's end, or its first line
@@ -96,6 +99,8 @@ int rep_decode_has_line(const struct rep_decode *d, unsigned l);
 struct rep_func {
 	char *name, *file;
 	char checksum[17];  /* 16 hex digits of the profile's checksum */
+	char source_hash[17]; /* the profile's source_hash, "" if unknown */
+	size_t at;          /* index in the profile's "functions" (messages) */
 	unsigned line;
 	uint64_t num_paths, invalid_paths;
 	uint64_t flow;      /* sum of level-1 counts, saturated */
@@ -136,8 +141,10 @@ void rep_report_free(struct rep_report *r);
 
 /* rep_load.c: the only file that knows runtime/profile.h.  Reads path into
  * r (unranked).  On failure writes a reason (no file name, no newline) into
- * why and returns -1, leaving r empty. */
-int rep_load(const char *path, struct rep_report *r, char *why, size_t whylen);
+ * why and returns -1, leaving r empty.  With force, a profile that breaks
+ * only the invariants (kp_profile_read_opts) is read: returns 1 and the
+ * first violation in why. */
+int rep_load(const char *path, int force, struct rep_report *r, char *why, size_t whylen);
 
 /* rep_rank.c: sorts everything as the invariants above say. */
 void rep_rank_report(struct rep_report *r);
@@ -153,6 +160,15 @@ size_t rep_shown(size_t n, size_t top);
 /* The invariants above; multi is checked only for the count order (call it
  * before rep_select_multi). */
 int rep_check(const struct rep_report *r);
+/* rep_stale.c: for each source file of funcs[0..n) whose bytes under root
+ * differ from the source_hash the profile recorded, one warning line
+ * "kpath CMD: warning: FILE: differs ...: F G H" listing the functions
+ * affected.  Files that cannot be read are not mentioned (the caller says
+ * so if it needs them).  Returns the number of functions affected. */
+struct rep_src_root;
+size_t rep_warn_changed(FILE *err, const char *cmd, const struct rep_func *const *funcs, size_t n,
+                        const struct rep_src_root *root);
+
 #endif
 /* Prints the source lines of ids[0..depth): "12 13 15" for one path,
  * "[12 13] -> [13 15]" for several; "?" undecoded, "-" no lines. */
@@ -175,5 +191,14 @@ int rep_text_render(FILE *out, const struct rep_report *r, const char *path,
 int rep_json_render(FILE *out, const struct rep_report *r, const char *path,
                     const struct rep_func *const *funcs, size_t n,
                     const struct rep_opts *o);
+
+/* rep_stale.c: for each source file of funcs[0..n) whose bytes under root
+ * differ from the source_hash the profile recorded, one warning line
+ * "kpath CMD: warning: FILE: differs ...: F G H" listing the functions
+ * affected.  Files that cannot be read are not mentioned (the caller says
+ * so if it needs them).  Returns the number of functions affected. */
+struct rep_src_root;
+size_t rep_warn_changed(FILE *err, const char *cmd, const struct rep_func *const *funcs, size_t n,
+                        const struct rep_src_root *root);
 
 #endif

@@ -2,7 +2,7 @@
  * rep_args.c: the command line of `kpath report`.
  *
  *   report PROFILE [--top N] [--function RE] [--file RE] [--min-iterations I]
- *          [--sort count|length] [--prefixes] [--json] [--help]
+ *          [--sort count|length] [--prefixes] [--json] [--force] [--help]
  *
  * Options may come before or after PROFILE, and take their value either as
  * the next argument or after '=' (--top=5).  "--" ends the options.  Exactly
@@ -18,7 +18,7 @@ void rep_usage(FILE *out)
 {
 	fputs("usage: kpath report PROFILE [--top N] [--function RE] [--file RE]\n"
 	      "                    [--min-iterations I] [--sort count|length]\n"
-	      "                    [--prefixes] [--json]\n"
+	      "                    [--prefixes] [--json] [--force] [--source-dir DIR]\n"
 	      "\n"
 	      "Shows, per function (hottest first), the hottest Ball-Larus paths\n"
 	      "and the hottest multi-iteration paths (2..k consecutive paths) of\n"
@@ -37,6 +37,14 @@ void rep_usage(FILE *out)
 	      "  --prefixes          also list the sequences a longer listed one\n"
 	      "                      starts with (by default only maximal ones)\n"
 	      "  --json              print the tables as JSON (kpath-report/1)\n"
+	      "  --source-dir DIR    where the profile's relative source names are\n"
+	      "                      (default: the current directory): a file there\n"
+	      "                      that differs from the one instrumented (its\n"
+	      "                      source hash) is named in a warning\n"
+	      "  --force             read a profile that breaks the format's\n"
+	      "                      invariants (a child count above its parent's,\n"
+	      "                      a count of 0, an ID >= num_paths, a line 0)\n"
+	      "                      with a warning, instead of refusing it\n"
 	      "  --help              print this help\n",
 	      out);
 }
@@ -144,6 +152,12 @@ int rep_args_parse(int argc, char **argv, struct rep_opts *o, FILE *err)
 				return usage_error(err, "--sort: 'count' or 'length', not '%s'", val);
 		} else if (strcmp(a, "--prefixes") == 0) {
 			o->prefixes = 1;
+		} else if ((r = rep_take_value(argc, argv, &i, "--source-dir", &val)) != 0) {
+			if (r < 0)
+				return usage_error(err, "%s needs a value", a);
+			o->source_dir = val;
+		} else if (strcmp(a, "--force") == 0) {
+			o->force = 1;
 		} else {
 			return usage_error(err, "unknown option '%s'", a);
 		}

@@ -63,31 +63,35 @@ static int load_func(struct rep_func *rf, const struct kp_func *f,
 	                  f->invalid_paths) < 0)
 		return -1;
 	snprintf(rf->checksum, sizeof rf->checksum, "%s", f->checksum);
+	memcpy(rf->source_hash, f->source_hash, sizeof rf->source_hash);
 	if ((r = flatten_ipf(rf, &f->ipf, k)) < 0)
 		return r;
-	for (i = 0; i < f->npaths; i++)
+	for (i = 0; i < f->npaths; i++) {
 		if (rep_func_add_decode(rf, f->paths[i].id, f->paths[i].lines,
 		                        f->paths[i].last_lines, f->paths[i].nlines) < 0)
 			return -1;
+		rf->decode[rf->ndecode - 1].at = f->paths[i].json_index;
+	}
 	return 0;
 }
 
-int rep_load(const char *path, struct rep_report *r, char *why, size_t whylen)
+int rep_load(const char *path, int force, struct rep_report *r, char *why, size_t whylen)
 {
 	struct kp_profile p;
 	char err[512];
 	size_t i, plen = strlen(path);
-	int rc = 0;
+	int rc = 0, read;
+	const char *reason = err;
 
 	memset(r, 0, sizeof *r);
 	err[0] = '\0';
-	if (kp_profile_read(path, &p, err, sizeof err) < 0) {
-		/* profile.h's messages read "PATH: reason"; keep the reason. */
-		const char *reason = err;
-
-		if (strncmp(err, path, plen) == 0 && err[plen] == ':')
-			reason = err + plen + 1 + (err[plen + 1] == ' ');
+	read = kp_profile_read_opts(path, &p, force, err, sizeof err);
+	/* profile.h's messages read "PATH: reason"; keep the reason. */
+	if (strncmp(err, path, plen) == 0 && err[plen] == ':')
+		reason = err + plen + 1 + (err[plen + 1] == ' ');
+	if (read != 0)
 		snprintf(why, whylen, "%s", *reason ? reason : "cannot read");
+	if (read < 0) {
 		kp_profile_free(&p);
 		return -1;
 	}
@@ -102,6 +106,7 @@ int rep_load(const char *path, struct rep_report *r, char *why, size_t whylen)
 	}
 	for (i = 0; rc == 0 && i < p.nfuncs; i++) {
 		rc = load_func(&r->funcs[i], &p.funcs[i], p.k);
+		r->funcs[i].at = i;
 		r->nfuncs = i + 1; /* so that rep_report_free frees it */
 		if (rc == -2)
 			snprintf(why, whylen,
@@ -114,5 +119,5 @@ int rep_load(const char *path, struct rep_report *r, char *why, size_t whylen)
 		rep_report_free(r);
 		return -1;
 	}
-	return 0;
+	return read == KP_FORCED;
 }

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "rep.h"
+#include "report.h"
 
 /* A growable string; on allocation failure it sets oom and stops growing,
  * so callers check once at the end. */
@@ -219,7 +220,7 @@ static int print_table(FILE *out, const struct rep_func *f, const char *title,
 static void print_header(FILE *out, const struct rep_report *r,
                          const struct rep_func *f)
 {
-	fprintf(out, "%s  %s:%u\n", f->name, f->file, f->line);
+	fprintf(out, "%s  %s:%u\n", kp_term(f->name), kp_term(f->file), f->line);
 	fprintf(out,
 	        "  num_paths %" PRIu64 ", runs %" PRIu64 ", k %u, "
 	        "invalid_paths %" PRIu64 ", flow %" PRIu64 "%s\n",
@@ -274,7 +275,7 @@ int rep_text_render(FILE *out, const struct rep_report *r, const char *path,
 	size_t i, nidle = 0;
 
 	fprintf(out, "profile %s: %s, k %u, runs %" PRIu64 ", %zu function%s\n",
-	        path, r->schema ? r->schema : "?", r->k, r->runs, r->nfuncs,
+	        kp_term(path), r->schema ? r->schema : "?", r->k, r->runs, r->nfuncs,
 	        r->nfuncs == 1 ? "" : "s");
 	/* Functions that never ran are listed briefly at the end unless one
 	 * was asked for by name (then it is shown in full). */
@@ -293,8 +294,8 @@ int rep_text_render(FILE *out, const struct rep_report *r, const char *path,
 		for (i = 0; i < n; i++) {
 			if (funcs[i]->flow != 0 || selected)
 				continue;
-			fprintf(out, "  %s  %s:%u", funcs[i]->name,
-			        funcs[i]->file, funcs[i]->line);
+			fprintf(out, "  %s  %s:%u", kp_term(funcs[i]->name),
+			        kp_term(funcs[i]->file), funcs[i]->line);
 			if (funcs[i]->invalid_paths)
 				fprintf(out,
 				        "  !!! WARNING: %" PRIu64

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rep.h"
+#include "rep_src.h"
 #include "report.h"
 
 /* Warnings go to err as well as into the report, so that a --json consumer
@@ -28,7 +29,7 @@ static void warn(FILE *err, const struct rep_report *r,
 			fprintf(err,
 			        "kpath report: warning: %s (%s:%u): %" PRIu64
 			        " invalid path IDs\n",
-			        funcs[i]->name, funcs[i]->file, funcs[i]->line,
+			        kp_term(funcs[i]->name), kp_term(funcs[i]->file), funcs[i]->line,
 			        funcs[i]->invalid_paths);
 }
 
@@ -56,13 +57,26 @@ int rep_regex_compile(regex_t *re, const char *pattern, int whole,
 	return 0;
 }
 
+/* Whether --force would read path (it breaks invariants, not types). */
+static int forceable(const char *path)
+{
+	struct rep_report r;
+	char why[512];
+	int rc = rep_load(path, 1, &r, why, sizeof why);
+
+	if (rc >= 0)
+		rep_report_free(&r);
+	return rc > 0;
+}
+
 int kp_report_run(int argc, char **argv, FILE *out, FILE *err)
 {
 	regex_t fre, file_re;
 	struct rep_opts o;
 	struct rep_report r;
+	struct rep_src_root sroot;
 	const struct rep_func **sel = NULL;
-	char why[512];
+	char why[1024];
 	size_t i, n = 0;
 	int rc;
 
@@ -82,14 +96,20 @@ int kp_report_run(int argc, char **argv, FILE *out, FILE *err)
 		return REP_EXIT_USAGE;
 	}
 	why[0] = '\0';
-	if (rep_load(o.profile, &r, why, sizeof why) < 0) {
+	rc = rep_load(o.profile, o.force, &r, why, sizeof why);
+	if (rc < 0) {
 		if (o.function)
 			regfree(&fre);
 		if (o.file)
 			regfree(&file_re);
-		fprintf(err, "kpath report: %s: %s\n", o.profile, why);
+		fprintf(err, "kpath report: %s: %s%s\n", kp_term(o.profile), kp_term(why),
+		        !o.force && forceable(o.profile)
+		            ? " (--force reads it anyway)" : "");
 		return REP_EXIT_FAIL;
 	}
+	if (rc > 0)
+		fprintf(err, "kpath report: warning: %s: %s: read anyway (--force); "
+		        "counts may be wrong\n", kp_term(o.profile), kp_term(why));
 	rep_rank_report(&r);
 	assert(rep_check(&r));
 	if (r.nfuncs) {
@@ -116,6 +136,12 @@ int kp_report_run(int argc, char **argv, FILE *out, FILE *err)
 		rc = REP_EXIT_FAIL;
 	} else {
 		warn(err, &r, sel, n);
+		if (rep_src_root_open(&sroot, o.source_dir, why, sizeof why) == 0) {
+			rep_warn_changed(err, "report", sel, n, &sroot);
+			rep_src_root_close(&sroot);
+		} else if (o.source_dir) {
+			fprintf(err, "kpath report: warning: --source-dir %s\n", kp_term(why));
+		}
 		if (o.json)
 			rc = rep_json_render(out, &r, o.profile, sel, n, &o);
 		else

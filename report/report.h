@@ -34,4 +34,12 @@ int kp_diff_run(int argc, char **argv, FILE *out, FILE *err);
 int kp_show_main(int argc, char **argv);
 int kp_show_run(int argc, char **argv, FILE *out, FILE *err);
 
+/* rep_term.c: s with every control character (C0 but tab, DEL, C1) as
+ * \xHH, for names and text from a profile printed on a terminal.
+ * kp_term returns one of 8 rotating static buffers (so up to 8 may appear
+ * in one printf), truncated with "..." past 8 KiB; kp_term_puts has no
+ * limit. */
+const char *kp_term(const char *s);
+void kp_term_puts(FILE *out, const char *s);
+
 #endif

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "rep.h"
+#include "rep_src.h"
 #include "report.h"
 
 enum { SHOW_KPATHS_DEFAULT = 3, KPATH_SHOW_CELL = 65 /* k <= 64, and NUL */ };
@@ -154,50 +155,29 @@ static void source_free(struct source *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* Reads path and splits it at '\n' (a '\r' before it is dropped).  Returns
- * 0, or -1 with errno set. */
-static int source_read(const char *path, struct source *s)
+/* Reads file (the profile's name for it) under root, as rep_src.h allows,
+ * and splits it at '\n' (a '\r' before it is dropped).  Returns REP_SRC_OK,
+ * or another REP_SRC_* with the reason in why. */
+static int source_read(const struct rep_src_root *root, const struct rep_func *f, struct source *s, char *why,
+                       size_t whylen)
 {
-	FILE *f = fopen(path, "rb");
-	size_t len = 0, cap = 0, n, i;
-	char buf[8192], *p;
+	size_t len, i, n;
+	char *p;
+	int rc;
 
 	memset(s, 0, sizeof *s);
-	if (!f)
-		return -1;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-		if (len + n + 1 > cap) {
-			size_t ncap = cap ? 2 * cap : 16384;
-			char *t;
-
-			while (ncap < len + n + 1)
-				ncap *= 2;
-			if (!(t = realloc(s->text, ncap)))
-				goto nomem;
-			s->text = t;
-			cap = ncap;
-		}
-		memcpy(s->text + len, buf, n);
-		len += n;
-	}
-	if (ferror(f)) {
-		int e = errno;
-
-		fclose(f);
-		source_free(s);
-		errno = e ? e : EIO;
-		return -1;
-	}
-	fclose(f);
-	if (!s->text && !(s->text = malloc(1)))
-		goto nomem_closed;
-	s->text[len] = '\0';
+	rc = rep_src_read(root, f->file, f->source_hash, &s->text, &len, why, whylen);
+	if (rc != REP_SRC_OK)
+		return rc;
 	for (i = 0, n = 1; i < len; i++)
 		n += s->text[i] == '\n';
-	if (!(s->lines = malloc(n * sizeof *s->lines)))
-		goto nomem_closed;
+	if (!(s->lines = malloc(n * sizeof *s->lines))) {
+		source_free(s);
+		snprintf(why, whylen, "out of memory");
+		return REP_SRC_UNAVAILABLE;
+	}
 	for (p = s->text;;) {
-		char *nl = strchr(p, '\n');
+		char *nl = memchr(p, '\n', len - (size_t)(p - s->text));
 
 		s->lines[s->nlines++] = p;
 		if (!nl)
@@ -209,13 +189,33 @@ static int source_read(const char *path, struct source *s)
 	}
 	if (s->nlines > 1 && !*s->lines[s->nlines - 1])
 		s->nlines--; /* the text ended with a newline */
+	return REP_SRC_OK;
+}
+
+/* A line of f beyond the source's nlines: an error naming the field
+ * (output is bounded by the source, and a count beside a line that does
+ * not exist would be a wrong row).  Returns 0 when every line fits. */
+static int lines_fit(const struct rep_func *f, size_t nlines, char *why, size_t whylen)
+{
+	size_t i, j;
+
+	if (f->line > nlines) {
+		snprintf(why, whylen, "functions[%zu].line: line %u is beyond the end of %s (%zu lines)", f->at,
+		         f->line, kp_term(f->file), nlines);
+		return -1;
+	}
+	for (i = 0; i < f->ndecode; i++)
+		for (j = 0; j < f->decode[i].nlines; j++) {
+			uint32_t last = rep_decode_last(&f->decode[i], j);
+
+			if (last > nlines) {
+				snprintf(why, whylen, "functions[%zu].paths[%zu].%s[%zu]: line %u is beyond the end of %s "
+				         "(%zu lines)", f->at, f->decode[i].at, f->decode[i].last_lines ? "spans" : "lines",
+				         j, last, kp_term(f->file), nlines);
+				return -1;
+			}
+		}
 	return 0;
-nomem:
-	fclose(f);
-nomem_closed:
-	source_free(s);
-	errno = ENOMEM;
-	return -1;
 }
 
 /* Per-line data of one function, for lines first..last. */
@@ -333,7 +333,7 @@ static void print_func_text(FILE *out, const struct rep_report *r,
 	char cell[KPATH_SHOW_CELL];
 
 	fprintf(out, "%s  %s:%u  flow %" PRIu64 ", k %u, runs %" PRIu64 "\n",
-	        f->name, f->file, f->line, f->flow, r->k, r->runs);
+	        kp_term(f->name), kp_term(f->file), f->line, f->flow, r->k, r->runs);
 	for (j = 0; j < a->nkp; j++) {
 		const struct rep_seq *s = &f->multi[j];
 		uint32_t i;
@@ -379,7 +379,9 @@ static void print_func_text(FILE *out, const struct rep_report *r,
 			for (len = m; len < col_width(s); len++)
 				fputc(' ', out);
 		}
-		fprintf(out, "  %s\n", text);
+		fputs("  ", out);
+		kp_term_puts(out, text);
+		fputc('\n', out);
 	}
 }
 
@@ -444,28 +446,23 @@ static json_t *func_json(const struct rep_func *f, const struct annot *a,
 	return o;
 }
 
-/* The file to read for f: its name as recorded, under --source-dir when
- * it is relative and a directory was given.  Caller frees. */
-static char *source_path(const struct show_opts *o, const char *file)
+/* Whether no function before sel[i] has the file name file. */
+static int first_of_file(const struct rep_func *const *sel, size_t i, const char *file)
 {
-	size_t n = strlen(file) + (o->source_dir ? strlen(o->source_dir) : 0) + 2;
-	char *p = malloc(n);
-
-	if (!p)
-		return NULL;
-	if (o->source_dir && file[0] != '/')
-		snprintf(p, n, "%s/%s", o->source_dir, file);
-	else
-		snprintf(p, n, "%s", file);
-	return p;
+	while (i-- > 0)
+		if (!strcmp(sel[i]->file, file))
+			return 0;
+	return 1;
 }
 
 static int show_funcs(const struct show_opts *o, const struct rep_report *r,
-                      const struct rep_func *const *sel, size_t n, FILE *out,
-                      FILE *err)
+                      const struct rep_func *const *sel, size_t n,
+                      const struct rep_src_root *sroot, FILE *out, FILE *err)
 {
 	json_t *root = NULL, *fa = NULL;
 	size_t i, shown = 0;
+	uint64_t rows = 0, lines_read = 0;
+	char why[1024];
 	int rc = REP_EXIT_OK;
 
 	if (o->json) {
@@ -479,30 +476,39 @@ static int show_funcs(const struct show_opts *o, const struct rep_report *r,
 		const struct rep_func *f = sel[i];
 		struct source src;
 		struct annot a;
-		char *path;
 
 		if (f->flow == 0 && !o->function)
 			continue; /* never ran: nothing to show */
-		if (!(path = source_path(o, f->file)))
-			goto nomem;
-		if (source_read(path, &src) < 0) {
-			fprintf(err, "kpath show: %s: cannot read the source of %s: %s%s\n",
-			        path, f->name, strerror(errno),
-			        o->source_dir ? "" : " (use --source-dir DIR)");
-			free(path);
+		if (source_read(sroot, f, &src, why, sizeof why) != REP_SRC_OK) {
+			fprintf(err, "kpath show: %s (%s): source unavailable: %s%s\n", kp_term(f->name),
+			        kp_term(f->file), kp_term(why), o->source_dir ? "" : " (see --source-dir)");
 			rc = REP_EXIT_FAIL;
 			continue;
 		}
-		free(path);
+		if (lines_fit(f, src.nlines, why, sizeof why) < 0) {
+			fprintf(err, "kpath show: %s: %s\n", kp_term(o->profile), why);
+			source_free(&src);
+			rc = REP_EXIT_FAIL;
+			continue;
+		}
 		if (annot_build(&a, f, o) < 0) {
 			annot_free(&a);
 			source_free(&src);
 			goto nomem;
 		}
-		if (a.last > src.nlines)
-			fprintf(err, "kpath show: warning: %s has %zu lines, the profile "
-			        "of %s names line %u: is it the file that was "
-			        "instrumented?\n", f->file, src.nlines, f->name, a.last);
+		/* output bounded by the sources read (rep_src.h) */
+		rows += a.last - a.first + 1;
+		if (first_of_file(sel, i, f->file))
+			lines_read += src.nlines;
+		if (!rep_src_rows_ok(rows, lines_read)) {
+			fprintf(err, "kpath show: %s: the functions shown span more than %d times the lines of their "
+			        "sources; stopping at %s (select with --function or --file)\n", kp_term(o->profile),
+			        REP_SRC_ROWS_PER_LINE, kp_term(f->name));
+			annot_free(&a);
+			source_free(&src);
+			rc = REP_EXIT_FAIL;
+			break;
+		}
 		if (o->json) {
 			json_t *fo = func_json(f, &a, &src);
 
@@ -539,7 +545,8 @@ int kp_show_run(int argc, char **argv, FILE *out, FILE *err)
 	struct rep_report r;
 	const struct rep_func **sel = NULL;
 	regex_t fre, file_re;
-	char why[512];
+	struct rep_src_root sroot;
+	char why[1024];
 	size_t i, n = 0;
 	int rc;
 
@@ -555,8 +562,8 @@ int kp_show_run(int argc, char **argv, FILE *out, FILE *err)
 	}
 	why[0] = '\0';
 	rc = REP_EXIT_FAIL;
-	if (rep_load(o.profile, &r, why, sizeof why) < 0) {
-		fprintf(err, "kpath show: %s: %s\n", o.profile, why);
+	if (rep_load(o.profile, 0, &r, why, sizeof why) < 0) {
+		fprintf(err, "kpath show: %s: %s\n", kp_term(o.profile), kp_term(why));
 		goto out;
 	}
 	rep_rank_report(&r);
@@ -577,8 +584,13 @@ int kp_show_run(int argc, char **argv, FILE *out, FILE *err)
 	else if ((o.function || o.file) && n == 0)
 		fprintf(err, "kpath show: no function matching the selection in %s\n",
 		        o.profile);
-	else
-		rc = show_funcs(&o, &r, sel, n, out, err);
+	else if (rep_src_root_open(&sroot, o.source_dir, why, sizeof why) < 0)
+		fprintf(err, "kpath show: --source-dir %s\n", kp_term(why));
+	else {
+		rep_warn_changed(err, "show", sel, n, &sroot);
+		rc = show_funcs(&o, &r, sel, n, &sroot, out, err);
+		rep_src_root_close(&sroot);
+	}
 	if (rc == REP_EXIT_OK && (ferror(out) || fflush(out) == EOF)) {
 		fputs("kpath show: cannot write the output\n", err);
 		rc = REP_EXIT_FAIL;

@@ -144,6 +144,14 @@ void rw_file_init(struct rw_file *f, const char *prefix, const char *src_name, b
 	f->check = check;
 }
 
+void rw_source_hash(const char *text, size_t len, char out[17])
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)text[i]) * 0x100000001b3ull;
+	snprintf(out, 17, "%016" PRIx64, h);
+}
+
 void rw_file_free(struct rw_file *f)
 {
 	for (uint32_t i = 0; i < f->nedits; i++)
@@ -227,9 +235,13 @@ char *rw_descriptor(const struct rw_file *f, const struct fn_plan *plan, const s
 	put(&b, ", ", 2);
 	put_cstr(&b, f->src_name);
 	char np[RW_U64_MAX];
-	putf(&b, ", %u, \"%016" PRIx64 "\", %s, %u, %slines_%s, %u, %sedges_%s, 0, 0, %slast_lines_%s};\n",
+	putf(&b, ", %u, \"%016" PRIx64 "\", %s, %u, %slines_%s, %u, %sedges_%s, 0, 0, %slast_lines_%s, ",
 	     plan->line, bl_checksum(plan->g, d), rw_u64(np, d->num_paths[CFG_ENTRY]), plan->g->nblocks, p, n,
 	     d->nedges, p, n, p, n);
+	if (f->src_hash[0])
+		putf(&b, "\"%s\"};\n", f->src_hash);
+	else
+		put(&b, "0};\n", 4);
 	return b.s;
 }
 

@@ -28,6 +28,8 @@ struct rw_edit {
 struct rw_file {
 	const char *prefix;       /* e.g. "kp_" */
 	const char *src_name;     /* the original file as given: #line and descriptors */
+	char src_hash[17];        /* rw_file_hash_source: 16 hex digits of the FNV-1a 64 of
+	                             the file's bytes, "" if unknown (descriptors say NULL) */
 	bool check;               /* testing aid: also report every edge to a checking runtime */
 	char **check_tables;      /* check mode: per function, its edge table (preamble) */
 	struct rw_edit *edits;
@@ -50,6 +52,12 @@ char *rw_u64(char *buf, uint64_t v);
 
 void rw_file_init(struct rw_file *f, const char *prefix, const char *src_name, bool check);
 void rw_file_free(struct rw_file *f);
+/* The source hash of the exact bytes a file was parsed from (libclang's
+ * buffer, before any macro expansion kpath does): 16 hex digits of their
+ * FNV-1a 64 and a NUL.  Stored in f->src_hash, every descriptor of f
+ * carries it (kpath_rt.h, source_hash): readers compare it with the file on
+ * disk (report/rep_src.c computes the same). */
+void rw_source_hash(const char *text, size_t len, char out[17]);
 
 /*
  * Places the path-register arithmetic of one function (the spanning-forest

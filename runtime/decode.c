@@ -125,7 +125,7 @@ int kp_func_decode_all(struct kp_func *f, const struct kp_dag *d)
 	else
 		f->paths = a;
 	for (uint32_t i = 0; i < m && rc == 0; i++) {
-		struct kp_path q = { ids[i], 0, NULL, NULL };
+		struct kp_path q = { .id = ids[i] };
 		if (kp_decode_spans(d, ids[i], &q.lines, &q.last_lines, &q.nlines) == KP_ENOMEM)
 			rc = KP_ENOMEM;
 		else

@@ -147,7 +147,7 @@ int kp_ipf_join(struct kp_ipf *dst, uint32_t gamma, const struct kp_ipf *src, ui
 	uint32_t delta;
 	if (kp_ipf_child(dst, gamma, src->nodes[rho].id, &delta) != 0)
 		return KP_ENOMEM;
-	dst->nodes[delta].count += src->nodes[rho].count;
+	dst->nodes[delta].count = kp_add_sat(dst->nodes[delta].count, src->nodes[rho].count);
 	if (d > 1)
 		for (uint32_t s = src->nodes[rho].first_child; s != KP_NONE; s = src->nodes[s].next_sibling)
 			if (kp_ipf_join(dst, delta, src, s, d - 1) != 0)

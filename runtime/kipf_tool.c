@@ -86,7 +86,7 @@ static int read_func(struct replay *r, const unsigned char *p, const unsigned ch
 	if (!f)
 		return fail(r, "out of memory");
 	struct kpath_rt_func *d = &f->d;
-	char *name = NULL, *file = NULL, *sum = NULL;
+	char *name = NULL, *file = NULL, *sum = NULL, *hash = NULL;
 	unsigned *lines = NULL, *last = NULL;
 	struct kpath_rt_edge *edges = NULL;
 	uint64_t np;
@@ -121,12 +121,15 @@ static int read_func(struct replay *r, const unsigned char *p, const unsigned ch
 		for (unsigned i = 0; i < d->num_blocks; i++)
 			if (get_u32(&p, end, &last[i]))
 				goto bad;
+		if (p < end && (get_str(&p, end, &hash) || kp_rule_hex16(hash)))
+			goto bad; /* the optional source hash after them */
 		if (p != end)
 			goto bad;
 	}
 	d->name = name;
 	d->file = file;
 	d->checksum = sum;
+	d->source_hash = hash;
 	d->block_line = lines;
 	d->block_last_line = last;
 	d->edges = edges;
@@ -140,6 +143,7 @@ bad:
 	free(name);
 	free(file);
 	free(sum);
+	free(hash);
 	free(lines);
 	free(last);
 	free(edges);
@@ -374,6 +378,7 @@ int kp_kipf_main(int argc, char **argv)
 		free((char *)f->d.name);
 		free((char *)f->d.file);
 		free((char *)f->d.checksum);
+		free((char *)f->d.source_hash);
 		free((unsigned *)f->d.block_line);
 		free((unsigned *)f->d.block_last_line);
 		free((struct kpath_rt_edge *)f->d.edges);

@@ -60,6 +60,20 @@ int kp_ipf_compact(struct kp_ipf *t, unsigned k);
 /* Depth of the forest (0 if empty). */
 unsigned kp_ipf_depth(const struct kp_ipf *t);
 
+/* ---- profile invariants (profile_check.c) ----------------------------- */
+
+/* NULL when the rule holds, else its text.  kp_rule_node: a k-IPF node
+ * (is_root: no parent count to compare with). */
+const char *kp_rule_node(uint64_t id, uint64_t count, uint64_t parent_count, int is_root, uint64_t num_paths);
+const char *kp_rule_path(const struct kp_path *q, uint64_t num_paths);
+const char *kp_rule_hex16(const char *s);
+/* a + b, saturated at UINT64_MAX (merging never wraps a count: a wrapped
+ * sum could fall below a child's, or to 0). */
+static inline uint64_t kp_add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 /* ---- k-slab forest (ksf.c) ------------------------------------------- */
 
 /* Nodes (struct kpath_rt_node, kpath_rt.h) live in geometric segments that

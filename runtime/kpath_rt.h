@@ -41,7 +41,7 @@
 #ifndef KPATH_RT_H
 #define KPATH_RT_H
 
-#define KPATH_RT_ABI 2
+#define KPATH_RT_ABI 3
 
 /* The entry points whose cursor layout changed carry the ABI in their
  * link names, so that code instrumented for another ABI fails to link
@@ -94,6 +94,12 @@ struct kpath_rt_func {
 	/* Last source line of each block (>= block_line; the block's code spans
 	 * [block_line, block_last_line]), or NULL if unknown. */
 	const unsigned *block_last_line;
+	/* 16 hex digits: FNV-1a 64 of the bytes of the source file the
+	 * function was instrumented from (the header's own bytes for a header
+	 * instrumented through --include-dir), or NULL if unknown.  Readers
+	 * compare it with the file on disk before showing counts beside its
+	 * lines.  (Added last, with ABI 3.) */
+	const char *source_hash;
 };
 
 /* Child-cache slots per k-SF node (a power of two). */

@@ -181,7 +181,7 @@ static int add_path(struct kp_func *f, uint32_t sorted, const struct kp_path *q)
 	}
 	if (q->nlines)
 		memcpy(lines, q->lines, q->nlines * sizeof *lines);
-	f->paths[f->npaths++] = (struct kp_path){ q->id, q->nlines, lines, last };
+	f->paths[f->npaths++] = (struct kp_path){ .id = q->id, .nlines = q->nlines, .lines = lines, .last_lines = last };
 	return 0;
 }
 
@@ -194,8 +194,8 @@ int kp_profile_merge_into(struct kp_profile *dst, const struct kp_profile *src, 
 		for (size_t i = 0; i < dst->nfuncs && rc == 0; i++)
 			rc = kp_ipf_compact(&dst->funcs[i].ipf, k);
 	}
-	dst->runs += src->runs;
-	dst->dropped += src->dropped;
+	dst->runs = kp_add_sat(dst->runs, src->runs);
+	dst->dropped = kp_add_sat(dst->dropped, src->dropped);
 	for (size_t i = 0; i < src->nfuncs && rc == 0; i++) {
 		const struct kp_func *s = &src->funcs[i];
 		struct kp_func *d = kp_profile_find(dst, s->name, s->file, s->checksum);
@@ -206,8 +206,12 @@ int kp_profile_merge_into(struct kp_profile *dst, const struct kp_profile *src, 
 				break;
 			}
 		}
-		d->invalid_paths += s->invalid_paths;
-		d->emitted += s->emitted;
+		d->invalid_paths = kp_add_sat(d->invalid_paths, s->invalid_paths);
+		d->emitted = kp_add_sat(d->emitted, s->emitted);
+		/* Equal checksums, so equal lines; the first known source hash
+		 * is kept (docs/profile-schema.md, Accumulation). */
+		if (!d->source_hash[0])
+			memcpy(d->source_hash, s->source_hash, sizeof d->source_hash);
 		rc = kp_ipf_add(&d->ipf, &s->ipf, k);
 		uint32_t sorted = d->npaths;
 		for (uint32_t j = 0; j < s->npaths && rc == 0; j++)

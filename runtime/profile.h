@@ -92,12 +92,15 @@ struct kp_path {
 	/* NULL when unknown (a profile without "spans"), else nlines entries:
 	 * the i-th block visited spans the lines [lines[i], last_lines[i]]. */
 	uint32_t *last_lines;
+	uint32_t json_index; /* its index in the file's "paths" (for messages) */
 };
 
 struct kp_func {
 	char *name, *file;
 	unsigned line;
 	char *checksum;        /* 16 hex digits */
+	char source_hash[17];  /* FNV-1a 64 of the source file's bytes, 16 hex
+	                          digits; "" when unknown (older profiles) */
 	uint64_t num_paths;
 	uint64_t invalid_paths;
 	uint64_t emitted;
@@ -124,6 +127,18 @@ void kp_profile_free(struct kp_profile *p);
  * schema/field (KP_ESCHEMA, naming the field, e.g.
  * "functions[2].kipf[0].count: expected a non-negative integer"). */
 int kp_profile_read(const char *path, struct kp_profile *p, char *err, size_t errlen);
+/* The same; with force set, a profile that breaks only the invariants of
+ * kp_profile_check (and not the JSON types) is read anyway: the return is
+ * then KP_FORCED and err holds the first violation. */
+#define KP_FORCED 1
+int kp_profile_read_opts(const char *path, struct kp_profile *p, int force, char *err, size_t errlen);
+
+/* The invariants docs/profile-schema.md states that JSON types cannot
+ * (profile_check.c): counts > 0, a child's count <= its parent's, IDs <
+ * num_paths, depth <= k, line numbers >= 1, spans with first <= last,
+ * 16-hex-digit checksums.  Returns 0, or KP_ESCHEMA with
+ * "functions[I].FIELD (NAME): rule" in err. */
+int kp_profile_check(const struct kp_profile *p, char *err, size_t errlen);
 
 /* Writes p to PATH atomically: a temporary file in the same directory,
  * fsync, rename.  Sorts p into canonical order first. */

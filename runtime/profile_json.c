@@ -82,7 +82,8 @@ static json_t *func_json(const struct kp_func *f)
 	    json_object_set_new(o, "checksum", json_string(f->checksum)) ||
 	    json_object_set_new(o, "num_paths", u64_json(f->num_paths)) ||
 	    json_object_set_new(o, "invalid_paths", u64_json(f->invalid_paths)) ||
-	    json_object_set_new(o, "emitted", u64_json(f->emitted)))
+	    json_object_set_new(o, "emitted", u64_json(f->emitted)) ||
+	    (f->source_hash[0] && json_object_set_new(o, "source_hash", json_string(f->source_hash))))
 		goto fail;
 	json_object_set_new(o, "paths", paths);
 	json_object_set_new(o, "kipf", kipf);
@@ -187,6 +188,8 @@ struct rd {
 	char *err;
 	size_t errlen;
 	char where[256]; /* JSON path of the current field */
+	int force;       /* kp_profile_read_opts: read past broken invariants */
+	int forced;      /* ... and one was: err holds the first */
 };
 
 static int bad(struct rd *r, const char *field, const char *what)
@@ -198,6 +201,18 @@ static int bad(struct rd *r, const char *field, const char *what)
 		seterr(r->err, r->errlen, "%s: not a kpath profile: %s%s%s: %s", r->path, r->where, sep,
 		       field ? field : "", what);
 	return KP_ESCHEMA;
+}
+
+/* A broken invariant (profile_check.c) at FIELD: an error, or with force
+ * the first one is kept in err and reading goes on. */
+static int violated(struct rd *r, const char *field, const char *rule)
+{
+	if (!r->force)
+		return bad(r, field, rule);
+	if (!r->forced)
+		bad(r, field, rule);
+	r->forced = 1;
+	return 0;
 }
 
 static int get_u64(struct rd *r, json_t *o, const char *key, int required, uint64_t *out)
@@ -233,7 +248,8 @@ static int get_str(struct rd *r, json_t *o, const char *key, const char **out)
 	return 0;
 }
 
-static int read_forest(struct rd *r, json_t *a, struct kp_ipf *t, uint32_t parent, unsigned depth, unsigned k)
+static int read_forest(struct rd *r, json_t *a, struct kp_ipf *t, uint32_t parent, unsigned depth, unsigned k,
+		       uint64_t num_paths)
 {
 	if (!json_is_array(a))
 		return bad(r, NULL, "expected an array");
@@ -254,6 +270,9 @@ static int read_forest(struct rd *r, json_t *a, struct kp_ipf *t, uint32_t paren
 			return rc;
 		if (kp_ipf_find(t, parent, id) != KP_NONE)
 			return bad(r, "id", "duplicate id among siblings");
+		const char *rule = kp_rule_node(id, count, t->nodes[parent].count, parent == 0, num_paths);
+		if (rule && (rc = violated(r, count == 0 || id < num_paths ? "count" : "id", rule)))
+			return rc;
 		if (kp_ipf_child(t, parent, id, &v) != 0) {
 			seterr(r->err, r->errlen, "%s: out of memory", r->path);
 			return KP_ENOMEM;
@@ -263,7 +282,7 @@ static int read_forest(struct rd *r, json_t *a, struct kp_ipf *t, uint32_t paren
 		if (kids) {
 			size_t l2 = strlen(r->where);
 			snprintf(r->where + l2, sizeof r->where - l2, ".children");
-			if ((rc = read_forest(r, kids, t, v, depth + 1, k)))
+			if ((rc = read_forest(r, kids, t, v, depth + 1, k, num_paths)))
 				return rc;
 		}
 		r->where[len] = 0;
@@ -317,7 +336,7 @@ static int read_paths(struct rd *r, json_t *a, struct kp_func *f)
 	json_array_foreach(a, i, o)
 	{
 		snprintf(r->where + len, sizeof r->where - len, ".paths[%zu]", i);
-		struct kp_path q = { 0, 0, NULL, NULL };
+		struct kp_path q = { .json_index = (uint32_t)i };
 		int rc;
 		if (!json_is_object(o))
 			return bad(r, NULL, "expected an object");
@@ -340,8 +359,11 @@ static int read_paths(struct rd *r, json_t *a, struct kp_func *f)
 			q.lines[j] = (uint32_t)json_integer_value(x);
 		}
 		q.nlines = (uint32_t)n;
-		if ((rc = read_spans(r, o, &q))) {
+		const char *rule = NULL;
+		if ((rc = read_spans(r, o, &q)) || ((rule = kp_rule_path(&q, f->num_paths)) &&
+						    (rc = violated(r, q.id >= f->num_paths ? "id" : "lines", rule)))) {
 			free(q.lines);
+			free(q.last_lines);
 			return rc;
 		}
 		struct kp_path *pa = realloc(f->paths, (f->npaths + 1) * sizeof *pa);
@@ -376,13 +398,20 @@ static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 		return rc;
 	if (line > UINT32_MAX)
 		return bad(r, "line", "out of range");
-	if (kp_profile_find(p, name, file, checksum))
-		return bad(r, "name", "function listed twice");
+	if (!*name)
+		return bad(r, "name", "expected a function name, not \"\"");
+	if (kp_rule_hex16(checksum))
+		return bad(r, "checksum", "expected 16 lowercase hex digits");
+	json_t *sh = json_object_get(o, "source_hash");
+	if (sh && (!json_is_string(sh) || kp_rule_hex16(json_string_value(sh))))
+		return bad(r, "source_hash", "expected 16 lowercase hex digits");
 	struct kp_func *f = kp_profile_add_func(p, name, file, (unsigned)line, checksum, num_paths);
 	if (!f)
 		return KP_ENOMEM;
 	f->invalid_paths = invalid;
 	f->emitted = emitted;
+	if (sh)
+		memcpy(f->source_hash, json_string_value(sh), sizeof f->source_hash);
 	if ((rc = read_paths(r, json_object_get(o, "paths"), f)))
 		return rc;
 	json_t *kipf = json_object_get(o, "kipf");
@@ -390,9 +419,47 @@ static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 		return bad(r, "kipf", "missing");
 	size_t len = strlen(r->where);
 	snprintf(r->where + len, sizeof r->where - len, ".kipf");
-	rc = read_forest(r, kipf, &f->ipf, 0, 1, p->k);
+	rc = read_forest(r, kipf, &f->ipf, 0, 1, p->k, f->num_paths);
 	r->where[len] = 0;
 	return rc;
+}
+
+/* Functions by name, file, checksum, then position (pointers into one
+ * array: their order is the profile's). */
+static int cmp_func_ptr(const void *a, const void *b)
+{
+	const struct kp_func *x = *(const struct kp_func *const *)a, *y = *(const struct kp_func *const *)b;
+	int c = strcmp(x->name, y->name);
+	if (!c)
+		c = strcmp(x->file, y->file);
+	if (!c)
+		c = strcmp(x->checksum, y->checksum);
+	if (!c)
+		c = x < y ? -1 : x > y;
+	return c;
+}
+
+/* name + file + checksum is unique: checked on a sorted copy, so that a
+ * profile of n functions costs O(n log n), not n^2 lookups.  Names the
+ * later function of the first duplicate pair. */
+static int check_unique(struct rd *r, const struct kp_profile *p)
+{
+	const struct kp_func **v = malloc((p->nfuncs ? p->nfuncs : 1) * sizeof *v);
+	size_t i, dup = SIZE_MAX;
+	if (!v)
+		return KP_ENOMEM;
+	for (i = 0; i < p->nfuncs; i++)
+		v[i] = &p->funcs[i];
+	qsort(v, p->nfuncs, sizeof *v, cmp_func_ptr);
+	for (i = 1; i < p->nfuncs; i++)
+		if (!strcmp(v[i - 1]->name, v[i]->name) && !strcmp(v[i - 1]->file, v[i]->file) &&
+		    !strcmp(v[i - 1]->checksum, v[i]->checksum) && (size_t)(v[i] - p->funcs) < dup)
+			dup = (size_t)(v[i] - p->funcs);
+	free(v);
+	if (dup == SIZE_MAX)
+		return 0;
+	snprintf(r->where, sizeof r->where, "functions[%zu]", dup);
+	return bad(r, "name", "function listed twice");
 }
 
 static int read_profile(struct rd *r, json_t *root, struct kp_profile *p)
@@ -427,10 +494,15 @@ static int read_profile(struct rd *r, json_t *root, struct kp_profile *p)
 		if ((rc = read_func(r, o, p)))
 			return rc;
 	}
-	return 0;
+	return check_unique(r, p);
 }
 
 int kp_profile_read(const char *path, struct kp_profile *p, char *err, size_t errlen)
+{
+	return kp_profile_read_opts(path, p, 0, err, errlen);
+}
+
+int kp_profile_read_opts(const char *path, struct kp_profile *p, int force, char *err, size_t errlen)
 {
 	kp_profile_init(p, KP_KDEFAULT);
 	FILE *f = fopen(path, "rb");
@@ -451,10 +523,10 @@ int kp_profile_read(const char *path, struct kp_profile *p, char *err, size_t er
 		seterr(err, errlen, "%s:%d:%d: invalid JSON: %s", path, je.line, je.column, je.text);
 		return KP_EJSON;
 	}
-	struct rd r = { path, err, errlen, "" };
+	struct rd r = { .path = path, .err = err, .errlen = errlen, .force = force };
 	int rc = read_profile(&r, root, p);
 	json_decref(root);
 	if (rc == KP_ENOMEM)
 		seterr(err, errlen, "%s: out of memory", path);
-	return rc;
+	return rc == 0 && r.forced ? KP_FORCED : rc;
 }

@@ -3,6 +3,8 @@
  * kp_profile function, shared by the exit writer and the offline kipf tool
  * so that both produce the same profile.
  */
+#include <string.h>
+
 #include "kp_internal.h"
 
 int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const struct kp_ipf *t,
@@ -12,6 +14,8 @@ int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const 
 	if (!kf)
 		return KP_ENOMEM;
 	kf->emitted = emitted;
+	if (f->source_hash && !kp_rule_hex16(f->source_hash))
+		memcpy(kf->source_hash, f->source_hash, sizeof kf->source_hash);
 	kf->invalid_paths = invalid;
 	if (kp_ipf_add(&kf->ipf, t, p->k) != 0 || kp_ipf_compact(&kf->ipf, p->k) != 0)
 		return KP_ENOMEM;

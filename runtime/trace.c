@@ -12,6 +12,7 @@
  *             num_edges x (varint src, varint dst, varint val),
  *             then, when the descriptor has them (optional: readers test
  *             whether payload is left), num_blocks x varint block_last_line
+ *             and after those, optionally, str source_hash
  *             (str = varint length + bytes)
  *   'B'     = a block of one thread's events: varint thread, varint
  *             act_base, then records until the end of the payload:
@@ -125,9 +126,12 @@ void kp_trace_func(const struct kpath_rt_func *f, uint32_t index)
 		bb_varint(&b, f->edges[i].dst);
 		bb_varint(&b, f->edges[i].val);
 	}
-	if (f->block_last_line)
+	if (f->block_last_line) {
 		for (unsigned i = 0; i < f->num_blocks; i++)
 			bb_varint(&b, f->block_last_line[i]);
+		if (f->source_hash)
+			bb_str(&b, f->source_hash);
+	}
 	pthread_mutex_lock(&kp_rt.tmu);
 	if (b.oom) {
 		fprintf(stderr, "kpath: out of memory writing the trace; trace disabled\n");

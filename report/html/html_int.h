@@ -77,7 +77,8 @@ struct html_func {
 	uint64_t *idpool; /* storage of every sequence's ids */
 	struct html_linecount *linecount;
 	size_t nlinecount;
-	uint32_t min_line, max_line; /* over f->line and every decoded line */
+	uint32_t min_line, max_line; /* over f->line and every counted line */
+	int stale;                   /* the file on disk is not the one instrumented */
 	size_t file;                 /* index into html_model.files */
 	char page[96];               /* the page's file name in DIR */
 };
@@ -87,6 +88,7 @@ struct html_file {
 	uint64_t flow;
 	size_t nfuncs;
 	struct html_source *src; /* NULL if not loaded or unreadable */
+	char why[512];           /* why src is NULL */
 };
 
 struct html_model {
@@ -102,6 +104,12 @@ struct html_model {
  * Returns 0 or -1 (out of memory). */
 int html_model_build(struct html_model *m, struct kp_profile *p);
 void html_model_free(struct html_model *m);
+/* Checks every line of f against the nlines of its source (a line
+ * beyond it is an error, not a row) and counts the lines (linecount,
+ * min_line, max_line; without it a page has no line table).  at is f's
+ * index in the profile.  0, -1 (out of memory), or -2 with the JSON path
+ * and the reason in why. */
+int html_model_lines(struct html_func *f, size_t at, uint32_t nlines, char *why, size_t whylen);
 /* The decoded lines of id in f, or NULL. */
 const struct kp_path *html_func_path(const struct html_func *f, uint64_t id);
 /* The last line of the j-th block of p (its span's end; the first line in
@@ -138,17 +146,21 @@ struct html_source {
 	uint32_t nlines;
 	struct html_hl hl;
 	int highlighted; /* 0 if tree-sitter failed: plain text */
+	char hash[17];   /* its source hash (rep_src.h) */
 };
-/* Resolves name against root (NULL = current directory; absolute names are
- * used as they are) and reads it.  NULL with a reason in err when it cannot
- * be read. */
-struct html_source *html_source_load(const char *name, const char *root, char *err, size_t errlen);
+/* Reads name under root as report/rep_src.h allows.  NULL with a reason in
+ * err when it cannot be read. */
+struct rep_src_root;
+struct html_source *html_source_load(const char *name, const struct rep_src_root *root, char *err, size_t errlen);
 void html_source_free(struct html_source *s);
 /* Writes line (1-based) as highlighted, escaped HTML (without its end of
  * line). */
 void html_source_line(FILE *out, const struct html_source *s, uint32_t line);
 
-/* html_page.c.  Each returns 0 or -1 on a write error (errno set). */
+/* html_page.c.  The lines a function's page shows: its counted lines and
+ * the definition around f->line (tree-sitter), within src. */
+void html_page_range(const struct html_func *f, const struct html_source *src, uint32_t *first, uint32_t *last);
+/* Each returns 0 or -1 on a write error (errno set). */
 int html_page_index(FILE *out, const struct html_model *m, const char *profile_name);
 int html_page_func(FILE *out, const struct html_model *m, const struct html_func *f, size_t top);
 

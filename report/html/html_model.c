@@ -101,13 +101,6 @@ static int cmp_multi(const void *a, const void *b)
 	return 0;
 }
 
-static int cmp_linecount(const void *a, const void *b)
-{
-	const struct html_linecount *x = a, *y = b;
-
-	return (x->line > y->line) - (x->line < y->line);
-}
-
 uint32_t html_path_last(const struct kp_path *p, size_t j)
 {
 	return p->last_lines && p->last_lines[j] > p->lines[j] ? p->last_lines[j] : p->lines[j];
@@ -115,55 +108,84 @@ uint32_t html_path_last(const struct kp_path *p, size_t j)
 
 /* linecount: for each executed BL path, each distinct line its blocks span
  * (first..last of each block; the first line only without spans) gets the
- * path's count, once per path.  Lines are merged after sorting. */
+ * path's count, once per path: seen[l - lo] == i + 1 once path i counted
+ * line l.  Requires every line to be checked against the source (html_
+ * model_lines), so [lo, hi] is within the file. */
 static int func_lines(struct html_func *f)
 {
-	size_t i, n = 0, out;
+	size_t i, j, n, *seen;
+	uint64_t *count;
+	uint32_t lo = f->pf->line ? f->pf->line : 1, hi = lo, l;
 	int sat = 0;
 
-	f->min_line = f->max_line = f->pf->line;
 	for (i = 0; i < f->nsingle; i++) {
 		const struct kp_path *p = html_func_path(f, f->single[i].ids[0]);
-		for (size_t j = 0; p && j < p->nlines; j++)
-			n += html_path_last(p, j) - p->lines[j] + 1;
-	}
-	f->linecount = calloc(n ? n : 1, sizeof *f->linecount);
-	if (!f->linecount)
-		return -1;
-	for (i = 0; i < f->nsingle; i++) {
-		const struct kp_path *p = html_func_path(f, f->single[i].ids[0]);
-		size_t first = f->nlinecount, j, k;
 
-		if (!p)
-			continue;
-		for (j = 0; j < p->nlines; j++) {
-			uint32_t l, last = html_path_last(p, j);
-
-			for (l = p->lines[j]; l != 0 && l <= last; l++) {
-				int seen = 0;
-
-				for (k = first; k < f->nlinecount && !seen; k++)
-					seen = f->linecount[k].line == l;
-				if (seen)
-					continue;
-				f->linecount[f->nlinecount].line = l;
-				f->linecount[f->nlinecount++].count = f->single[i].count;
-				if (l < f->min_line)
-					f->min_line = l;
-				if (l > f->max_line)
-					f->max_line = l;
-			}
+		for (j = 0; p && j < p->nlines; j++) {
+			if (p->lines[j] && p->lines[j] < lo)
+				lo = p->lines[j];
+			if (html_path_last(p, j) > hi)
+				hi = html_path_last(p, j);
 		}
 	}
-	qsort(f->linecount, f->nlinecount, sizeof *f->linecount, cmp_linecount);
-	for (i = 0, out = 0; i < f->nlinecount; i++) {
-		if (out && f->linecount[out - 1].line == f->linecount[i].line)
-			f->linecount[out - 1].count = sat_add(f->linecount[out - 1].count, f->linecount[i].count, &sat);
-		else
-			f->linecount[out++] = f->linecount[i];
+	n = (size_t)(hi - lo) + 1;
+	seen = calloc(n, sizeof *seen);
+	count = calloc(n, sizeof *count);
+	f->linecount = calloc(n, sizeof *f->linecount);
+	if (!seen || !count || !f->linecount) {
+		free(seen);
+		free(count);
+		return -1;
 	}
-	f->nlinecount = out;
+	for (i = 0; i < f->nsingle; i++) {
+		const struct kp_path *p = html_func_path(f, f->single[i].ids[0]);
+
+		for (j = 0; p && j < p->nlines; j++)
+			for (l = p->lines[j]; l != 0 && l <= html_path_last(p, j); l++) {
+				if (seen[l - lo] == i + 1)
+					continue;
+				if (!seen[l - lo] && l < f->min_line)
+					f->min_line = l;
+				if (!seen[l - lo] && l > f->max_line)
+					f->max_line = l;
+				seen[l - lo] = i + 1;
+				count[l - lo] = sat_add(count[l - lo], f->single[i].count, &sat);
+			}
+	}
+	/* a line any path reached has a count (seen[] stays non-zero) */
+	for (i = 0; i < n; i++)
+		if (seen[i]) {
+			f->linecount[f->nlinecount].line = lo + (uint32_t)i;
+			f->linecount[f->nlinecount++].count = count[i];
+		}
+	free(seen);
+	free(count);
 	return 0;
+}
+
+/* Checks f's lines against a source of nlines lines, then counts them.
+ * 0, -1 (out of memory), or -2 with "functions[I]...: reason" in why. */
+int html_model_lines(struct html_func *f, size_t at, uint32_t nlines, char *why, size_t whylen)
+{
+	uint32_t i, j;
+
+	if (f->pf->line > nlines) {
+		snprintf(why, whylen, "functions[%zu].line: line %u is beyond the end of the file (%u lines)", at,
+		         f->pf->line, nlines);
+		return -2;
+	}
+	for (i = 0; i < f->pf->npaths; i++) {
+		const struct kp_path *p = &f->pf->paths[i];
+
+		for (j = 0; j < p->nlines; j++)
+			if (html_path_last(p, j) > nlines) {
+				snprintf(why, whylen, "functions[%zu].paths[%u].%s[%u]: line %u is beyond the end of the file "
+				         "(%u lines)", at, p->json_index, p->last_lines ? "spans" : "lines", j,
+				         html_path_last(p, j), nlines);
+				return -2;
+			}
+	}
+	return func_lines(f);
 }
 
 static int func_build(struct html_func *f, const struct kp_func *pf)
@@ -174,8 +196,9 @@ static int func_build(struct html_func *f, const struct kp_func *pf)
 
 	memset(f, 0, sizeof *f);
 	f->pf = pf;
+	f->min_line = f->max_line = pf->line;
 	if (pf->ipf.n == 0)
-		return func_lines(f);
+		return 0;
 	nodes = count_below(&pf->ipf, 0, 0, &slots);
 	for (c = pf->ipf.nodes[0].first_child; c != KP_NONE; c = pf->ipf.nodes[c].next_sibling)
 		nroots++;
@@ -193,7 +216,7 @@ static int func_build(struct html_func *f, const struct kp_func *pf)
 	qsort(f->multi, f->nmulti, sizeof *f->multi, cmp_multi);
 	for (i = 0; i < f->nsingle; i++)
 		f->flow = sat_add(f->flow, f->single[i].count, &f->flow_saturated);
-	return func_lines(f);
+	return 0;
 }
 
 static int cmp_func(const void *a, const void *b)

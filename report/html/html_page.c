@@ -227,20 +227,25 @@ static uint64_t line_count(const struct html_func *f, uint32_t line, int *has)
 	return *has ? f->linecount[lo].count : 0;
 }
 
+void html_page_range(const struct html_func *f, const struct html_source *src, uint32_t *first, uint32_t *last)
+{
+	uint32_t a, b;
+
+	*first = f->min_line;
+	*last = f->max_line;
+	if (src && src->highlighted && html_hl_function_lines(&src->hl, f->pf->line, &a, &b)) {
+		*first = a < *first ? a : *first;
+		*last = b > *last ? b : *last;
+	}
+}
+
 static void source_table(FILE *out, const struct html_func *f, const struct html_source *src)
 {
-	uint32_t first = f->min_line, last = f->max_line, l;
+	uint32_t first, last, l;
 	uint64_t maxc = 0;
 	size_t i;
 
-	if (src && src->highlighted) {
-		uint32_t a, b;
-
-		if (html_hl_function_lines(&src->hl, f->pf->line, &a, &b)) {
-			first = a < first ? a : first;
-			last = b > last ? b : last;
-		}
-	}
+	html_page_range(f, src, &first, &last);
 	for (i = 0; i < f->nlinecount; i++)
 		if (f->linecount[i].count > maxc)
 			maxc = f->linecount[i].count;
@@ -272,7 +277,7 @@ static void source_table(FILE *out, const struct html_func *f, const struct html
 int html_page_func(FILE *out, const struct html_model *m, const struct html_func *f, size_t top)
 {
 	const struct html_file *fl = &m->files[f->file];
-	const struct html_source *src = fl->src;
+	const struct html_source *src = f->stale ? NULL : fl->src;
 
 	head(out, f->pf->name, f->pf->file);
 	fputs("<body class=\"function\">\n<header class=\"bar\"><a class=\"brand\" href=\"index.html\">kpath</a>"
@@ -294,12 +299,15 @@ int html_page_func(FILE *out, const struct html_model *m, const struct html_func
 	if (f->pf->invalid_paths)
 		fprintf(out, "<p class=\"warn\">%" PRIu64 " invalid path IDs were received and not recorded.</p>\n",
 		        f->pf->invalid_paths);
-	if (!src)
-		fputs("<p class=\"warn\">The source file could not be read when this page was made "
-		      "(see <code>--source-dir</code>); only line numbers are shown.</p>\n", out);
-	else if (f->max_line > src->nlines)
-		fputs("<p class=\"warn\">The source file is shorter than the profile's lines: it has changed "
-		      "since it was instrumented.</p>\n", out);
+	if (!src) {
+		fputs("<p class=\"warn\">Source unavailable: ", out);
+		if (f->stale)
+			fputs("the file on disk differs from the one that was instrumented (its source hash is not "
+			      "the profile's), so its lines would not match these counts", out);
+		else
+			html_escape(out, fl->why);
+		fputs(". Only the path tables are shown (see <code>--source-dir</code>).</p>\n", out);
+	}
 	fputs("</section>\n<div class=\"cols\">\n<aside class=\"paths\" aria-label=\"paths\">\n"
 	      "<p class=\"hint\">Select a path (click it, or Tab to it and press Enter) to highlight its lines: "
 	      "each iteration has its own colour and badge. <kbd>\xe2\x86\x90</kbd> <kbd>\xe2\x86\x92</kbd> "
@@ -313,7 +321,8 @@ int html_page_func(FILE *out, const struct html_model *m, const struct html_func
 	fputs("</aside>\n<section class=\"source\" aria-label=\"source\">\n"
 	      "<div class=\"iterbar\" id=\"iterbar\" aria-live=\"polite\"><span class=\"label\">No path selected.</span></div>\n",
 	      out);
-	source_table(out, f, src);
+	if (src)
+		source_table(out, f, src);
 	fputs("</section>\n</div>\n</main>\n", out);
 	foot(out);
 	return ferror(out) ? -1 : 0;

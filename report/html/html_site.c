@@ -75,6 +75,8 @@ static int dir_kind(const char *dir)
 	return empty ? 1 : marker ? 2 : 0;
 }
 
+static int site_open(struct html_site *s, const char *dir, char *err, size_t errlen);
+
 /* "PARENT/.BASE.SUFFIX-XXXXXX" for mkdtemp. */
 static char *sibling_template(const char *dir, const char *suffix)
 {
@@ -98,8 +100,30 @@ static char *sibling_template(const char *dir, const char *suffix)
 int html_site_open(struct html_site *s, const char *dir, char *err, size_t errlen)
 {
 	struct stat st;
+	char *target = NULL;
+	int rc;
 
 	memset(s, 0, sizeof *s);
+	/* DIR a symbolic link (to an earlier site, say): the site replaces
+	 * the link's target, beside which the temporary directory is made, and
+	 * the link keeps pointing at it.  (Renaming over the link itself
+	 * would fail with "Is a directory".) */
+	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (!(target = realpath(dir, NULL))) {
+			snprintf(err, errlen, "%s: a symbolic link whose target cannot be used (%s)", dir, strerror(errno));
+			return -1;
+		}
+		dir = target;
+	}
+	rc = site_open(s, dir, err, errlen);
+	free(target);
+	return rc;
+}
+
+static int site_open(struct html_site *s, const char *dir, char *err, size_t errlen)
+{
+	struct stat st;
+
 	if (stat(dir, &st) == 0) {
 		if (!S_ISDIR(st.st_mode)) {
 			snprintf(err, errlen, "%s: exists and is not a directory", dir);

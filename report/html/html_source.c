@@ -1,65 +1,16 @@
 /*
  * html_source.c: a source file named by the profile, read once and
- * highlighted once for all its functions' pages.
+ * highlighted once for all its functions' pages.  Only what rep_src.h
+ * allows is read: a regular file under the source root, of bounded size.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "html_int.h"
+#include "rep_src.h"
 
-static char *join(const char *root, const char *name)
-{
-	size_t a = strlen(root), b = strlen(name);
-	char *p = malloc(a + b + 2);
-
-	if (p)
-		snprintf(p, a + b + 2, "%s%s%s", root, a && root[a - 1] == '/' ? "" : "/", name);
-	return p;
-}
-
-static int read_all(const char *path, char **text, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-
-	if (!f)
-		return -1;
-	for (;;) {
-		size_t got;
-
-		if (cap - n < 4096) {
-			char *g = realloc(buf, cap ? 2 * cap : 65536);
-			if (!g) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return -1;
-			}
-			buf = g;
-			cap = cap ? 2 * cap : 65536;
-		}
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		int e = errno;
-		free(buf);
-		fclose(f);
-		errno = e ? e : EIO;
-		return -1;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	return 0;
-}
-
-struct html_source *html_source_load(const char *name, const char *root, char *err, size_t errlen)
+struct html_source *html_source_load(const char *name, const struct rep_src_root *root, char *err, size_t errlen)
 {
 	struct html_source *s = calloc(1, sizeof *s);
 	size_t i, l;
@@ -69,17 +20,17 @@ struct html_source *html_source_load(const char *name, const char *root, char *e
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	s->path = (name[0] == '/' || !root) ? strdup(name) : join(root, name);
+	s->path = strdup(name);
 	if (!s->path) {
 		snprintf(err, errlen, "out of memory");
 		free(s);
 		return NULL;
 	}
-	if (read_all(s->path, &s->text, &s->len) < 0) {
-		snprintf(err, errlen, "%s: %s", s->path, strerror(errno));
+	if (rep_src_read(root, name, NULL, &s->text, &s->len, err, errlen) != REP_SRC_OK) {
 		html_source_free(s);
 		return NULL;
 	}
+	rep_src_hash(s->text, s->len, s->hash);
 	for (i = 0, l = 1; i < s->len; i++)
 		l += s->text[i] == '\n';
 	/* a last line without '\n' is a line; a final '\n' does not start one */

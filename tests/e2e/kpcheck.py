@@ -221,6 +221,8 @@ class Trace:
         f["edges"] = [(self.varint(end), self.varint(end), self.varint(end)) for _ in range(ne)]
         # optional trailer: each block's last line
         f["block_last_line"] = [self.varint(end) for _ in range(nb)] if self.pos < end else None
+        # and after it, optionally, the source hash (docs/trace-format.md)
+        f["source_hash"] = self.string(end) if self.pos < end else None
         self.funcs.append(f)
 
     def b_chunk(self, end):

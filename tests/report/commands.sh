@@ -151,7 +151,8 @@ cp "$SRC/data/diff_new.json" .
 expect_rc 0 "$KPATH" show diff_new.json --function f --source-dir "$SRC/data" --color never
 same out.txt "$SRC/data/show_f.expected" "show --source-dir"
 expect_rc 1 "$KPATH" show diff_new.json --function f
-has err.txt "kpath show: t.c: cannot read the source of f: No such file or directory (use --source-dir DIR)"
+has err.txt "kpath show: f (t.c): source unavailable: "
+has err.txt "t.c: No such file or directory (see --source-dir)"
 expect_rc 2 "$KPATH" show diff_new.json --color=sometimes
 has err.txt "--color: auto, always or never, not: sometimes"
 expect_rc 0 "$KPATH" show m1.json --function classify

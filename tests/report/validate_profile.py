@@ -38,32 +38,53 @@ def validate(doc, what="profile"):
     for e in sorted(_get_validator().iter_errors(doc), key=lambda e: list(e.absolute_path)):
         where = "/".join(str(x) for x in e.absolute_path) or "(top)"
         errs.append("%s: schema kpath-profile/1: at %s: %s" % (what, where, e.message[:200]))
-    # What JSON Schema cannot say: the depth of the forest is at most k,
-    # a child's count never exceeds its parent's, and spans match lines
-    # (profile-schema.md).
+    # What JSON Schema cannot say (profile-schema.md; the C reader checks
+    # the same rules, runtime/profile_check.c): the depth of the forest is
+    # at most k, a child's count never exceeds its parent's, IDs are below
+    # num_paths, sibling IDs, path IDs and (name, file, checksum) are
+    # unique, and spans match lines.
     if not errs:
         k = doc["k"]
+        seen_funcs = set()
 
-        def walk(nodes, depth, parent, where):
-            for n in nodes:
-                c = int(n["count"])
+        def walk(nodes, depth, parent, num_paths, where):
+            ids = set()
+            for i, n in enumerate(nodes):
+                c, ident = int(n["count"]), int(n["id"])
+                at = "%s[%d]" % (where, i)
                 if depth > k:
-                    errs.append("%s: %s: deeper than k = %d" % (what, where, k))
+                    errs.append("%s: %s: deeper than k = %d" % (what, at, k))
                     return
                 if parent is not None and c > parent:
-                    errs.append("%s: %s: count %d above its parent's %d" % (what, where, c, parent))
-                walk(n["children"], depth + 1, c, where + "/" + str(n["id"]))
+                    errs.append("%s: %s: count %d above its parent's %d" % (what, at, c, parent))
+                if ident >= num_paths:
+                    errs.append("%s: %s: id %d not below num_paths %d" % (what, at, ident, num_paths))
+                if ident in ids:
+                    errs.append("%s: %s: duplicate id %d among siblings" % (what, at, ident))
+                ids.add(ident)
+                walk(n["children"], depth + 1, c, num_paths, at + ".children")
 
-        for fn in doc["functions"]:
-            walk(fn["kipf"], 1, None, "%s:%s kipf" % (fn["file"], fn["name"]))
+        for fi, fn in enumerate(doc["functions"]):
+            key = (fn["name"], fn["file"], fn["checksum"])
+            if key in seen_funcs:
+                errs.append("%s: functions[%d]: function listed twice" % (what, fi))
+            seen_funcs.add(key)
+            num_paths = int(fn["num_paths"])
+            walk(fn["kipf"], 1, None, num_paths, "functions[%d].kipf" % fi)
+            path_ids = set()
             # spans, when present: one [first, last] per entry of lines,
             # first == lines[i] <= last
-            for q in fn["paths"]:
+            for pi, q in enumerate(fn["paths"]):
+                at = "functions[%d].paths[%d]" % (fi, pi)
+                if int(q["id"]) >= num_paths:
+                    errs.append("%s: %s: id %s not below num_paths %d" % (what, at, q["id"], num_paths))
+                if int(q["id"]) in path_ids:
+                    errs.append("%s: %s: duplicate path id %s" % (what, at, q["id"]))
+                path_ids.add(int(q["id"]))
                 sp = q.get("spans")
                 if sp is not None and (len(sp) != len(q["lines"]) or
                                        any(s[0] != l or s[1] < s[0] for s, l in zip(sp, q["lines"]))):
-                    errs.append("%s: %s:%s path %s: spans %r do not match lines %r"
-                                % (what, fn["file"], fn["name"], q["id"], sp, q["lines"]))
+                    errs.append("%s: %s: spans %r do not match lines %r" % (what, at, sp, q["lines"]))
     return errs
 
 

@@ -28,7 +28,7 @@ static const unsigned never_lines[] = ABI_LINES(70);
 static const unsigned leaf_lines[] = ABI_LINES(90);
 
 #define ABI_FUNC(NAME, LINE, LINES, SUM)                                                          \
-	{ KPATH_RT_ABI, NAME, "tests/runtime/abi_prog.c", LINE, SUM, 8, 8, LINES, 10, abi_edges, 0, 0, NULL }
+	{ KPATH_RT_ABI, NAME, "tests/runtime/abi_prog.c", LINE, SUM, 8, 8, LINES, 10, abi_edges, 0, 0, NULL, NULL }
 
 /* loop(): the paper's stream, called LOOP_CALLS times from main. */
 static const kpath_rt_u64 S_LOOP[] = { 6, 2, 0, 0, 2, 2, 0, 0, 2, 2, 0, 0, 2, 3 };

@@ -68,13 +68,13 @@ static void test_read_errors(void)
 	CHECK(read_err("badk.json", "k: expected") == KP_ESCHEMA);
 	write_text("badcount.json",
 		   "{\"schema\": \"kpath-profile/1\", \"k\": 2, \"runs\": 1, \"functions\": [{\"name\": \"f\", "
-		   "\"file\": \"a.c\", \"line\": 1, \"checksum\": \"x\", \"num_paths\": 2, \"invalid_paths\": 0, "
+		   "\"file\": \"a.c\", \"line\": 1, \"checksum\": \"00000000000000aa\", \"num_paths\": 2, \"invalid_paths\": 0, "
 		   "\"kipf\": [{\"id\": 1, \"count\": -3, \"children\": []}]}]}");
 	CHECK(read_err("badcount.json", "functions[0].kipf[0].count: expected a non-negative integer") ==
 	      KP_ESCHEMA);
 	write_text("deep.json",
 		   "{\"schema\": \"kpath-profile/1\", \"k\": 1, \"runs\": 1, \"functions\": [{\"name\": \"f\", "
-		   "\"file\": \"a.c\", \"line\": 1, \"checksum\": \"x\", \"num_paths\": 2, \"invalid_paths\": 0, "
+		   "\"file\": \"a.c\", \"line\": 1, \"checksum\": \"00000000000000aa\", \"num_paths\": 2, \"invalid_paths\": 0, "
 		   "\"kipf\": [{\"id\": 1, \"count\": 3, \"children\": [{\"id\": 1, \"count\": 1, "
 		   "\"children\": []}]}]}]}");
 	CHECK(read_err("deep.json", "deeper than k") == KP_ESCHEMA);

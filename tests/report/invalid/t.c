@@ -1,0 +1,6 @@
+int f(int n)
+{
+	while (n--)
+		n = n;
+	return 0;
+}
