@@ -57,15 +57,17 @@ static void *module_base(const void *addr)
 	return dladdr(addr, &info) ? info.dli_fbase : NULL;
 }
 
-/* A heap copy of f with its strings and arrays: one allocation (freed
+/* A heap copy of f with its strings and arrays (every pointer field of
+ * struct kpath_rt_func: a field added there must be copied here): one allocation (freed
  * never: the copy lives until exit, like the registry); NULL on ENOMEM. */
 static struct kpath_rt_func *desc_copy(const struct kpath_rt_func *f)
 {
 	size_t name = strlen(f->name) + 1, file = strlen(f->file) + 1, sum = strlen(f->checksum) + 1;
+	size_t hash = f->source_hash ? strlen(f->source_hash) + 1 : 0;
 	size_t lines = (size_t)f->num_blocks * sizeof *f->block_line;
 	size_t last = f->block_last_line ? lines : 0;
 	size_t edges = (size_t)f->num_edges * sizeof *f->edges;
-	size_t n = sizeof *f + edges + lines + last + name + file + sum;
+	size_t n = sizeof *f + edges + lines + last + name + file + sum + hash;
 	struct kpath_rt_func *c = kp_malloc(n);
 	if (!c)
 		return NULL;
@@ -84,6 +86,9 @@ static struct kpath_rt_func *desc_copy(const struct kpath_rt_func *f)
 	c->file = memcpy(p, f->file, file);
 	p += file;
 	c->checksum = memcpy(p, f->checksum, sum);
+	p += sum;
+	if (hash)
+		c->source_hash = memcpy(p, f->source_hash, hash);
 	c->next = NULL;
 	return c;
 }

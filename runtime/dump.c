@@ -39,6 +39,7 @@ void kp_dump_locked(void)
 	struct kp_profile p;
 	kp_profile_init(&p, kp_rt.k);
 	p.runs = kp_rt.run_counted ? 0 : 1;
+	p.forked = kp_rt.forked;
 	uint64_t dropped = __atomic_load_n(&kp_rt.dropped, __ATOMIC_RELAXED);
 	p.dropped = dropped;
 	int rc = 0;

@@ -64,7 +64,8 @@ unsigned kp_ipf_depth(const struct kp_ipf *t);
 
 /* NULL when the rule holds, else its text.  kp_rule_node: a k-IPF node
  * (is_root: no parent count to compare with). */
-const char *kp_rule_node(uint64_t id, uint64_t count, uint64_t parent_count, int is_root, uint64_t num_paths);
+const char *kp_rule_node(uint64_t id, uint64_t count, uint64_t parent_count, int is_root, uint64_t num_paths,
+			 int forked);
 const char *kp_rule_path(const struct kp_path *q, uint64_t num_paths);
 const char *kp_rule_hex16(const char *s);
 /* a + b, saturated at UINT64_MAX (merging never wraps a count: a wrapped
@@ -329,6 +330,7 @@ struct kp_rt {
 	int atexit_ok;           /* kp_atexit is registered */
 	int exited;              /* the exit handler ran */
 	int run_counted;         /* a profile of this process was written */
+	int forked;              /* this process was forked from an instrumented one */
 	int stats;               /* KPATH_STATS: print forest sizes at exit */
 	uint64_t forest_nodes;   /* nodes of the forests of the threads that ended */
 	uint64_t forest_threads; /* threads that had a forest */

@@ -195,6 +195,7 @@ int kp_profile_merge_into(struct kp_profile *dst, const struct kp_profile *src, 
 			rc = kp_ipf_compact(&dst->funcs[i].ipf, k);
 	}
 	dst->runs = kp_add_sat(dst->runs, src->runs);
+	dst->forked |= src->forked;
 	dst->dropped = kp_add_sat(dst->dropped, src->dropped);
 	for (size_t i = 0; i < src->nfuncs && rc == 0; i++) {
 		const struct kp_func *s = &src->funcs[i];

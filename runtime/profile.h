@@ -113,6 +113,12 @@ struct kp_profile {
 	unsigned k;        /* 1..KP_KMAX */
 	uint64_t runs;
 	uint64_t dropped;
+	/* Some run was a process forked from an instrumented one while
+	 * activations were live: their k-IPF sequences that began before the
+	 * fork are counted in the child and their beginnings in the parent, so
+	 * in this profile alone a node may count 0 or more than its parent
+	 * (docs/profile-schema.md, "forked").  Sticky under merging. */
+	int forked;
 	struct kp_func *funcs;
 	size_t nfuncs, cap;
 };

@@ -6,7 +6,8 @@
  *
  * Each predicate returns NULL when the rule holds, else the rule's text.
  * The rules (k-BLPP paper, Properties 1 and 2, and the numbering):
- *  - a k-IPF node's count is > 0 and never above its parent's count;
+ *  - a k-IPF node's count is > 0 and never above its parent's count
+ *    (except in a profile marked "forked", see struct kp_profile);
  *  - a node's label, and a decoded path's id, is a path ID: < num_paths;
  *  - the forest is at most k deep (checked by the walk that knows depth);
  *  - a decoded path's lines are line numbers (>= 1), and its optional spans
@@ -18,8 +19,11 @@
 
 #include "kp_internal.h"
 
-const char *kp_rule_node(uint64_t id, uint64_t count, uint64_t parent_count, int is_root, uint64_t num_paths)
+const char *kp_rule_node(uint64_t id, uint64_t count, uint64_t parent_count, int is_root, uint64_t num_paths,
+			 int forked)
 {
+	if (forked) /* the count rules hold only over the parent's and child's profiles together */
+		return id >= num_paths ? "a path ID is below num_paths" : NULL;
 	if (count == 0)
 		return "a k-IPF count is > 0";
 	if (!is_root && count > parent_count)
@@ -51,16 +55,17 @@ const char *kp_rule_hex16(const char *s)
 /* Walks the children of v at depth d (1 = roots); stops at the first
  * violation.  Depth is bounded by k <= KP_KMAX, links by t->n. */
 static const char *check_forest(const struct kp_ipf *t, uint32_t v, unsigned d, unsigned k, uint64_t num_paths,
-				uint32_t *budget)
+				int forked, uint32_t *budget)
 {
 	for (uint32_t c = t->nodes[v].first_child; c != KP_NONE; c = t->nodes[c].next_sibling) {
 		if (c >= t->n || (*budget)-- == 0)
 			return "a forest, not a graph";
 		if (d > k)
 			return "the forest is at most k deep";
-		const char *why = kp_rule_node(t->nodes[c].id, t->nodes[c].count, t->nodes[v].count, d == 1, num_paths);
+		const char *why = kp_rule_node(t->nodes[c].id, t->nodes[c].count, t->nodes[v].count, d == 1, num_paths,
+					       forked);
 		if (!why)
-			why = check_forest(t, c, d + 1, k, num_paths, budget);
+			why = check_forest(t, c, d + 1, k, num_paths, forked, budget);
 		if (why)
 			return why;
 	}
@@ -90,7 +95,7 @@ int kp_profile_check(const struct kp_profile *p, char *err, size_t errlen)
 		}
 		uint32_t budget = f->ipf.n;
 		if (!why && f->ipf.n) {
-			why = check_forest(&f->ipf, 0, 1, p->k, f->num_paths, &budget);
+			why = check_forest(&f->ipf, 0, 1, p->k, f->num_paths, p->forked, &budget);
 			field = "kipf";
 		}
 		if (why) {

@@ -103,7 +103,8 @@ static json_t *profile_json(struct kp_profile *p)
 		goto fail;
 	if (json_object_set_new(o, "schema", json_string(KP_SCHEMA)) ||
 	    json_object_set_new(o, "k", json_integer(p->k)) || json_object_set_new(o, "runs", u64_json(p->runs)) ||
-	    json_object_set_new(o, "dropped", u64_json(p->dropped)))
+	    json_object_set_new(o, "dropped", u64_json(p->dropped)) ||
+	    (p->forked && json_object_set_new(o, "forked", json_true())))
 		goto fail;
 	for (size_t i = 0; i < p->nfuncs; i++)
 		if (json_array_append_new(fs, func_json(&p->funcs[i])))
@@ -190,6 +191,7 @@ struct rd {
 	char where[256]; /* JSON path of the current field */
 	int force;       /* kp_profile_read_opts: read past broken invariants */
 	int forced;      /* ... and one was: err holds the first */
+	int forked;      /* the profile says "forked": true (struct kp_profile) */
 };
 
 static int bad(struct rd *r, const char *field, const char *what)
@@ -270,7 +272,7 @@ static int read_forest(struct rd *r, json_t *a, struct kp_ipf *t, uint32_t paren
 			return rc;
 		if (kp_ipf_find(t, parent, id) != KP_NONE)
 			return bad(r, "id", "duplicate id among siblings");
-		const char *rule = kp_rule_node(id, count, t->nodes[parent].count, parent == 0, num_paths);
+		const char *rule = kp_rule_node(id, count, t->nodes[parent].count, parent == 0, num_paths, r->forked);
 		if (rule && (rc = violated(r, count == 0 || id < num_paths ? "count" : "id", rule)))
 			return rc;
 		if (kp_ipf_child(t, parent, id, &v) != 0) {
@@ -483,6 +485,10 @@ static int read_profile(struct rd *r, json_t *root, struct kp_profile *p)
 	p->k = (unsigned)k;
 	p->runs = runs;
 	p->dropped = dropped;
+	json_t *forked = json_object_get(root, "forked");
+	if (forked && !json_is_boolean(forked))
+		return bad(r, "forked", "expected true or false");
+	p->forked = r->forked = forked && json_is_true(forked);
 	json_t *fs = json_object_get(root, "functions");
 	if (!json_is_array(fs))
 		return bad(r, "functions", fs ? "expected an array" : "missing");

@@ -115,6 +115,10 @@ static void fork_child(void)
 	}
 	kp_rt.dropped = 0;
 	kp_rt.run_counted = 0;
+	/* Live activations go on in the child: a k-IPF sequence that began
+	 * before the fork ends here, its beginning counted in the parent's
+	 * profile.  The profile says so (struct kp_profile, forked). */
+	kp_rt.forked = 1;
 	free(kp_rt.redirect); /* the parent's fallback file: its pid is in the name */
 	kp_rt.redirect = NULL;
 	kp_rt.trace = NULL; /* the parent owns the stream; not closed here */

@@ -45,6 +45,7 @@ def validate(doc, what="profile"):
     # unique, and spans match lines.
     if not errs:
         k = doc["k"]
+        forked = doc.get("forked") is True  # count rules hold only with the parent's profile
         seen_funcs = set()
 
         def walk(nodes, depth, parent, num_paths, where):
@@ -55,7 +56,9 @@ def validate(doc, what="profile"):
                 if depth > k:
                     errs.append("%s: %s: deeper than k = %d" % (what, at, k))
                     return
-                if parent is not None and c > parent:
+                if c == 0 and not forked:
+                    errs.append("%s: %s: count 0 (k-IPF counts are > 0)" % (what, at))
+                if parent is not None and c > parent and not forked:
                     errs.append("%s: %s: count %d above its parent's %d" % (what, at, c, parent))
                 if ident >= num_paths:
                     errs.append("%s: %s: id %d not below num_paths %d" % (what, at, ident, num_paths))
