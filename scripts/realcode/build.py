@@ -5,9 +5,12 @@ For each unit (C file), in this order:
   syntax    clang-14 -fsyntax-only PFLAGS FILE     timed: CPU seconds, peak RSS
   kpath     kpath instrument FILE -o OUT -- PFLAGS timed the same way
   compile   gcc FLAGS -iquote DIR(FILE) -c OUT     must succeed: a written
-            output that does not compile where the original does is exactly
-            what makes kpath-cc fall back to the original, and counts as a
-            defect ("fallback")
+            output that does not compile where the original does is a
+            defect ("fallback": kpath-cc would compile the original)
+  kpath-cc  kpath-cc gcc FLAGS -c FILE             the way a user builds; its
+            warning "compiled without path profiling" is a defect too
+            ("kpath-cc fallback"); the instrumented executables are linked
+            from these objects, by kpath-cc
   arcs      gcc FLAGS -fprofile-arcs -c FILE       only when measuring overhead
 PFLAGS are the flags that matter to a parser (-D, -U, -I, -std, -include);
 clang and kpath get the same ones, so their time and memory compare.
@@ -30,7 +33,8 @@ WARNING_RE = re.compile(r"warning: (.*?)(?: \[(-W[^\]]*)\])?$", re.M)
 @dataclass
 class Unit:
     path: str
-    status: str = "ok"          # ok, excluded, clang-rejects, instrument-error, fallback
+    status: str = "ok"          # ok, excluded, clang-rejects, instrument-error, fallback,
+                                # cc-fallback
     reason: str = ""
     instrumented: int = 0
     skipped: int = 0
@@ -131,6 +135,11 @@ def build_unit(ctx, prog, path, index):
             native_w.remove(x)
         else:
             u.new_warnings.append(x)
+    env = dict(os.environ, KPATH_CC_VERBOSE="1")
+    if sh([ctx.kpath_cc, ctx.cc] + flags + ["-c", path, "-o", w("cc", ".o")], w("cc", ".log"),
+          env=env) != 0 or "compiled without path profiling" in read(w("cc", ".log")):
+        u.status, u.reason = "cc-fallback", "kpath-cc: " + first_error(read(w("cc", ".log")))
+        return u
     if ctx.arcs and sh([ctx.cc] + flags + ["-fprofile-arcs", "-c", path, "-o", w("arcs", ".o")],
                        w("arcs", ".log")) != 0:
         u.status, u.reason = "excluded", "does not compile with -fprofile-arcs"
@@ -138,18 +147,21 @@ def build_unit(ctx, prog, path, index):
 
 
 def link(ctx, prog, units, variant):
-    """Links every executable of prog for variant (native, kp, arcs) into
-    WORK/VARIANT/bin/; returns an error message or None."""
+    """Links every executable of prog for variant (native; kp, from the
+    kpath-cc objects by kpath-cc; arcs) into WORK/VARIANT/bin/; returns an
+    error message or None."""
     bindir = os.path.join(ctx.work, variant, "bin")
     os.makedirs(bindir, exist_ok=True)
     index = {u.path: i for i, u in enumerate(units)}
-    extra = {"native": [], "kp": ctx.kpath_libs, "arcs": ["-fprofile-arcs"]}[variant]
+    cc = [ctx.kpath_cc, ctx.cc] if variant == "kp" else [ctx.cc]
+    extra = ["-fprofile-arcs"] if variant == "arcs" else []
+    objdir = "cc" if variant == "kp" else variant
     for exe, members in prog.exes.items():
         if any(units[index[m]].status != "ok" for m in members):
             return "%s: a file it links was not built (see the file table)" % exe
-        objs = [os.path.join(ctx.work, variant, "%d.o" % index[m]) for m in members]
+        objs = [os.path.join(ctx.work, objdir, "%d.o" % index[m]) for m in members]
         log = os.path.join(bindir, exe + ".link.log")
-        if sh([ctx.cc] + objs + ["-o", os.path.join(bindir, exe)] + prog.libs + extra + ["-lm"],
+        if sh(cc + objs + ["-o", os.path.join(bindir, exe)] + prog.libs + extra + ["-lm"],
               log) != 0:
             return "%s (%s): link failed: %s" % (exe, variant, first_error(read(log)))
     return None

@@ -37,12 +37,12 @@ class Totals:
     """What the report sums over the units of one program (or of all)."""
 
     def __init__(self, units):
-        ok = [u for u in units if u.status in ("ok", "fallback")]
+        ok = [u for u in units if u.status in ("ok", "fallback", "cc-fallback")]
         self.files = len(units)
         self.built = sum(u.status == "ok" for u in units)
         self.excluded = [u for u in units if u.status == "excluded"]
         self.errors = [u for u in units if u.status in ("instrument-error", "clang-rejects")]
-        self.fallbacks = [u for u in units if u.status == "fallback"]
+        self.fallbacks = [u for u in units if u.status in ("fallback", "cc-fallback")]
         self.instrumented = sum(u.instrumented for u in ok)
         self.skipped = sum(u.skipped for u in ok)
         self.cut = sum(u.cut for u in ok)
@@ -63,7 +63,8 @@ def program_section(p):
         ("files instrumented and compiled", "%d of %d" % (t.built, t.files)),
         ("functions instrumented / skipped / cut", "%d / %d / %d (%.2f%% instrumented)" % (
             t.instrumented, t.skipped, t.cut, share(t))),
-        ("fallbacks (output written but does not compile)", str(len(t.fallbacks))),
+        ("fallbacks (written output does not compile, or kpath-cc compiled the original)",
+         str(len(t.fallbacks))),
         ("instrumenter errors", str(len(t.errors))),
         ("files excluded (do not compile natively)", str(len(t.excluded))),
         ("new compiler warnings in instrumented files", str(len(t.new_warnings))),
@@ -104,10 +105,10 @@ def program_section(p):
 def totals_section(results):
     out = ["### Totals", "",
            "| program | files | functions | instrumented | skipped | cut | fallbacks | "
-           "outputs identical | instrument / syntax time | peak memory | overhead k=1 | k=4 | "
-           "-fprofile-arcs |",
+           "new warnings | outputs identical | instrument / syntax time | peak memory | "
+           "overhead k=1 | k=4 | -fprofile-arcs |",
            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
-           "---: |"]
+           "---: | ---: |"]
     all_units = []
     for p in results + [None]:
         units = p.units if p else all_units
@@ -118,10 +119,11 @@ def totals_section(results):
               for b in ("kp-k1", "kp-k4", "arcs")]
         compared = p.compared if p else sum(r.compared for r in results)
         identical = p.identical if p else sum(r.identical for r in results)
-        out.append("| %s | %d | %d | %.2f%% | %d | %d | %d | %d of %d | %s | %s | %s | %s | %s |" % (
-            p.prog.name if p else "**all**", t.files, t.instrumented + t.skipped, share(t),
-            t.skipped, t.cut, len(t.fallbacks), identical, compared,
-            fmt_ratio(t.kp_cpu, t.clang_cpu), fmt_ratio(t.kp_rss, t.clang_rss), *ov))
+        out.append("| %s | %d | %d | %.2f%% | %d | %d | %d | %d | %d of %d | %s | %s | %s | %s | %s |"
+                   % (p.prog.name if p else "**all**", t.files, t.instrumented + t.skipped,
+                      share(t), t.skipped, t.cut, len(t.fallbacks), len(t.new_warnings),
+                      identical, compared,
+                      fmt_ratio(t.kp_cpu, t.clang_cpu), fmt_ratio(t.kp_rss, t.clang_rss), *ov))
         if p:
             all_units += p.units
     t = Totals(all_units)
@@ -142,8 +144,10 @@ def targets_section(results, t):
              "%.2f%%" % share(t), mark(share(t) >= TARGET_SHARE)),
             ("outputs identical to native", "100%", "%d of %d" % (identical, compared),
              mark(compared > 0 and identical == compared)),
-            ("fallbacks (written output that does not compile)", "0", str(len(t.fallbacks)),
-             mark(not t.fallbacks))]
+            ("fallbacks (written output that does not compile, kpath-cc fallbacks)", "0",
+             str(len(t.fallbacks)), mark(not t.fallbacks)),
+            ("compiler warnings the instrumented files add", "0", str(len(t.new_warnings)),
+             mark(not t.new_warnings))]
     s = by_name.get("sqlite")
     if s:
         rows.append(("instrument / syntax on SQLite, time", "<= %.1fx" % TARGET_TIME,
