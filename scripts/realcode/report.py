@@ -85,6 +85,12 @@ def program_section(p):
                                       " (%.2fx)" % ratio(v, nat) if v and nat and b != "native"
                                       else ""))
         rows.append(("callgrind instructions, whole workload", "; ".join(cells)))
+        ex = ["k=%s %s (%.2fx native without it)" % (
+            b[-1], "{:,}".format(p.at_exit[b]), ratio(cg[b] - p.at_exit[b], nat))
+            for b in ("kp-k1", "kp-k4") if cg.get(b) and nat and p.at_exit.get(b)]
+        if ex:
+            rows.append(("of which the runtime's exit handler (k-IPF, JSON profile)",
+                         "; ".join(ex)))
     out = ["### %s" % p.prog.name, "", p.prog.origin + "; workload: " +
            ", ".join(s.name for s in p.prog.steps) + ".", "",
            "| measure | value |", "| --- | --- |"]

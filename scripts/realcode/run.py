@@ -12,7 +12,10 @@ a profile that is missing, unreadable, or reports invalid path IDs or
 dropped events fails the step.
 
 Overhead: callgrind (valgrind --tool=callgrind) counts the instructions of
-the whole workload (every step, each with a fresh profile) per build.
+the whole workload (every step, each with a fresh profile) per build; for
+the kp builds, callgrind_annotate also gives the part spent in the
+runtime's exit handler (kp_atexit: building the k-IPF and writing the
+JSON profile), a fixed cost that weighs on short runs.
 """
 import json
 import os
@@ -101,12 +104,22 @@ def run_build(ctx, prog, build, reference=None):
     return results, failures
 
 
+def exit_handler_cost(cgfile):
+    """Inclusive instructions of the runtime's exit handler in a callgrind
+    file (0 if it is not there)."""
+    p = subprocess.run(["callgrind_annotate", "--inclusive=yes", cgfile], capture_output=True,
+                       text=True)
+    m = re.search(r"^\s*([\d,]+) .*:kp_atexit ", p.stdout, re.M)
+    return int(m.group(1).replace(",", "")) if m else 0
+
+
 def callgrind(ctx, prog, build):
     """Instructions executed by the whole workload in build (the sum over
-    its steps), or None if a step failed under valgrind."""
+    its steps) and the part of them in the runtime's exit handler, or
+    (None, 0) if a step failed under valgrind."""
     d = _rundir(ctx, prog, build)
     env = _env(build)
-    total = 0
+    total = at_exit = 0
     for s in prog.steps:
         stdin = os.path.join(d, s.stdin[1:] + ".out") if s.stdin and s.stdin[0] == "@" else s.stdin
         cg = os.path.join(d, s.name + ".callgrind")
@@ -118,6 +131,8 @@ def callgrind(ctx, prog, build):
         m = re.search(r"^(?:summary|totals): (\d+)", open(cg).read() if os.path.exists(cg) else "",
                       re.M)
         if rc != 0 or not m:
-            return None
+            return None, 0
         total += int(m.group(1))
-    return total
+        if build.startswith("kp"):
+            at_exit += exit_handler_cost(cg)
+    return total, at_exit
