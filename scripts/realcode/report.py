@@ -46,7 +46,7 @@ class Totals:
         self.instrumented = sum(u.instrumented for u in ok)
         self.skipped = sum(u.skipped for u in ok)
         self.cut = sum(u.cut for u in ok)
-        self.skips = [(u.path,) + s for u in ok for s in u.skips]
+        self.skips = [(u.path,) + tuple(s) for u in ok for s in u.skips]
         self.new_warnings = [(u.path, w) for u in units for w in u.new_warnings]
         timed = [u for u in units if u.status != "excluded"]
         self.kp_cpu = sum(u.kp_cpu for u in timed)
