@@ -101,7 +101,13 @@ def program_section(p):
                 for path, _, line, fn, why in t.skips]
     problems = ["%s: %s" % (u.path.split("/")[-1], u.reason)
                 for u in t.fallbacks + t.errors + t.excluded]
-    problems += ["%s: new warning: %s" % (path.split("/")[-1], w) for path, w in t.new_warnings]
+    kinds = collections.defaultdict(list)      # warning class -> files, one per warning
+    for path, w in t.new_warnings:
+        kinds[reason_class(w.replace("\u2018", "'").replace("\u2019", "'"))].append(path)
+    for k, paths in sorted(kinds.items()):
+        files = sorted({x.split("/")[-1] for x in paths})
+        problems.append("new warning, %d times in %d files (%s%s): %s" % (
+            len(paths), len(files), ", ".join(files[:5]), ", ..." if len(files) > 5 else "", k))
     problems += p.failures
     if problems:
         out += ["", "Problems:", ""] + ["- " + x for x in problems]
