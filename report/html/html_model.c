@@ -170,8 +170,8 @@ int html_model_lines(struct html_func *f, size_t at, uint32_t nlines, char *why,
 	uint32_t i, j;
 
 	if (f->pf->line > nlines) {
-		snprintf(why, whylen, "functions[%zu].line: line %u is beyond the end of the file (%u lines)", at,
-		         f->pf->line, nlines);
+		snprintf(why, whylen, "functions[%zu].line: line %u is beyond the end of %s (%u lines)", at,
+		         f->pf->line, f->pf->file, nlines);
 		return -2;
 	}
 	for (i = 0; i < f->pf->npaths; i++) {
@@ -179,9 +179,9 @@ int html_model_lines(struct html_func *f, size_t at, uint32_t nlines, char *why,
 
 		for (j = 0; j < p->nlines; j++)
 			if (html_path_last(p, j) > nlines) {
-				snprintf(why, whylen, "functions[%zu].paths[%u].%s[%u]: line %u is beyond the end of the file "
+				snprintf(why, whylen, "functions[%zu].paths[%u].%s[%u]: line %u is beyond the end of %s "
 				         "(%u lines)", at, p->json_index, p->last_lines ? "spans" : "lines", j,
-				         html_path_last(p, j), nlines);
+				         html_path_last(p, j), f->pf->file, nlines);
 				return -2;
 			}
 	}

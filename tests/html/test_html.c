@@ -145,7 +145,8 @@ static void test_model(void)
 	for (i = 0; i < m.nfuncs; i++) /* fixtures/loop.c has 10 lines */
 		CHECK(html_model_lines(&m.funcs[i], i, 10, err, sizeof err) == 0);
 	/* a line beyond the source is an error naming the field */
-	CHECK(html_model_lines(&m.funcs[0], 0, 7, err, sizeof err) == -2 && strstr(err, "line 8 is beyond the end"));
+	CHECK(html_model_lines(&m.funcs[0], 0, 7, err, sizeof err) == -2 && strstr(err, "functions[0].paths[") &&
+	      strstr(err, "line 8 is beyond the end of loop.c (7 lines)"));
 	CHECK(m.nfuncs == 2 && m.nfiles == 1 && m.total_flow == 5);
 	f = &m.funcs[0];
 	CHECK(!strcmp(f->pf->name, "f") && f->flow == 4 && !strcmp(f->page, "f1-f.html"));

@@ -55,7 +55,7 @@ has err.txt "functions[0].paths[0].spans[0]: line 4294967295 is beyond the end o
 if [ $html = 1 ]; then
 	run 2048 "$KPATH" html huge.json -o site1
 	[ $rc = 1 ] || fail "html of a huge line: exit $rc, expected 1"
-	has err.txt "functions[0].paths[0].spans[0]: line 4294967295 is beyond the end of the file (6 lines)"
+	has err.txt "huge.json: functions[0].paths[0].spans[0]: line 4294967295 is beyond the end of t.c (6 lines)"
 	[ -e site1 ] && fail "html of a huge line made site1"
 	ls -a | grep -q '^\.site1\.' && fail "html of a huge line left a temporary directory: $(ls -a | grep '^\.site1')"
 fi
