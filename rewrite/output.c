@@ -304,6 +304,21 @@ static size_t bom_len(const char *text, size_t len)
 	return len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
 }
 
+/* A file that includes itself (libiberty's regex.c, to compile its
+ * matcher twice) includes its instrumented copy, which has the same name:
+ * the descriptors and the constructor are guarded by macros named after
+ * the source, so they are defined once per translation unit, and each
+ * guard is tested once after its definition so that -Wunused-macros does
+ * not count it as unused. */
+static void open_guard(struct buf *b, const struct rw_file *f, const char *what)
+{
+	uint32_t h = 2166136261u; /* FNV-1a of the source's name */
+	for (const char *s = f->src_name; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	putf(b, "#ifndef %s%s_%08" PRIx32 "\n#define %s%s_%08" PRIx32 "\n#if defined(%s%s_%08" PRIx32 ")\n#endif\n",
+	     f->prefix, what, h, f->prefix, what, h, f->prefix, what, h);
+}
+
 char *rw_render(const struct rw_file *f, const char *text, size_t len, const char *out_name)
 {
 	struct buf b = {0};
@@ -332,6 +347,7 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 	/* the descriptors before the functions that use them: a tentative
 	 * definition here and the definition in the tail would be two
 	 * definitions in C++ (-Wc++-compat) */
+	open_guard(&b, f, "descriptors");
 	for (uint32_t i = 0; i < f->ndescs; i++)
 		put(&b, f->descs[i], strlen(f->descs[i]));
 	if (f->check) {
@@ -341,6 +357,7 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 	}
 	if (f->preamble_extra)
 		put(&b, f->preamble_extra, strlen(f->preamble_extra));
+	put(&b, "#endif\n", 7);
 	put(&b, "#line 1 ", 8);
 	put_cstr(&b, f->src_name);
 	put(&b, "\n", 1);
@@ -349,6 +366,7 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 	putf(&b, "#line %u ", count_lines(&b) + 2);
 	put_cstr(&b, out_name);
 	put(&b, "\n", 1);
+	open_guard(&b, f, "tail");
 	if (f->tail_extra)
 		put(&b, f->tail_extra, strlen(f->tail_extra));
 	if (f->ndescs) {
@@ -359,6 +377,7 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 			putf(&b, "\tkpath_rt_register(&%s);\n", f->desc_names[i]);
 		put(&b, "}\n#endif\n", 9);
 	}
+	put(&b, "#endif\n", 7);
 	return b.s;
 }
 

@@ -6,6 +6,10 @@
 #ifndef kp_fallthrough
 #define kp_fallthrough do { } while (0)
 #endif
+#ifndef kp_descriptors_dd393f20
+#define kp_descriptors_dd393f20
+#if defined(kp_descriptors_dd393f20)
+#endif
 static const unsigned kp_lines_if_else[] = {0, 0, 2, 5, 6, 0, 7, 8};
 static const unsigned kp_last_lines_if_else[] = {0, 0, 4, 5, 6, 0, 7, 8};
 static const struct kpath_rt_edge kp_edges_if_else[] = {{0, 2, 0}, {2, 4, 0}, {2, 3, 2}, {3, 7, 0}, {4, 5, 0}, {4, 6, 1}, {5, 7, 0}, {6, 5, 0}, {7, 1, 0}};
@@ -26,6 +30,7 @@ static const unsigned kp_lines_nothing[] = {0, 0, 61};
 static const unsigned kp_last_lines_nothing[] = {0, 0, 61};
 static const struct kpath_rt_edge kp_edges_nothing[] = {{0, 2, 0}, {2, 1, 0}};
 static struct kpath_rt_func kp_fn_nothing = {KPATH_RT_ABI, "nothing", "statements.c", 61, "98df8a1ea555dc2b", 1, 3, kp_lines_nothing, 2, kp_edges_nothing, 0, 0, kp_last_lines_nothing, "ecc61ca4a5abca25"};
+#endif
 #line 1 "statements.c"
 /* One function per statement form of C11 6.8, for the CFG golden file. */
 int if_else(int a)
@@ -91,6 +96,10 @@ void nothing(void)
 {
  kpath_rt_count(&kp_fn_nothing, 0, 1); }
 #line N "statements.out.c"
+#ifndef kp_tail_dd393f20
+#define kp_tail_dd393f20
+#if defined(kp_tail_dd393f20)
+#endif
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((constructor, no_instrument_function)) static void kp_register_all(void)
 {
@@ -100,4 +109,5 @@ __attribute__((constructor, no_instrument_function)) static void kp_register_all
 	kpath_rt_register(&kp_fn_gotos);
 	kpath_rt_register(&kp_fn_nothing);
 }
+#endif
 #endif
