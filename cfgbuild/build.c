@@ -22,81 +22,18 @@
  * statement's keyword must be the token at its expansion location, otherwise
  * it came from a macro.
  */
-#include "build.h"
-#include "ast.h"
+#include "build_internal.h"
 
-#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct loop_ctx {
-	uint32_t brk, cont; /* break and continue targets, CFG_NONE if not applicable */
-};
-
-struct label {
-	char *name;
-	uint32_t block;
-	bool defined;
-	bool addr_taken;    /* &&name occurs: a possible computed-goto target */
-	unsigned line;
-};
-
-struct switch_ctx {
-	uint32_t head;     /* block evaluating the controlling expression */
-	uint32_t ncase;    /* case labels seen, for order keys */
-	bool has_default;
-};
-
-/* Facts about a node that the walk asks for more than once; -1 while not
- * yet known. */
-struct memo {
-	int8_t unevaluated; /* unevaluated() */
-	int8_t op;          /* branch_op(), with expr_branches */
-	int8_t branch;      /* scan_branch() */
-	int8_t twice;       /* a call to twice[i] (scan_node), or none (-2) */
-	int8_t plain;       /* a call to a plain_callee (set with twice) */
-};
-
-struct builder {
-	const struct src_file *src;
-	struct fn_plan *plan;
-	struct src_tok *toks; /* the function's tokens (load_tokens) */
-	uint32_t ntoks;
-	char *tok_text;       /* their spellings when they are not the file's (load_tokens) */
-	struct ast ast;       /* the function's cursors; the walk names them by node id (ast.h) */
-	struct memo *memo;    /* per node: what the walk found out about it */
-	/* For a quick "no" (index_tokens): the offsets of the "&&" and "||"
-	 * tokens, of the "?" tokens, and whether a keyword of an unevaluated
-	 * operand occurs at all. */
-	uint32_t *andor, nandor, *quest, nquest;
-	bool has_unevaluated_kw;
-	uint32_t local_label;   /* the first "__label__" token, CFG_NONE if none */
-	bool goto_star;         /* some "goto" is followed by "*" */
-	uint32_t cur;
-	struct loop_ctx loop;
-	struct switch_ctx *sw;
-	struct label *labels;
-	uint32_t nlabels, cap_labels;
-	bool has_indirect_goto; /* the function has a computed goto (goto *p) */
-	uint32_t dispatch;  /* the block every computed goto jumps to, CFG_NONE until needed */
-	uint32_t seq;
-	bool expr_branches; /* &&, || and ?: are CFG branches */
-	bool allow_twice;   /* check_expr accepts a setjmp call (placed as a restart) */
-	bool saw_twice;     /* check_expr met one */
-	/* The first and last tokens of the latest attributed null statement
-	 * ("__attribute__((fallthrough));", or a macro spelling it), CFG_NONE
-	 * before the first: fall_off keeps it right before its label. */
-	uint32_t attr_first, attr_last, attr_node;
-	jmp_buf fail;
-};
-
 /* --- failure ------------------------------------------------------------ */
 
 static unsigned offset_line(struct builder *b, uint32_t off);
 
-static void fail_at(struct builder *b, uint32_t off, const char *fmt, ...)
+void fail_at(struct builder *b, uint32_t off, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -114,7 +51,7 @@ static void fail_macro(struct builder *b, uint32_t off, const char *why)
 	fail_at(b, off, "%s", why);
 }
 
-static void *xrealloc(void *p, size_t n)
+void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 	if (!q) {
@@ -186,7 +123,7 @@ static enum CXCursorKind kind_of(struct builder *b, uint32_t c)
 	return b->ast.v[c].kind;
 }
 
-static CXCursor cursor_of(struct builder *b, uint32_t c)
+CXCursor cursor_of(struct builder *b, uint32_t c)
 {
 	return b->ast.v[c].c;
 }
@@ -205,7 +142,7 @@ static const char *file_of(struct builder *b, uint32_t c, char *buf, size_t n)
 	return buf;
 }
 
-static uint32_t cursor_start(struct builder *b, uint32_t c)
+uint32_t cursor_start(struct builder *b, uint32_t c)
 {
 	const struct ast_node *x = ast_start(&b->ast, c);
 	if (!x->s_in) {
@@ -326,12 +263,6 @@ static const struct ast_node *extent(struct builder *b, uint32_t c)
 }
 
 /* --- children ------------------------------------------------------------- */
-
-/* The children of node c, in clang_visitChildren's order. */
-struct kids {
-	const uint32_t *v;
-	unsigned n;
-};
 
 static struct kids children(struct builder *b, uint32_t c)
 {
@@ -904,7 +835,7 @@ static bool expr_range(struct builder *b, uint32_t c, uint32_t *first, uint32_t 
 }
 
 /* Keywords whose operands are not evaluated. */
-static const char *const unevaluated_kw[] = {"sizeof", "_Alignof", "__alignof__", "__alignof", "_Generic",
+const char *const unevaluated_kw[] = {"sizeof", "_Alignof", "__alignof__", "__alignof", "_Generic",
                                              "typeof", "__typeof__", "__typeof", "__builtin_constant_p",
                                              "__builtin_choose_expr", "__builtin_types_compatible_p",
                                              "__builtin_offsetof", "offsetof"};
@@ -1840,7 +1771,6 @@ static bool calls_longjmp(struct builder *b, uint32_t c)
 	clang_disposeString(n);
 	return r;
 }
-
 /* Statements that are code of one block (unless && / || / ?: or a setjmp
  * split them): their whole text extends the block. */
 static bool simple_stmt_kind(enum CXCursorKind kind)
@@ -1987,152 +1917,6 @@ static void stmt_kind(struct builder *b, uint32_t c, enum CXCursorKind kind)
 		}
 		break;
 	}
-}
-
-/* --- the declaration of kp_ret -------------------------------------------- */
-
-/* Appends to *out a declaration of `name` with type t (C11 6.7.6
- * declarators, built inside out).  Returns false when t cannot be spelled. */
-static bool declarator(CXType t, const char *name, char **out)
-{
-	char buf[1024];
-	switch (t.kind) {
-	case CXType_Pointer: {
-		CXType p = clang_getPointeeType(t);
-		const char *q = clang_isConstQualifiedType(t) ? " const " : "";
-		bool paren = p.kind == CXType_FunctionProto || p.kind == CXType_FunctionNoProto ||
-		             p.kind == CXType_ConstantArray || p.kind == CXType_IncompleteArray;
-		snprintf(buf, sizeof buf, paren ? "(*%s%s)" : "*%s%s", q, name);
-		return declarator(p, buf, out);
-	}
-	case CXType_FunctionNoProto:
-		snprintf(buf, sizeof buf, "%s()", name);
-		return declarator(clang_getResultType(t), buf, out);
-	case CXType_FunctionProto: {
-		int n = clang_getNumArgTypes(t);
-		size_t len = (size_t)snprintf(buf, sizeof buf, "%s(", name);
-		for (int i = 0; i < n && len < sizeof buf; i++) {
-			CXString s = clang_getTypeSpelling(clang_getArgType(t, (unsigned)i));
-			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i ? ", " : "", clang_getCString(s));
-			clang_disposeString(s);
-		}
-		if (len < sizeof buf)
-			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s)",
-			                        clang_isFunctionTypeVariadic(t) ? (n ? ", ..." : "...") : (n ? "" : "void"));
-		if (len >= sizeof buf)
-			return false;
-		return declarator(clang_getResultType(t), buf, out);
-	}
-	case CXType_ConstantArray:
-		snprintf(buf, sizeof buf, "%s[%lld]", name, clang_getArraySize(t));
-		return declarator(clang_getArrayElementType(t), buf, out);
-	default: {
-		CXString s = clang_getTypeSpelling(t);
-		const char *sp = clang_getCString(s);
-		bool ok = sp && *sp && !strstr(sp, "(unnamed") && !strstr(sp, "(anonymous") &&
-		          !strchr(sp, '<') && !strchr(sp, '(');
-		if (ok) {
-			size_t n = strlen(sp) + strlen(name) + 2;
-			*out = xrealloc(NULL, n);
-			snprintf(*out, n, "%s %s", sp, name);
-		}
-		clang_disposeString(s);
-		return ok;
-	}
-	}
-}
-
-/* kp_ret is assigned, so it takes the return type without its top-level
- * qualifiers (the value a return yields is unqualified, C11 6.8.6.4). */
-static bool has_const_member(CXType t);
-
-static enum CXVisitorResult const_field(CXCursor field, CXClientData d)
-{
-	bool *found = d;
-	if (has_const_member(clang_getCursorType(field))) {
-		*found = true;
-		return CXVisit_Break;
-	}
-	return CXVisit_Continue;
-}
-
-/* Whether an object of type t cannot be assigned (C11 6.3.2.1p1: a
- * const-qualified type, or a structure or union with such a member). */
-static bool has_const_member(CXType t)
-{
-	t = clang_getCanonicalType(t);
-	if (clang_isConstQualifiedType(t))
-		return true;
-	if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
-		return has_const_member(clang_getArrayElementType(t));
-	if (t.kind != CXType_Record)
-		return false;
-	bool found = false;
-	clang_Type_visitFields(t, const_field, &found);
-	return found;
-}
-
-static void plan_return_type(struct builder *b, uint32_t fn)
-{
-	CXType r = clang_getResultType(clang_getCursorType(cursor_of(b, fn)));
-	if (r.kind == CXType_Void) {
-		b->plan->ret_decl = NULL;
-		return;
-	}
-	/* A struct with const members cannot be assigned: each return then
-	 * initialises its own temporary, "return __extension__ ({ T kp_ret =
-	 * (e); ...; kp_ret; });", which also takes a const type as written
-	 * (e.g. a typedef of a const anonymous struct). */
-	if (clang_getCanonicalType(r).kind == CXType_Record &&
-	    (has_const_member(r) || clang_isConstQualifiedType(clang_getCanonicalType(r)))) {
-		CXString s = clang_getTypeSpelling(r);
-		const char *sp = clang_getCString(s);
-		bool ok = *sp && !strstr(sp, "(unnamed") && !strstr(sp, "(anonymous") && !strchr(sp, '(');
-		if (ok) {
-			size_t n = strlen(sp) + 4;
-			b->plan->ret_decl = xrealloc(NULL, n);
-			snprintf(b->plan->ret_decl, n, "%s %%s", sp);
-			b->plan->ret_init_only = true;
-		}
-		clang_disposeString(s);
-		if (!ok)
-			fail_at(b, cursor_start(b, fn), "return type cannot be spelled for a temporary");
-		return;
-	}
-	/* A qualifier hidden behind a typedef: spell the canonical type, whose
-	 * top-level qualifiers are stripped below. */
-	if (clang_isConstQualifiedType(clang_getCanonicalType(r)) && !clang_isConstQualifiedType(r))
-		r = clang_getCanonicalType(r);
-	CXString s = clang_getTypeSpelling(r);
-	const char *sp = clang_getCString(s);
-	char *decl = NULL;
-	bool ok;
-	if (r.kind == CXType_Pointer || r.kind == CXType_FunctionProto) {
-		ok = declarator(r, "%s", &decl);
-		if (ok && clang_isConstQualifiedType(r)) {
-			/* the top-level qualifier is the one next to the name
-			 * ("int *const *const %s"), not the first one */
-			char *p = strstr(decl, " const %s");
-			if (p)
-				memmove(p, p + 6, strlen(p + 6) + 1);
-		}
-	} else {
-		while (!strncmp(sp, "const ", 6) || !strncmp(sp, "volatile ", 9))
-			sp += sp[0] == 'c' ? 6 : 9;
-		ok = *sp && !strstr(sp, "(unnamed") && !strstr(sp, "(anonymous") && !strchr(sp, '(') &&
-		     !strstr(sp, " const") && !strstr(sp, " volatile");
-		if (ok) {
-			size_t n = strlen(sp) + 4;
-			decl = xrealloc(NULL, n);
-			snprintf(decl, n, "%s %%s", sp);
-		}
-	}
-	clang_disposeString(s);
-	if (!ok) {
-		free(decl);
-		fail_at(b, cursor_start(b, fn), "return type cannot be spelled for a temporary");
-	}
-	b->plan->ret_decl = decl;
 }
 
 /* --- entry point ---------------------------------------------------------- */

@@ -1,0 +1,95 @@
+/*
+ * build_internal.h: what the files of build_function share (
+ * rettype.c, build.c):
+ * the builder's state and the functions called across them.  Not a public
+ * interface: other components include build.h only.
+ */
+#ifndef KPATH_BUILD_INTERNAL_H
+#define KPATH_BUILD_INTERNAL_H
+
+#include "build.h"
+#include "ast.h"
+
+#include <setjmp.h>
+
+struct loop_ctx {
+	uint32_t brk, cont; /* break and continue targets, CFG_NONE if not applicable */
+};
+
+struct label {
+	char *name;
+	uint32_t block;
+	bool defined;
+	bool addr_taken;    /* &&name occurs: a possible computed-goto target */
+	unsigned line;
+};
+
+struct switch_ctx {
+	uint32_t head;     /* block evaluating the controlling expression */
+	uint32_t ncase;    /* case labels seen, for order keys */
+	bool has_default;
+};
+
+/* Facts about a node that the walk asks for more than once; -1 while not
+ * yet known. */
+struct memo {
+	int8_t unevaluated; /* unevaluated() */
+	int8_t op;          /* branch_op(), with expr_branches */
+	int8_t branch;      /* scan_branch() */
+	int8_t twice;       /* a call to twice[i] (scan_node), or none (-2) */
+	int8_t plain;       /* a call to a plain_callee (set with twice) */
+};
+
+struct builder {
+	const struct src_file *src;
+	struct fn_plan *plan;
+	struct src_tok *toks; /* the function's tokens (load_tokens) */
+	uint32_t ntoks;
+	char *tok_text;       /* their spellings when they are not the file's (load_tokens) */
+	struct ast ast;       /* the function's cursors; the walk names them by node id (ast.h) */
+	struct memo *memo;    /* per node: what the walk found out about it */
+	/* For a quick "no" (index_tokens): the offsets of the "&&" and "||"
+	 * tokens, of the "?" tokens, and whether a keyword of an unevaluated
+	 * operand occurs at all. */
+	uint32_t *andor, nandor, *quest, nquest;
+	bool has_unevaluated_kw;
+	uint32_t local_label;   /* the first "__label__" token, CFG_NONE if none */
+	bool goto_star;         /* some "goto" is followed by "*" */
+	uint32_t cur;
+	struct loop_ctx loop;
+	struct switch_ctx *sw;
+	struct label *labels;
+	uint32_t nlabels, cap_labels;
+	bool has_indirect_goto; /* the function has a computed goto (goto *p) */
+	uint32_t dispatch;  /* the block every computed goto jumps to, CFG_NONE until needed */
+	uint32_t seq;
+	bool expr_branches; /* &&, || and ?: are CFG branches */
+	bool allow_twice;   /* check_expr accepts a setjmp call (placed as a restart) */
+	bool saw_twice;     /* check_expr met one */
+	/* The first and last tokens of the latest attributed null statement
+	 * ("__attribute__((fallthrough));", or a macro spelling it), CFG_NONE
+	 * before the first: fall_off keeps it right before its label. */
+	uint32_t attr_first, attr_last, attr_node;
+	jmp_buf fail;
+};
+
+/* The children of node c, in clang_visitChildren's order. */
+struct kids {
+	const uint32_t *v;
+	unsigned n;
+};
+
+/* rettype.c */
+void plan_return_type(struct builder *b, uint32_t fn);
+
+/* build.c */
+void fail_at(struct builder *b, uint32_t off, const char *fmt, ...);
+void *xrealloc(void *p, size_t n);
+CXCursor cursor_of(struct builder *b, uint32_t c);
+uint32_t cursor_start(struct builder *b, uint32_t c);
+
+/* expr.c: keywords whose operands are not evaluated (the count is checked
+ * against the definition). */
+extern const char *const unevaluated_kw[13];
+
+#endif
