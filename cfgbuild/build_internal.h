@@ -1,6 +1,6 @@
 /*
  * build_internal.h: what the files of build_function share (
- * rettype.c, build.c):
+ * noreturn.c, rettype.c, build.c):
  * the builder's state and the functions called across them.  Not a public
  * interface: other components include build.h only.
  */
@@ -79,14 +79,20 @@ struct kids {
 	unsigned n;
 };
 
+/* noreturn.c */
+bool calls_noreturn(struct builder *b, uint32_t c);
+bool calls_longjmp(struct builder *b, uint32_t c);
+
 /* rettype.c */
 void plan_return_type(struct builder *b, uint32_t fn);
 
 /* build.c */
 void fail_at(struct builder *b, uint32_t off, const char *fmt, ...);
 void *xrealloc(void *p, size_t n);
+enum CXCursorKind kind_of(struct builder *b, uint32_t c);
 CXCursor cursor_of(struct builder *b, uint32_t c);
 uint32_t cursor_start(struct builder *b, uint32_t c);
+uint32_t strip_parens(struct builder *b, uint32_t c);
 
 /* expr.c: keywords whose operands are not evaluated (the count is checked
  * against the definition). */
