@@ -1,6 +1,6 @@
 /*
  * build_internal.h: what the files of build_function share (
- * noreturn.c, rettype.c, build.c):
+ * fallthrough.c, noreturn.c, rettype.c, build.c):
  * the builder's state and the functions called across them.  Not a public
  * interface: other components include build.h only.
  */
@@ -79,6 +79,9 @@ struct kids {
 	unsigned n;
 };
 
+/* fallthrough.c */
+uint32_t fall_off(struct builder *b, uint32_t i, bool *intended);
+
 /* noreturn.c */
 bool calls_noreturn(struct builder *b, uint32_t c);
 bool calls_longjmp(struct builder *b, uint32_t c);
@@ -89,9 +92,13 @@ void plan_return_type(struct builder *b, uint32_t fn);
 /* build.c */
 void fail_at(struct builder *b, uint32_t off, const char *fmt, ...);
 void *xrealloc(void *p, size_t n);
+bool tok_is(struct builder *b, uint32_t i, const char *sp);
 enum CXCursorKind kind_of(struct builder *b, uint32_t c);
 CXCursor cursor_of(struct builder *b, uint32_t c);
 uint32_t cursor_start(struct builder *b, uint32_t c);
+uint32_t tok_end(struct builder *b, uint32_t i);
+struct kids children(struct builder *b, uint32_t c);
+uint32_t stmt_last_tok(struct builder *b, uint32_t c);
 uint32_t strip_parens(struct builder *b, uint32_t c);
 
 /* expr.c: keywords whose operands are not evaluated (the count is checked
