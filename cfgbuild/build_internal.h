@@ -1,6 +1,6 @@
 /*
  * build_internal.h: what the files of build_function share (
- * fallthrough.c, noreturn.c, rettype.c, build.c):
+ * fallthrough.c, blocks.c, noreturn.c, rettype.c, build.c):
  * the builder's state and the functions called across them.  Not a public
  * interface: other components include build.h only.
  */
@@ -82,6 +82,16 @@ struct kids {
 /* fallthrough.c */
 uint32_t fall_off(struct builder *b, uint32_t i, bool *intended);
 
+/* blocks.c */
+uint32_t add_site(struct builder *b, enum site_kind kind, uint32_t off, int phase);
+void add_text(struct builder *b, uint32_t off, int phase, const char *text);
+uint32_t new_block(struct builder *b, unsigned line);
+uint32_t edge(struct builder *b, uint32_t src, uint32_t dst, uint32_t order, uint32_t site);
+uint32_t edge_stmt(struct builder *b, uint32_t src, uint32_t dst, uint32_t order, uint32_t off, int phase);
+void set_line(struct builder *b, uint32_t blk, unsigned line);
+void extend_to_end(struct builder *b, uint32_t blk, uint32_t nblocks0, uint32_t c);
+void touch(struct builder *b, uint32_t off);
+
 /* noreturn.c */
 bool calls_noreturn(struct builder *b, uint32_t c);
 bool calls_longjmp(struct builder *b, uint32_t c);
@@ -92,11 +102,13 @@ void plan_return_type(struct builder *b, uint32_t fn);
 /* build.c */
 void fail_at(struct builder *b, uint32_t off, const char *fmt, ...);
 void *xrealloc(void *p, size_t n);
+unsigned offset_line(struct builder *b, uint32_t off);
 bool tok_is(struct builder *b, uint32_t i, const char *sp);
 enum CXCursorKind kind_of(struct builder *b, uint32_t c);
 CXCursor cursor_of(struct builder *b, uint32_t c);
 uint32_t cursor_start(struct builder *b, uint32_t c);
 uint32_t tok_end(struct builder *b, uint32_t i);
+const struct ast_node *extent(struct builder *b, uint32_t c);
 struct kids children(struct builder *b, uint32_t c);
 uint32_t stmt_last_tok(struct builder *b, uint32_t c);
 uint32_t strip_parens(struct builder *b, uint32_t c);
