@@ -1,6 +1,7 @@
 /*
  * build_internal.h: what the files of build_function share (
- * fallthrough.c, blocks.c, noreturn.c, rettype.c, build.c):
+ * tokens.c, fallthrough.c, blocks.c, noreturn.c, rettype.c,
+ * build.c):
  * the builder's state and the functions called across them.  Not a public
  * interface: other components include build.h only.
  */
@@ -79,6 +80,29 @@ struct kids {
 	unsigned n;
 };
 
+/* tokens.c */
+void fail_at(struct builder *b, uint32_t off, const char *fmt, ...);
+void fail_macro(struct builder *b, uint32_t off, const char *why);
+void *xrealloc(void *p, size_t n);
+uint32_t loc_offset(struct builder *b, CXSourceLocation loc, bool *in_file);
+unsigned offset_line(struct builder *b, uint32_t off);
+uint32_t tok_at(struct builder *b, uint32_t off);
+bool is_open(const char *s);
+bool is_close(const char *s);
+bool tok_is(struct builder *b, uint32_t i, const char *sp);
+enum CXCursorKind kind_of(struct builder *b, uint32_t c);
+CXCursor cursor_of(struct builder *b, uint32_t c);
+const char *file_of(struct builder *b, uint32_t c, char *buf, size_t n);
+uint32_t cursor_start(struct builder *b, uint32_t c);
+uint32_t stmt_tok(struct builder *b, uint32_t c, const char *kw);
+uint32_t match_close(struct builder *b, uint32_t i);
+uint32_t find_semi(struct builder *b, uint32_t i);
+uint32_t tok_end(struct builder *b, uint32_t i);
+uint32_t last_tok_before(struct builder *b, uint32_t i, uint32_t e);
+const struct ast_node *extent(struct builder *b, uint32_t c);
+struct kids children(struct builder *b, uint32_t c);
+uint32_t stmt_last_tok(struct builder *b, uint32_t c);
+
 /* fallthrough.c */
 uint32_t fall_off(struct builder *b, uint32_t i, bool *intended);
 
@@ -100,18 +124,8 @@ bool calls_longjmp(struct builder *b, uint32_t c);
 void plan_return_type(struct builder *b, uint32_t fn);
 
 /* build.c */
-void fail_at(struct builder *b, uint32_t off, const char *fmt, ...);
-void *xrealloc(void *p, size_t n);
-unsigned offset_line(struct builder *b, uint32_t off);
-bool tok_is(struct builder *b, uint32_t i, const char *sp);
-enum CXCursorKind kind_of(struct builder *b, uint32_t c);
-CXCursor cursor_of(struct builder *b, uint32_t c);
-uint32_t cursor_start(struct builder *b, uint32_t c);
-uint32_t tok_end(struct builder *b, uint32_t i);
-const struct ast_node *extent(struct builder *b, uint32_t c);
-struct kids children(struct builder *b, uint32_t c);
-uint32_t stmt_last_tok(struct builder *b, uint32_t c);
 uint32_t strip_parens(struct builder *b, uint32_t c);
+void compound(struct builder *b, uint32_t c);
 
 /* expr.c: keywords whose operands are not evaluated (the count is checked
  * against the definition). */
