@@ -1,7 +1,7 @@
 /*
  * build_internal.h: what the files of build_function share (
- * tokens.c, fallthrough.c, blocks.c, noreturn.c, rettype.c,
- * build.c):
+ * tokens.c, fallthrough.c, blocks.c, expr.c, noreturn.c,
+ * rettype.c, build.c):
  * the builder's state and the functions called across them.  Not a public
  * interface: other components include build.h only.
  */
@@ -116,6 +116,14 @@ void set_line(struct builder *b, uint32_t blk, unsigned line);
 void extend_to_end(struct builder *b, uint32_t blk, uint32_t nblocks0, uint32_t c);
 void touch(struct builder *b, uint32_t off);
 
+/* expr.c */
+void check_expr(struct builder *b, uint32_t c);
+uint32_t strip_parens(struct builder *b, uint32_t c);
+void cond_branch(struct builder *b, uint32_t c, uint32_t t, uint32_t f);
+bool compound_cond(struct builder *b, uint32_t c);
+void value_expr(struct builder *b, uint32_t c);
+void decl_children(struct builder *b, uint32_t c);
+
 /* noreturn.c */
 bool calls_noreturn(struct builder *b, uint32_t c);
 bool calls_longjmp(struct builder *b, uint32_t c);
@@ -124,7 +132,6 @@ bool calls_longjmp(struct builder *b, uint32_t c);
 void plan_return_type(struct builder *b, uint32_t fn);
 
 /* build.c */
-uint32_t strip_parens(struct builder *b, uint32_t c);
 void compound(struct builder *b, uint32_t c);
 
 /* expr.c: keywords whose operands are not evaluated (the count is checked
