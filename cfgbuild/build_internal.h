@@ -1,7 +1,7 @@
 /*
  * build_internal.h: what the files of build_function share (
- * tokens.c, fallthrough.c, blocks.c, expr.c, noreturn.c,
- * rettype.c, build.c):
+ * tokens.c, fallthrough.c, blocks.c, expr.c, stmt.c,
+ * noreturn.c, rettype.c, build.c):
  * the builder's state and the functions called across them.  Not a public
  * interface: other components include build.h only.
  */
@@ -124,15 +124,16 @@ bool compound_cond(struct builder *b, uint32_t c);
 void value_expr(struct builder *b, uint32_t c);
 void decl_children(struct builder *b, uint32_t c);
 
+/* stmt.c */
+void compound(struct builder *b, uint32_t c);
+struct label *label_get(struct builder *b, const char *name);
+
 /* noreturn.c */
 bool calls_noreturn(struct builder *b, uint32_t c);
 bool calls_longjmp(struct builder *b, uint32_t c);
 
 /* rettype.c */
 void plan_return_type(struct builder *b, uint32_t fn);
-
-/* build.c */
-void compound(struct builder *b, uint32_t c);
 
 /* expr.c: keywords whose operands are not evaluated (the count is checked
  * against the definition). */
