@@ -1,6 +1,10 @@
 /*
- * build.c: the entry point, build_function: the CFG of a C function, built from the libclang AST while
- * walking its statements (C11 6.8), with the insertion site of every edge.
+ * build.c: build_function, the CFG of a C function built from the libclang
+ * AST while walking its statements (C11 6.8), with the insertion site of
+ * every edge.  This file holds the entry point (tokens of the function,
+ * the walk's set-up, computed-goto dispatch); the walk itself is split
+ * along its ideas: tokens.c, blocks.c, fallthrough.c, expr.c, stmt.c,
+ * noreturn.c, rettype.c, sharing build_internal.h.
  *
  * Invariants of the walk:
  *  - `cur` is the block control falls into at the current point, CFG_NONE

@@ -2,7 +2,7 @@
  * stmt.c: the statement walk (C11 6.8): one handler per statement kind,
  * each leaving b->cur at the block control falls into after it.
  *
- * Invariants: see build_internal.h.  b->cur is CFG_NONE right after a jump
+ * Invariants: see build.c.  b->cur is CFG_NONE right after a jump
  * statement; every edge made here carries a site control passes exactly
  * when the edge is taken, except a switch's dispatch into its case labels.
  */

@@ -4,7 +4,7 @@
  *
  * Invariant: a token index is into b->toks, sorted by offset; CFG_NONE is
  * "no such token".  A position inside a macro expansion never stands for a
- * statement's keyword: stmt_tok fails with fail_macro instead (build.c).
+ * statement's keyword: stmt_tok fails with fail_macro instead (see build.c).
  */
 #include "build_internal.h"
 
