@@ -34,7 +34,7 @@ struct ast_node {
 	bool s_in, e_in;      /* the extent's start / end expands into the file */
 	bool e_arg;           /* the end lies in a macro argument: e is then the start of
 	                         the (outermost) macro invocation holding it, not the
-	                         end of the text (build.c: extent) */
+	                         end of the text (tokens.c: extent) */
 	uint32_t s, e;        /* their offsets in the file */
 };
 

@@ -76,7 +76,7 @@ struct fn_plan {
 	/* Source lines (in no particular order) of the calls that might not come
 	 * back normally or might run this thread's other activations: every
 	 * call but those to the C library functions known to do neither
-	 * (build.c: plain_callee).  rewrite/place.c keeps repeat counting out
+	 * (expr.c: plain_callee).  rewrite/place.c keeps repeat counting out
 	 * of loops that hold one. */
 	unsigned *call_lines;
 	uint32_t ncall_lines, cap_call_lines;
@@ -117,7 +117,7 @@ struct src_file {
 	                          [start, end) offset pairs */
 	uint32_t nskipped;
 	struct src_memo *noreturn; /* per callee declaration: whether a call to it does not
-	                              return (build.c: calls_noreturn), filled as asked */
+	                              return (noreturn.c: calls_noreturn), filled as asked */
 };
 
 /* A yes/no fact per declaration, keyed by its cursor's data[0] (the

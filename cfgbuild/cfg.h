@@ -29,7 +29,7 @@
 #define CFG_EXIT 1u
 
 /*
- * Invariant (kept by cfgbuild/build.c): when line != 0, the lines
+ * Invariant (kept by cfgbuild/blocks.c and its callers): when line != 0, the lines
  * [line, last_line] hold code of this block, and no line strictly inside the
  * range holds code of another block (a nested then/else/body, a case or a
  * label, the operand block of &&, || or ?:).  The first and last line may be

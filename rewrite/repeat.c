@@ -18,7 +18,7 @@
  *       the loop emits (it holds no other back or cut edge);
  *   (b) nothing can end the activation or the process while items are held
  *       back: the loop calls no function but the C library ones that
- *       return normally (build.c: plain_callee), and every edge leaving
+ *       return normally (cfgbuild/expr.c: plain_callee), and every edge leaving
  *       it has a site for the flush.
  * Correctness does not depend on K being the right ID: a wrong K would
  * only never match.  K is computed from the DAG numbering: the dummy edge

@@ -1,0 +1,78 @@
+/*
+ * fallthrough.c: falling through into a case label right after an
+ * attributed null statement ("__attribute__((fallthrough));", or a macro
+ * spelling it).
+ *
+ * Invariant: b->attr_first/attr_last/attr_node name the latest such
+ * statement (CFG_NONE before the first); fall_off keeps the site of the
+ * fall-through edge right before its label.
+ */
+#include "build_internal.h"
+
+/* Whether node n is the last child of node p. */
+static bool last_child(struct builder *b, uint32_t p, uint32_t n)
+{
+	struct kids k = children(b, p);
+	return k.n && k.v[k.n - 1] == n;
+}
+
+/* Whether falling through into the label at token i is falling off the
+ * latest attributed null statement (fall_off): only the "}" of compound
+ * statements that it ends lie between them ("{ ...; deliberate_fall_through
+ * } case X:", as in SQLite's bytecode engine), and those compounds are
+ * statements in sequence (or a label's), not an if's or a loop's body,
+ * whose end other paths reach too. */
+static bool attr_before(struct builder *b, uint32_t i)
+{
+	if (b->attr_last == CFG_NONE)
+		return false;
+	uint32_t n = b->attr_node, k = b->attr_last + 1;
+	for (;;) {
+		uint32_t p = b->ast.v[n].parent;
+		while (p != AST_NONE && (kind_of(b, p) == CXCursor_CaseStmt || kind_of(b, p) == CXCursor_DefaultStmt ||
+		                         kind_of(b, p) == CXCursor_LabelStmt) && last_child(b, p, n)) {
+			n = p;
+			p = b->ast.v[n].parent;
+		}
+		if (p == AST_NONE || kind_of(b, p) != CXCursor_CompoundStmt)
+			return false;
+		if (k == i)
+			return true;
+		if (!tok_is(b, k, "}") || !last_child(b, p, n) || stmt_last_tok(b, p) != k)
+			return false;
+		n = p;
+		k++;
+	}
+}
+
+/* Where code for the fall-through edge into the label at token i goes.
+ * Normally just before the label; but gcc's -Wimplicit-fallthrough only
+ * honours a fall-through comment or __attribute__((fallthrough)) right
+ * before the label, so the code goes before those when the previous
+ * statement ends there (only whitespace, comments and null statements lie
+ * in between, so the control point is the same). */
+uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
+{
+	uint32_t off = b->toks[i].off;
+	/* an empty case ("case 1: case 2:") or a label first in a block: the
+	 * original has no statement before the label */
+	*intended = i > 0 && (tok_is(b, i - 1, ":") || tok_is(b, i - 1, "{"));
+	if (*intended) /* with the code of the label or block start, all at one offset */
+		return tok_end(b, i - 1);
+	if (attr_before(b, i)) {
+		/* the code goes before the attribute, which must stay right
+		 * before the label: no marker of ours */
+		return b->toks[b->attr_first].off;
+	}
+	if (i < 7)
+		return off;
+	uint32_t p = i - 1;
+	if (!tok_is(b, p, ";") && !tok_is(b, p, "}") && !tok_is(b, p, ":"))
+		return off;
+	for (uint32_t k = tok_end(b, p); k + 1 < off; k++)
+		if (b->src->text[k] == '/' && (b->src->text[k + 1] == '*' || b->src->text[k + 1] == '/')) {
+			*intended = true;
+			return tok_end(b, p);
+		}
+	return off;
+}
