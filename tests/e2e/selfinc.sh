@@ -5,13 +5,14 @@
 # must be defined once (rewrite/output.c, open_guard).  Compiled with
 # -Wall -Wunused-macros -Werror; same output as native; the profile counts
 # twice() exactly (4 calls with x > 0, 1 with x == 0).
-# usage: selfinc.sh KPATH_CC SRC_DIR WORK
+# usage: selfinc.sh KPATH_CC SRC_DIR WORK   (CC: the compiler, flags allowed,
+# as the sanitizer runs set it)
 set -u
-kcc=$1 src=$2 work=$3
+kcc=$1 src=$2 work=$3 CC=${CC:-cc}
 rm -rf "$work" && mkdir -p "$work" && cp "$src/selfinc.c" "$work/" && cd "$work" || exit 1
 fail() { echo "FAIL: $*"; exit 1; }
-cc -Wall -Wunused-macros -Werror selfinc.c -o native || fail "native build"
-"$kcc" cc -Wall -Wunused-macros -Werror selfinc.c -o inst 2>err.txt || { cat err.txt; fail "kpath-cc build"; }
+$CC -Wall -Wunused-macros -Werror selfinc.c -o native || fail "native build"
+"$kcc" $CC -Wall -Wunused-macros -Werror selfinc.c -o inst 2>err.txt || { cat err.txt; fail "kpath-cc build"; }
 [ -s err.txt ] && { cat err.txt; fail "kpath-cc printed something (a fallback?)"; }
 ./native >native.out || fail "native run"
 KPATH_OUT="$work/p.json" ./inst >inst.out || fail "instrumented run"
