@@ -568,6 +568,35 @@ static void concat(struct kp_vec *dst, const struct kp_vec *src)
 		kp_vec_push(dst, src->v[i]);
 }
 
+/* KPATH_CC_STRICT=1 and a source could not be profiled: is that kpath's
+ * failure?  The original command decides.  When it fails too, the source
+ * does not compile under these flags whatever kpath does: its own
+ * diagnostics (already on stderr) and exit status are the answer, and
+ * kpath says nothing.  When it succeeds, kpath is to blame: the outputs it
+ * wrote are removed (no object is left behind for a build that failed) and
+ * the caller reports the failure. */
+static void strict_failure(struct kp_vec *orig, const struct kp_vec *libs, const struct kp_vec *args,
+                           const struct kp_ccline *cl)
+{
+	concat(orig, libs);
+	int st = run(orig->v, NULL, NULL);
+	if (got_signal || !ok_status(st))
+		finish(st);
+	if (cl->output >= 0) {
+		unlink(args->v[cl->output] + (cl->output_joined ? 2 : 0));
+	} else if (cl->mode == KP_MODE_COMPILE || cl->mode == KP_MODE_ASM) {
+		char buf[PATH_MAX];
+		for (int i = 0; i < cl->n_c; i++) {
+			char *stem = strip_suffix(kp_base_name(args->v[cl->c_inputs[i]]));
+			snprintf(buf, sizeof buf, "%s.%s", stem, cl->mode == KP_MODE_COMPILE ? "o" : "s");
+			unlink(buf);
+			free(stem);
+		}
+	} else if (cl->mode == KP_MODE_LINK) {
+		unlink("a.out");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--kpath-help")) {
@@ -723,6 +752,7 @@ int main(int argc, char **argv)
 		finish(0);
 	/* KPATH_CC_STRICT=1: a source kpath cannot instrument fails the build */
 	if (strict && ndone < cl.n_c) {
+		strict_failure(&orig, &libs, &args, &cl);
 		fallback_notes(&args, &cl, not_done, KP_CC_INSTRUMENT, logs, kept, true);
 		finish(1 << 8); /* a wait status: exited with 1 */
 	}
@@ -782,6 +812,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < cl.n_c; i++)
 		errs[i] = errf;
 	if (strict) {
+		strict_failure(&orig, &libs, &args, &cl);
 		fallback_notes(&args, &cl, done, KP_CC_COMPILE, errs, kept, true);
 		finish(1 << 8); /* a wait status: exited with 1 */
 	}

@@ -68,7 +68,7 @@ static void emit_const(struct fstate *f, struct value v, int line)
 /* Emits a forward jump; returns where its operand goes. */
 static int emit_jump(struct fstate *f, enum op o, int line)
 {
-	emit(f, o, line);
+	emit(f, (int)o, line);
 	emit16(f, 0xffff, line);
 	return f->fn->chunk.n - 2;
 }
@@ -238,7 +238,7 @@ static void expr(struct fstate *f, const struct node *n)
 	case N_BINARY:
 		expr(f, n->a);
 		expr(f, n->b);
-		emit(f, binary_op(n->op), n->line);
+		emit(f, (int)binary_op(n->op), n->line);
 		break;
 	case N_AND:
 	case N_OR:

@@ -3,7 +3,7 @@
 #
 # kpath in real builds (kpath-cc and kpath instrument -p) on corpus/project.
 # Cases: make cmake preprocess object_name syntax_error keep compdb fallback
-# strict pflow.
+# strict pflow readme.
 # Exit status 0 = pass, 1 = fail.  Environment: CC (default cc), PYTHON.
 set -u
 if [ $# -ne 5 ]; then
@@ -200,6 +200,18 @@ fallback | strict)
 		one_line "$W/err" '^kpath-cc: error: ok.c: the instrumented file did not compile (KPATH_CC_STRICT=1): ok.c:3:2: error: fake rejection'
 		[ -e f.o ] && fail "f.o was written"
 		KPATH_CC_STRICT=0 "$KCC" ./fakecc -c ok.c -o f0.o 2>"$W/err" || fail "KPATH_CC_STRICT=0 is not off"
+		# a source that does not compile anyway is not kpath's failure:
+		# the compiler's own diagnostics and exit status, no kpath-cc line
+		printf 'int broken(void) { return 1 }\n' >broken.c
+		KPATH_CC_STRICT=1 "$KCC" $CC -c broken.c -o b.o 2>"$W/err" && fail "KPATH_CC_STRICT=1: broken.c compiled"
+		grep -q "broken.c:1:.*error" "$W/err" || { show "$W/err"; fail "the compiler's error on broken.c is missing"; }
+		grep -q "^kpath-cc:" "$W/err" && { show "$W/err"; fail "kpath-cc blamed itself for a source that does not compile"; }
+		printf '#!/bin/sh\necho "ok.c:1:1: error: always rejected" >&2\nexit 3\n' >nocc
+		chmod +x nocc
+		KPATH_CC_STRICT=1 "$KCC" ./nocc -c ok.c -o n3.o 2>"$W/err"
+		rc=$?
+		[ $rc -eq 3 ] || fail "KPATH_CC_STRICT=1 with a compiler that rejects ok.c itself: exit $rc, not the compiler's 3"
+		grep -q "^kpath-cc:" "$W/err" && { show "$W/err"; fail "kpath-cc blamed the instrumented file although the original does not compile"; }
 	fi
 	;;
 pflow)
@@ -253,6 +265,35 @@ pflow)
 		"$KPATH" report kpath.json >report2.txt 2>&1 || { show report2.txt; fail "kpath report failed"; }
 		grep -q "^stats_odd " report2.txt || fail "stats_odd is not in the profile"
 	fi
+	;;
+readme)
+	# The README's walkthrough of a CMake project with strict flags and
+	# a ctest suite, run as it is written (the fenced block after the
+	# marker), in a scratch directory holding corpus/project and build/bin.
+	README=$HERE/../../README.md
+	awk '/^<!-- tests\/builds case readme runs this block/ { m = 1; next }
+	     m == 1 && /^```/ { m = 2; next }
+	     m == 2 && /^```/ { exit }
+	     m == 2 { print }' "$README" >"$W/walk.sh"
+	grep -q "ctest --test-dir" "$W/walk.sh" || { show "$W/walk.sh"; fail "no walkthrough block found in $README"; }
+	mkdir -p "$W/root/corpus" "$W/root/build/bin" || fail "no $W/root"
+	cp -r "$PROJ" "$W/root/corpus/project" || fail "cannot copy $PROJ"
+	rm -rf "$W/root/corpus/project/build"
+	# build/bin of the scratch root: kpath, and kpath-cc where it finds the runtime
+	kbin=$(cd "$(dirname "$KCC")" && pwd)
+	ln -s "$kbin"/kpath-cc "$W/root/build/bin/kpath-cc"
+	ln -s "$(cd "$(dirname "$KPATH")" && pwd)"/kpath "$W/root/build/bin/kpath"
+	# CC may hold flags (the sanitizer runs): CMake takes them from CFLAGS
+	cc_bin=${CC%% *}
+	cc_flags=
+	case $CC in *" "*) cc_flags=${CC#* } ;; esac
+	(cd "$W/root" && env -u KPATH_OUT -u KPATH_K CC="$cc_bin" CFLAGS="$cc_flags" sh -e "$W/walk.sh") \
+		>"$W/walk.out" 2>&1 || { show "$W/walk.out" 80; fail "the README walkthrough failed"; }
+	grep -q "100% tests passed, 0 tests failed out of 5" "$W/walk.out" || { show "$W/walk.out" 80; fail "ctest did not pass its 5 tests"; }
+	grep -q "kpath-cc: \(warning\|error\)" "$W/walk.out" && { show "$W/walk.out" 80; fail "kpath-cc fell back or failed"; }
+	grep -q "k 2, runs 5, 127 functions" "$W/walk.out" || { show "$W/walk.out" 80; fail "the report's header is not the README's"; }
+	grep -q "^vm_run .*corpus/project/vm.c:209" "$W/walk.out" || { show "$W/walk.out" 80; fail "vm_run is not in the report"; }
+	$PYTHON "$HERE/check_profile.py" "$W/root/build/stk/kpath.json" "$PROJ" || fail "profile check failed"
 	;;
 *)
 	fail "unknown case"
