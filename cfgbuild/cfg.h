@@ -119,6 +119,21 @@ struct bl_dag {
 struct bl_dag *bl_build(const struct cfg *g, char *err, size_t errlen);
 void bl_free(struct bl_dag *d);
 
+/*
+ * bl_build as its two stages, for drivers that show or check each one
+ * (cfgbuild/stages.h):
+ * bl_backedges: the DFS from ENTRY and each CFG edge's role (forward, back,
+ *   dead; forced cuts), with dfs_pre and dfs_post.  The DAG is empty
+ *   (nedges 0, every numPaths 0).  NULL with a reason on malformed edges or
+ *   a back edge that cannot be cut.
+ * bl_number: into a d from bl_backedges, the DAG's edges (dummies
+ *   included), the Ball-Larus numbering and, on overflow, the cuts (roles
+ *   become ROLE_CUT).  False with a reason when no numbering exists; d must
+ *   then only be freed.
+ */
+struct bl_dag *bl_backedges(const struct cfg *g, char *err, size_t errlen);
+bool bl_number(const struct cfg *g, struct bl_dag *d, char *err, size_t errlen);
+
 /* Checker for tests and debug builds: enumerates every ENTRY->EXIT path of
  * the DAG (when there are at most limit) and verifies the IDs are exactly
  * [0, numPaths(ENTRY)).  Returns true when consistent. */
@@ -135,5 +150,9 @@ uint64_t bl_checksum(const struct cfg *g, const struct bl_dag *d);
 
 /* Text dump of the CFG, roles and DAG numbering (golden files). */
 void bl_dump(FILE *out, const struct cfg *g, const struct bl_dag *d);
+/* Names the dumps use: "forward", "cfg", "ENTRY", "b7"... */
+const char *bl_role_name(enum cfg_edge_role r);
+const char *bl_kind_name(enum bl_edge_kind k);
+void bl_dump_block(FILE *out, uint32_t v);
 
 #endif

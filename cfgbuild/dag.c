@@ -40,6 +40,7 @@
  *    at most T paths and ENTRY has fewer out-edges than that divisor, so
  *    ENTRY fits too whenever every over-full block could be cut.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -614,8 +615,9 @@ static struct bl_dag *dag_alloc(uint32_t nb, uint32_t ne)
 	return d;
 }
 
-/* Runs steps 1-4 on w; false with w->err set on failure. */
-static bool analyse(struct work *w)
+/* Step 1 on w: out-edge lists, DFS, roles, forced cuts; false with w->err
+ * set on malformed edges or a back edge that cannot be cut. */
+static bool find_back_edges(struct work *w)
 {
 	uint32_t *stk, *pos;
 	unsigned char *state;
@@ -636,20 +638,91 @@ static bool analyse(struct work *w)
 		for (i = 0; i < w->ne; i++)
 			if (w->g->edges[i].force_cut && w->role[i] == ROLE_FORWARD)
 				w->role[i] = ROLE_CUT;
-		slots(w);
 	} else {
 		snprintf(w->err, w->errlen, "out of memory");
 	}
 	free(stk);
 	free(pos);
 	free(state);
-	return ok && !first_uncuttable_back(w) && number(w);
+	return ok && !first_uncuttable_back(w);
 }
 
-struct bl_dag *bl_build(const struct cfg *g, char *err, size_t errlen)
+/* Restores step 1's results from d (bl_backedges) into a fresh w. */
+static bool resume_back_edges(struct work *w, const struct bl_dag *d)
+{
+	uint32_t v;
+
+	if (d->nblocks != w->nb || !build_out(w))
+		return false;
+	memcpy(w->role, d->role, w->ne * sizeof *w->role);
+	w->nreach = 0;
+	for (v = 0; v < w->nb; v++) {
+		w->disc[v] = d->dfs_pre[v];
+		if (d->dfs_pre[v] == CFG_NONE)
+			continue;
+		assert(d->dfs_pre[v] < w->nb && d->dfs_post[v] < w->nb);
+		w->by_disc[d->dfs_pre[v]] = v;
+		w->post[d->dfs_post[v]] = v;
+		w->postidx[v] = d->dfs_post[v];
+		w->nreach++;
+	}
+	return true;
+}
+
+static bool work_init(struct work *w, const struct cfg *g, char *err, size_t errlen)
+{
+	memset(w, 0, sizeof *w);
+	w->g = g;
+	w->nb = g->nblocks;
+	w->ne = g->nedges;
+	w->limit = bl_test_path_limit;
+	w->err = err;
+	w->errlen = errlen;
+	if (w->nb < 2) {
+		snprintf(err, errlen, "CFG lacks ENTRY or EXIT");
+		return false;
+	}
+	if (!work_alloc(w)) {
+		snprintf(err, errlen, "out of memory");
+		return false;
+	}
+	return true;
+}
+
+struct bl_dag *bl_backedges(const struct cfg *g, char *err, size_t errlen)
 {
 	struct work w;
 	struct bl_dag *d = NULL;
+	char dummy[1];
+	uint32_t v;
+
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof dummy;
+	}
+	err[0] = '\0';
+	if (work_init(&w, g, err, errlen) && find_back_edges(&w)) {
+		d = dag_alloc(w.nb, w.ne);
+		if (!d) {
+			snprintf(err, errlen, "out of memory");
+		} else {
+			for (v = 0; v < w.nb; v++) {
+				d->num_paths[v] = 0;
+				d->dummy_entry[v] = d->dummy_exit[v] = CFG_NONE;
+				d->dfs_pre[v] = w.disc[v];
+				d->dfs_post[v] = w.disc[v] == CFG_NONE ? CFG_NONE : w.postidx[v];
+			}
+			memcpy(d->role, w.role, w.ne * sizeof *d->role);
+		}
+	}
+	work_free(&w);
+	return d;
+}
+
+bool bl_number(const struct cfg *g, struct bl_dag *d, char *err, size_t errlen)
+{
+	struct work w;
+	bool ok = false;
 	char dummy[1];
 
 	if (!err || !errlen) {
@@ -657,28 +730,31 @@ struct bl_dag *bl_build(const struct cfg *g, char *err, size_t errlen)
 		errlen = sizeof dummy;
 	}
 	err[0] = '\0';
-	memset(&w, 0, sizeof w);
-	w.g = g;
-	w.nb = g->nblocks;
-	w.ne = g->nedges;
-	w.limit = bl_test_path_limit;
-	w.err = err;
-	w.errlen = errlen;
-	if (w.nb < 2) {
-		snprintf(err, errlen, "CFG lacks ENTRY or EXIT");
-		return NULL;
-	}
-	if (!work_alloc(&w)) {
-		snprintf(err, errlen, "out of memory");
-	} else if (analyse(&w)) {
-		d = dag_alloc(w.nb, w.ne);
-		if (!d || !lay_out(&w, d)) {
-			bl_free(d);
-			d = NULL;
+	assert(d && !d->edges && d->nblocks == g->nblocks);
+	if (work_init(&w, g, err, errlen)) {
+		if (!resume_back_edges(&w, d)) {
 			snprintf(err, errlen, "out of memory");
+		} else {
+			slots(&w);
+			ok = number(&w);
+			if (ok && !lay_out(&w, d)) {
+				snprintf(err, errlen, "out of memory");
+				ok = false;
+			}
 		}
 	}
 	work_free(&w);
+	return ok;
+}
+
+struct bl_dag *bl_build(const struct cfg *g, char *err, size_t errlen)
+{
+	struct bl_dag *d = bl_backedges(g, err, errlen);
+
+	if (d && !bl_number(g, d, err, errlen)) {
+		bl_free(d);
+		d = NULL;
+	}
 	return d;
 }
 

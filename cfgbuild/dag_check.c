@@ -241,7 +241,7 @@ uint64_t bl_checksum(const struct cfg *g, const struct bl_dag *d)
 	return h;
 }
 
-static const char *role_name(enum cfg_edge_role r)
+const char *bl_role_name(enum cfg_edge_role r)
 {
 	switch (r) {
 	case ROLE_FORWARD: return "forward";
@@ -252,7 +252,7 @@ static const char *role_name(enum cfg_edge_role r)
 	return "?";
 }
 
-static const char *kind_name(enum bl_edge_kind k)
+const char *bl_kind_name(enum bl_edge_kind k)
 {
 	switch (k) {
 	case BL_EDGE_CFG: return "cfg";
@@ -262,7 +262,7 @@ static const char *kind_name(enum bl_edge_kind k)
 	return "?";
 }
 
-static void dump_block_name(FILE *out, uint32_t v)
+void bl_dump_block(FILE *out, uint32_t v)
 {
 	if (v == CFG_ENTRY)
 		fputs("ENTRY", out);
@@ -279,7 +279,7 @@ void bl_dump(FILE *out, const struct cfg *g, const struct bl_dag *d)
 	fprintf(out, "blocks %u paths %" PRIu64 " cut %u\n", g->nblocks, d->num_paths[CFG_ENTRY], d->ncut);
 	for (i = 0; i < g->nblocks; i++) {
 		fputs("  ", out);
-		dump_block_name(out, i);
+		bl_dump_block(out, i);
 		fprintf(out, " line %u paths %" PRIu64 "\n", g->blocks[i].line, d->num_paths[i]);
 	}
 	fprintf(out, "cfg edges %u\n", g->nedges);
@@ -287,20 +287,20 @@ void bl_dump(FILE *out, const struct cfg *g, const struct bl_dag *d)
 		const struct cfg_edge *e = &g->edges[i];
 
 		fprintf(out, "  e%u ", i);
-		dump_block_name(out, e->src);
+		bl_dump_block(out, e->src);
 		fputs(" -> ", out);
-		dump_block_name(out, e->dst);
-		fprintf(out, " order %u %s%s\n", e->order, role_name(d->role[i]), e->can_cut ? "" : " nocut");
+		bl_dump_block(out, e->dst);
+		fprintf(out, " order %u %s%s\n", e->order, bl_role_name(d->role[i]), e->can_cut ? "" : " nocut");
 	}
 	fprintf(out, "dag edges %u\n", d->nedges);
 	for (i = 0; i < d->nedges; i++) {
 		const struct bl_edge *b = &d->edges[i];
 
 		fputs("  ", out);
-		dump_block_name(out, b->src);
+		bl_dump_block(out, b->src);
 		fputs(" -> ", out);
-		dump_block_name(out, b->dst);
-		fprintf(out, " %s", kind_name(b->kind));
+		bl_dump_block(out, b->dst);
+		fprintf(out, " %s", bl_kind_name(b->kind));
 		if (b->kind == BL_EDGE_CFG)
 			fprintf(out, " e%u", b->cfg_edge);
 		fprintf(out, " val %" PRIu64 "\n", b->val);

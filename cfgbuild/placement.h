@@ -61,7 +61,7 @@ struct bl_placement {
 	uint64_t *prefix;         /* per block: that prefix, when known */
 	bool *in_tree;            /* per CFG edge: in the spanning forest (carries nothing) */
 	bool *start_in_tree;      /* per block: the start site's edge is in the forest */
-	const bool *restart;      /* the input's, or NULL */
+	const bool *restart;      /* the input's (which must outlive the placement), or NULL */
 	uint32_t *dag_edge;       /* per CFG edge: its DAG edge, CFG_NONE if not in the DAG */
 	uint32_t *depth;          /* per block: loop nesting depth */
 	uint32_t *weight;         /* per CFG edge: depth of the innermost loop holding both ends,

@@ -5,7 +5,8 @@
  *   parse (libclang, the user's flags)  -> diagnostics or a translation unit
  *   for each function definition in the main file:
  *     build_function   AST -> CFG + insertion sites
- *     bl_build         back edges, DAG, Ball-Larus numbering (+ cuts)
+ *     stages_run       back edges, DAG and numbering (+ cuts), placement
+ *                      (cfgbuild/stages.h; kpath cfg --stage dumps each)
  *     rw_function      path-register arithmetic, emits, descriptor
  *   rw_render           preamble + edited text + descriptors
  *   write               temporary file + rename: never a half-written output
@@ -29,6 +30,7 @@
 #include "headers.h"
 #include "frontend.h"
 #include "rewrite.h"
+#include "stages.h"
 
 struct counts {
 	unsigned instrumented, skipped, cut;
@@ -202,6 +204,8 @@ struct walk {
 	 * out) replaces this one. */
 	struct macro_fns *collect;
 	FILE *msg;
+	bool staged;          /* kpath cfg --stage: dump this stage's result */
+	enum stage stage;
 };
 
 static const struct macro_fn *find_macro_fn(const struct macro_fns *m, const char *name)
@@ -244,6 +248,37 @@ static void survey_function(struct walk *w, CXCursor fn)
 	build_plan_free(&plan);
 }
 
+/* The stages after the CFG (cfgbuild/stages.h), and what the walk wants
+ * of them: a dump (kpath cfg), the paths (kpath paths) or the rewrite.
+ * Returns the reason when the function cannot be instrumented. */
+static const char *run_stages(struct walk *w, const struct fn_plan *plan, struct fn_stages *st, char *err,
+                              size_t errlen)
+{
+	const struct num_ops *num = num_ops_of(NUM_BALL_LARUS);
+	enum stage last = w->paths || (w->dump && !(w->staged && w->stage == STAGE_PLACEMENT)) ? STAGE_NUMBERING
+	                                                                                       : STAGE_PLACEMENT;
+	struct rw_place_input pi; /* the placement keeps pointers into it */
+	rw_place_input(plan, &pi);
+	if (!stages_run(plan->g, num, &pi.in, last, st, err, errlen)) {
+		rw_place_input_free(&pi);
+		return err;
+	}
+	if (w->paths) {
+		kp_paths_function(w->paths, plan, st->dag);
+	} else if (w->dump) {
+		fprintf(w->dump, "function %s line %u checksum %016llx\n", plan->name, plan->line,
+		        (unsigned long long)num->checksum(plan->g, st->dag));
+		if (w->staged)
+			stage_dump(w->dump, w->stage, plan->g, st);
+		else
+			num->dump(w->dump, plan->g, st->dag);
+	} else {
+		rw_function(w->rw, plan, st->dag, st->place);
+	}
+	rw_place_input_free(&pi);
+	return NULL;
+}
+
 static void instrument_function(struct walk *w, CXCursor fn)
 {
 	struct fn_plan plan;
@@ -252,7 +287,7 @@ static void instrument_function(struct walk *w, CXCursor fn)
 	plan.expr_branches = w->expr_branches;
 	const char *why = NULL;
 	unsigned line = 0;
-	struct bl_dag *dag = NULL;
+	struct fn_stages st = {0};
 	char macro_why[600];
 	if (!build_function(w->src, fn, &plan)) {
 		if (w->collect && plan.macro && plan.name)
@@ -264,16 +299,8 @@ static void instrument_function(struct walk *w, CXCursor fn)
 			snprintf(macro_why, sizeof macro_why, "%s; it cannot be written out: %s", plan.reason, mf->reason);
 			why = macro_why;
 		}
-	} else if (!(dag = bl_build(plan.g, err, sizeof err))) {
-		why = err;
-	} else if (w->paths) {
-		kp_paths_function(w->paths, &plan, dag);
-	} else if (w->dump) {
-		fprintf(w->dump, "function %s line %u checksum %016llx\n", plan.name, plan.line,
-		        (unsigned long long)bl_checksum(plan.g, dag));
-		bl_dump(w->dump, plan.g, dag);
-	} else if (!rw_function(w->rw, &plan, dag, err, sizeof err)) {
-		why = err;
+	} else {
+		why = run_stages(w, &plan, &st, err, sizeof err);
 	}
 	if (why) {
 		/* the function's own line; the line the reason is about after it */
@@ -285,15 +312,14 @@ static void instrument_function(struct walk *w, CXCursor fn)
 		w->counts.skipped++;
 	} else {
 		w->counts.instrumented++;
-		if (dag->ncut) {
+		if (st.dag->ncut) {
 			w->counts.cut++;
 			if (!w->quiet)
 				fprintf(w->msg ? w->msg : stderr, "%s:%u: note: function '%s': %u edges cut to keep path IDs within 64 bits\n",
-				        w->src->path, plan.line, plan.name, dag->ncut);
+				        w->src->path, plan.line, plan.name, st.dag->ncut);
 		}
 	}
-	if (dag)
-		bl_free(dag);
+	stages_free(&st);
 	build_plan_free(&plan);
 }
 
@@ -612,17 +638,32 @@ struct inc_opts {
 	const char *out;   /* --include-out, NULL: beside the output, kpath-include/ */
 };
 
-static int run(const char *in, const char *out, const char **flags, int nflags, bool quiet, bool check,
-               bool expr_branches, FILE *dump, const char *only, const struct inc_opts *inc,
-               struct kp_paths_req *paths);
+/* What one run does; zero means instrument (with in and flags set). */
+struct run_opts {
+	const char *in, *out;         /* out NULL: beside in (default_output) */
+	const char **flags;           /* compile flags for the parser */
+	int nflags;
+	bool quiet, check;            /* --quiet, --check */
+	bool no_expr_branches;        /* --no-expr-branches */
+	FILE *dump;                   /* kpath cfg: dump here instead of rewriting */
+	bool staged;                  /* kpath cfg --stage: dump that stage's result */
+	enum stage stage;
+	const char *only;             /* kpath cfg/paths --function */
+	const struct inc_opts *inc;   /* --include-dir, --include-out */
+	struct kp_paths_req *paths;   /* kpath paths */
+};
 
-static const char cfg_usage[] = "usage: kpath cfg INPUT.c [--function NAME] [-- COMPILE-FLAGS...]\n";
+static int run(const struct run_opts *o);
+
+static const char cfg_usage[] = "usage: kpath cfg INPUT.c [--function NAME] [--stage S] [-- COMPILE-FLAGS...]\n";
 
 int kp_cfg_main(int argc, char **argv)
 {
 	const char *in = NULL, *only = NULL;
 	const char **flags = NULL;
 	int nflags = 0;
+	bool staged = false;
+	enum stage stage = STAGE_NUMBERING;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			flags = (const char **)argv + i + 1;
@@ -630,6 +671,12 @@ int kp_cfg_main(int argc, char **argv)
 			break;
 		} else if (!strcmp(argv[i], "--function") && i + 1 < argc) {
 			only = argv[++i];
+		} else if (!strcmp(argv[i], "--stage") && i + 1 < argc) {
+			if (!stage_by_name(argv[++i], &stage)) {
+				fprintf(stderr, "kpath cfg: unknown stage '%s' (backedges, dag, numbering, placement)\n", argv[i]);
+				return 2;
+			}
+			staged = true;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			printf("%s\n"
 			       "Prints, for each function defined in INPUT.c, what kpath instrument\n"
@@ -640,6 +687,11 @@ int kp_cfg_main(int argc, char **argv)
 			       "\n"
 			       "  --function NAME  only the function NAME (an error if INPUT.c has\n"
 			       "                   no function of that name kpath can build)\n"
+			       "  --stage S        the result of one stage instead (cfgbuild/stages.h):\n"
+			       "                   backedges (DFS orders, each edge's role), dag (the\n"
+			       "                   DAG's edges), numbering (the default dump),\n"
+			       "                   placement (potentials, spanning-forest edges and the\n"
+			       "                   code of each edge and start site)\n"
 			       "  -- FLAGS         compile flags for the parser (-I, -D, -std, ...)\n"
 			       "  --help           print this help\n", cfg_usage);
 			return 0;
@@ -654,8 +706,10 @@ int kp_cfg_main(int argc, char **argv)
 		fputs(cfg_usage, stderr);
 		return 2;
 	}
+	struct run_opts o = {.in = in, .flags = flags, .nflags = nflags, .quiet = true, .dump = stdout, .only = only,
+	                     .staged = staged, .stage = stage};
 	if (!only)
-		return run(in, NULL, flags, nflags, true, false, true, stdout, only, NULL, NULL);
+		return run(&o);
 	/* --function: the dump is held back, so that a name no function has is
 	 * an error rather than an empty output */
 	char *text = NULL;
@@ -665,7 +719,8 @@ int kp_cfg_main(int argc, char **argv)
 		fprintf(stderr, "kpath cfg: out of memory\n");
 		return 1;
 	}
-	int rc = run(in, NULL, flags, nflags, true, false, true, mem, only, NULL, NULL);
+	o.dump = mem;
+	int rc = run(&o);
 	fclose(mem);
 	fwrite(text, 1, len, stdout);
 	if (rc == 0 && len == 0) {
@@ -726,20 +781,28 @@ int kp_instrument_main(int argc, char **argv)
 		return 2;
 	}
 	struct inc_opts inc = {incdirs, nincdirs, incout};
-	int rc = run(in, out, flags, nflags, quiet, check, expr_branches, NULL, NULL, &inc, NULL);
+	struct run_opts o = {.in = in, .out = out, .flags = flags, .nflags = nflags, .quiet = quiet, .check = check,
+	                     .no_expr_branches = !expr_branches, .inc = &inc};
+	int rc = run(&o);
 	free(incdirs);
 	return rc;
 }
 
 int kp_paths_parse(const char *in, const char **flags, int nflags, const char *only, struct kp_paths_req *req)
 {
-	return run(in, NULL, flags, nflags, true, false, true, stdout, only, NULL, req);
+	struct run_opts o = {.in = in, .flags = flags, .nflags = nflags, .quiet = true, .dump = stdout, .only = only,
+	                     .paths = req};
+	return run(&o);
 }
 
-static int run(const char *in, const char *out, const char **flags, int nflags, bool quiet, bool check,
-               bool expr_branches, FILE *dump, const char *only, const struct inc_opts *inc,
-               struct kp_paths_req *paths)
+static int run(const struct run_opts *o)
 {
+	const char *in = o->in, *out = o->out, **flags = o->flags, *only = o->only;
+	int nflags = o->nflags;
+	bool quiet = o->quiet, check = o->check, expr_branches = !o->no_expr_branches;
+	FILE *dump = o->dump;
+	const struct inc_opts *inc = o->inc;
+	struct kp_paths_req *paths = o->paths;
 	FILE *probe = fopen(in, "r");
 	if (!probe) {
 		fprintf(stderr, "kpath: error: cannot read '%s': %s\n", in, strerror(errno));
@@ -811,8 +874,8 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 	 * first. */
 	bool collect = !dump && !paths, expanded = false;
 	if (!collect) {
-		struct walk survey = {NULL, &mfns, NULL, &src, NULL, {0, 0, 0}, quiet, expr_branches, NULL, only, NULL,
-		                      NULL, NULL};
+		struct walk survey = {.macro = &mfns, .src = &src, .quiet = quiet, .expr_branches = expr_branches,
+		                      .only = only};
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &survey);
 	}
 	struct rw_file rw;
@@ -866,8 +929,9 @@ static int run(const char *in, const char *out, const char **flags, int nflags, 
 			status = 1;
 			goto done;
 		}
-		w = (struct walk){&hdrs, NULL, &mfns, &src, &rw, {0, 0, 0}, quiet, expr_branches, dump, only, paths,
-		                  msg ? &mfns : NULL, msg};
+		w = (struct walk){.hdrs = &hdrs, .expanded = &mfns, .src = &src, .rw = &rw, .quiet = quiet,
+		                  .expr_branches = expr_branches, .dump = dump, .only = only, .paths = paths,
+		                  .collect = msg ? &mfns : NULL, .msg = msg, .staged = o->staged, .stage = o->stage};
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
 		if (!msg)
 			break;

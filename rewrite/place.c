@@ -563,95 +563,128 @@ char *rw_descriptor(const struct rw_file *f, const struct fn_plan *plan, const s
 char *rw_check_table(const struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *d,
                      const uint64_t *edge_val);
 
-bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
-                 char *err, size_t errlen)
+void rw_place_input(const struct fn_plan *plan, struct rw_place_input *pi)
 {
 	const struct cfg *g = plan->g;
-	struct placer pl = {.plan = plan, .dag = dag, .p = f->prefix, .check = f->check,
+	pi->split = calloc(g->nblocks + 1, sizeof *pi->split);
+	pi->restart = calloc(g->nblocks + 1, sizeof *pi->restart);
+	pi->awkward = calloc(g->nedges + 1, sizeof *pi->awkward);
+	if (!pi->split || !pi->restart || !pi->awkward) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	for (uint32_t b = 0; b < g->nblocks && b < plan->cap_block_start; b++) {
+		pi->split[b] = plan->block_start[b] != CFG_NONE;
+		pi->restart[b] = plan->restart[b];
+	}
+	for (uint32_t e = 0; e < g->nedges; e++) {
+		uint32_t s = g->edges[e].site;
+		/* code in a condition wrapper or an added else reads worse than at a statement */
+		pi->awkward[e] = s != CFG_NONE && (plan->sites[s].kind == SITE_COND_CLOSE ||
+		                                   plan->sites[s].kind == SITE_ELSE || plan->sites[s].kind == SITE_EXPR);
+	}
+	pi->in = (struct bl_place_in){pi->split, pi->restart, pi->awkward};
+}
+
+void rw_place_input_free(struct rw_place_input *pi)
+{
+	free(pi->split);
+	free(pi->restart);
+	free(pi->awkward);
+	memset(pi, 0, sizeof *pi);
+}
+
+/* The code of every edge and start site, into pl->code by site. */
+static void place_code(struct placer *pl, const struct rw_file *f)
+{
+	const struct fn_plan *plan = pl->plan;
+	const struct cfg *g = plan->g;
+	for (uint32_t e = 0; e < g->nedges; e++) {
+		uint32_t s = g->edges[e].site;
+		if (s != CFG_NONE && plan->sites[s].kind != SITE_COND_CLOSE)
+			edge_code(pl, e);
+	}
+	/* after the edge code at a shared site: the start site runs after the entering edge */
+	for (uint32_t b = 0; b < g->nblocks && b < plan->cap_block_start; b++) {
+		struct bl_code c;
+		if (plan->block_start[b] == CFG_NONE)
+			continue;
+		if (f->check)
+			push(&pl->code[plan->block_start[b]], fmt("kpath_chk_block(&%sc, %u)", f->prefix, b));
+		bl_code_start(pl->place, b, &c);
+		if (c.upd != BL_UPD_NONE && pl->reads)
+			push(&pl->code[plan->block_start[b]], update_code(f->prefix, &c));
+	}
+}
+
+/* Each site's text from its code, as edits of f. */
+static void write_sites(struct placer *pl, struct rw_file *f)
+{
+	const struct fn_plan *plan = pl->plan;
+	find_tail_returns(pl);
+	/* close sites before their open partners, which depend on them */
+	char **texts = calloc(plan->nsites + 1, sizeof *texts);
+	if (!texts) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	for (uint32_t s = 0; s < plan->nsites; s++)
+		if (plan->sites[s].kind == SITE_COND_CLOSE || plan->sites[s].kind == SITE_RET_CLOSE)
+			texts[s] = site_text(pl, s);
+	for (uint32_t s = 0; s < plan->nsites; s++) {
+		const struct site *st = &plan->sites[s];
+		if (st->kind == SITE_ENTRY)
+			texts[s] = entry_text(pl);
+		else if (st->kind != SITE_COND_CLOSE && st->kind != SITE_RET_CLOSE)
+			texts[s] = site_text(pl, s);
+	}
+	mark_fallthroughs(pl, texts);
+	wrap_decl_blocks(pl, f, texts);
+	f->fallthrough |= pl->fallthrough;
+	for (uint32_t s = 0; s < plan->nsites; s++) {
+		if (texts[s])
+			add_edit(f, plan->sites[s].off, plan->sites[s].phase, plan->sites[s].seq, texts[s]);
+	}
+	free(texts);
+}
+
+static void add_descriptor(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
+                           const uint64_t *edge_val)
+{
+	if (f->ndescs == f->cap_descs) {
+		f->cap_descs = f->cap_descs ? 2 * f->cap_descs : 16;
+		f->descs = xrealloc(f->descs, f->cap_descs * sizeof *f->descs);
+		f->desc_names = xrealloc(f->desc_names, f->cap_descs * sizeof *f->desc_names);
+		f->check_tables = xrealloc(f->check_tables, f->cap_descs * sizeof *f->check_tables);
+	}
+	if (f->check)
+		f->check_tables[f->ndescs] = rw_check_table(f, plan, dag, edge_val);
+	f->descs[f->ndescs] = rw_descriptor(f, plan, dag);
+	f->desc_names[f->ndescs++] = fmt("%sfn_%s", f->prefix, plan->name);
+}
+
+void rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
+                 const struct bl_placement *place)
+{
+	const struct cfg *g = plan->g;
+	struct placer pl = {.plan = plan, .dag = dag, .place = place, .p = f->prefix, .check = f->check,
 	                    .acyclic = is_acyclic(plan, dag)};
-	bool *split = calloc(g->nblocks + 1, sizeof *split), *restart = calloc(g->nblocks + 1, sizeof *restart),
-	     *awkward = calloc(g->nedges + 1, sizeof *awkward);
 	pl.edge_val = calloc(g->nedges + 1, sizeof *pl.edge_val);
 	pl.code = calloc(plan->nsites + 1, sizeof *pl.code);
 	pl.tail = calloc(plan->nsites + 1, sizeof *pl.tail);
-	if (!pl.edge_val || !pl.code || !pl.tail || !split || !restart || !awkward) {
+	if (!pl.edge_val || !pl.code || !pl.tail) {
 		fprintf(stderr, "kpath: out of memory\n");
 		exit(1);
 	}
 	for (uint32_t i = 0; i < dag->nedges; i++)
 		if (dag->edges[i].kind == BL_EDGE_CFG)
 			pl.edge_val[dag->edges[i].cfg_edge] = dag->edges[i].val;
-	for (uint32_t b = 0; b < g->nblocks && b < plan->cap_block_start; b++) {
-		split[b] = plan->block_start[b] != CFG_NONE;
-		restart[b] = plan->restart[b];
-	}
-	for (uint32_t e = 0; e < g->nedges; e++) {
-		uint32_t s = g->edges[e].site;
-		/* code in a condition wrapper or an added else reads worse than at a statement */
-		awkward[e] = s != CFG_NONE && (plan->sites[s].kind == SITE_COND_CLOSE || plan->sites[s].kind == SITE_ELSE ||
-		                               plan->sites[s].kind == SITE_EXPR);
-	}
-	struct bl_place_in in = {split, restart, awkward};
-	struct bl_placement *place = bl_place(g, dag, &in, err, errlen);
-	pl.place = place;
-	bool ok = place != NULL;
-	if (ok && !f->check) /* the checking runtime wants every item where it is taken */
+	if (!f->check) /* the checking runtime wants every item where it is taken */
 		rw_find_repeats(plan, dag, place->dag_edge, &pl.rep);
-	if (ok)
-		pl.reads = register_read(&pl);
-	if (ok) {
-		for (uint32_t e = 0; e < g->nedges; e++) {
-			uint32_t s = g->edges[e].site;
-			if (s != CFG_NONE && plan->sites[s].kind != SITE_COND_CLOSE)
-				edge_code(&pl, e);
-		}
-		/* after the edge code at a shared site: the start site runs after the entering edge */
-		for (uint32_t b = 0; b < g->nblocks && b < plan->cap_block_start; b++) {
-			struct bl_code c;
-			if (plan->block_start[b] == CFG_NONE)
-				continue;
-			if (f->check)
-				push(&pl.code[plan->block_start[b]], fmt("kpath_chk_block(&%sc, %u)", f->prefix, b));
-			bl_code_start(place, b, &c);
-			if (c.upd != BL_UPD_NONE && pl.reads)
-				push(&pl.code[plan->block_start[b]], update_code(f->prefix, &c));
-		}
-		find_tail_returns(&pl);
-		/* close sites before their open partners, which depend on them */
-		char **texts = calloc(plan->nsites + 1, sizeof *texts);
-		for (uint32_t s = 0; s < plan->nsites; s++)
-			if (plan->sites[s].kind == SITE_COND_CLOSE || plan->sites[s].kind == SITE_RET_CLOSE)
-				texts[s] = site_text(&pl, s);
-		for (uint32_t s = 0; s < plan->nsites; s++) {
-			const struct site *st = &plan->sites[s];
-			if (st->kind == SITE_ENTRY)
-				texts[s] = entry_text(&pl);
-			else if (st->kind != SITE_COND_CLOSE && st->kind != SITE_RET_CLOSE)
-				texts[s] = site_text(&pl, s);
-		}
-		mark_fallthroughs(&pl, texts);
-		wrap_decl_blocks(&pl, f, texts);
-		f->fallthrough |= pl.fallthrough;
-		for (uint32_t s = 0; s < plan->nsites; s++) {
-			if (ok && texts[s])
-				add_edit(f, plan->sites[s].off, plan->sites[s].phase, plan->sites[s].seq, texts[s]);
-			else
-				free(texts[s]);
-		}
-		free(texts);
-	}
-	if (ok) {
-		if (f->ndescs == f->cap_descs) {
-			f->cap_descs = f->cap_descs ? 2 * f->cap_descs : 16;
-			f->descs = xrealloc(f->descs, f->cap_descs * sizeof *f->descs);
-			f->desc_names = xrealloc(f->desc_names, f->cap_descs * sizeof *f->desc_names);
-			f->check_tables = xrealloc(f->check_tables, f->cap_descs * sizeof *f->check_tables);
-		}
-		if (f->check)
-			f->check_tables[f->ndescs] = rw_check_table(f, plan, dag, pl.edge_val);
-		f->descs[f->ndescs] = rw_descriptor(f, plan, dag);
-		f->desc_names[f->ndescs++] = fmt("%sfn_%s", f->prefix, plan->name);
-	}
+	pl.reads = register_read(&pl);
+	place_code(&pl, f);
+	write_sites(&pl, f);
+	add_descriptor(f, plan, dag, pl.edge_val);
 	for (uint32_t s = 0; s < plan->nsites; s++) {
 		for (uint32_t i = 0; i < pl.code[s].n; i++)
 			free(pl.code[s].v[i]);
@@ -661,9 +694,4 @@ bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 	free(pl.tail);
 	rw_repeats_free(&pl.rep, g->nedges);
 	free(pl.edge_val);
-	free(split);
-	free(restart);
-	free(awkward);
-	bl_placement_free(place);
-	return ok;
 }

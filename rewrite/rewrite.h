@@ -17,6 +17,7 @@
 
 #include "build.h"
 #include "cfg.h"
+#include "placement.h"
 
 struct rw_edit {
 	uint32_t off;
@@ -60,14 +61,27 @@ void rw_file_free(struct rw_file *f);
 void rw_source_hash(const char *text, size_t len, char out[17]);
 
 /*
- * Places the path-register arithmetic of one function (the spanning-forest
- * placement of cfgbuild/placement.h: increments on chords only, an emit and
- * reset on each back or cut edge, the routine-entry event and the exit
- * emits) and adds its descriptor.  On failure nothing is added to f and err
- * says why.
+ * The placement stage's input (cfgbuild/placement.h), read off the plan's
+ * sites: blocks with a start site (split), setjmp restart blocks, and edges
+ * whose code reads badly (a condition wrapper, an added else, inside an
+ * expression).  in points into the arrays; rw_place_input_free frees them.
  */
-bool rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
-                 char *err, size_t errlen);
+struct rw_place_input {
+	bool *split, *restart, *awkward;
+	struct bl_place_in in;
+};
+void rw_place_input(const struct fn_plan *plan, struct rw_place_input *pi);
+void rw_place_input_free(struct rw_place_input *pi);
+
+/*
+ * Writes the path-register arithmetic of one function as placed by the
+ * placement stage (cfgbuild/placement.h: increments on chords only, an emit
+ * and reset on each back or cut edge, the routine-entry event and the exit
+ * emits) and adds its descriptor.  place must come from bl_place with
+ * rw_place_input(plan); it cannot fail.
+ */
+void rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
+                 const struct bl_placement *place);
 
 /* Repeat counting (repeat.c): the back edges of innermost straight loops
  * count their path in a local register; the edges leaving such a loop

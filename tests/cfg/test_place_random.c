@@ -16,11 +16,14 @@
  * weigh no more (sum of 4^depth) than the edges the old scheme instrumented
  * (every non-zero val), on graphs without split blocks.  A fixed nested-loop
  * case pins the loop depths, the edge weights and where the one chord goes.
+ * The stage checkers of cfgbuild/stages.c accept every placement and
+ * numbering built here and reject each one corrupted.
  */
 #include <math.h>
 
 #include "bltest.h"
 #include "placement.h"
+#include "stages.h"
 
 struct gen {
 	struct cfg *g;
@@ -63,6 +66,39 @@ static void random_graph(struct gen *x, uint32_t nreal)
 		}
 	}
 	x->g = g;
+}
+
+static int mutations_caught, mutations_tried;
+
+/* The stage checkers (cfgbuild/stages.c) accept what the stages built and
+ * catch a corruption: a chord that needs an increment put in the tree (so
+ * it carries nothing), a back edge relabelled forward. */
+static void checkers(const struct gen *x, const struct bl_dag *d, struct bl_placement *p)
+{
+	char err[256];
+	uint32_t e;
+
+	CHECK(check_backedges(x->g, d, err, sizeof err));
+	CHECK(check_placement(x->g, d, p, err, sizeof err));
+	for (e = 0; e < x->g->nedges; e++) {
+		struct bl_code c;
+
+		if (d->role[e] == ROLE_FORWARD && bl_code_edge(p, x->g, d, e, &c) && c.upd == BL_UPD_ADD) {
+			p->in_tree[e] = true;
+			mutations_tried++;
+			mutations_caught += !check_placement(x->g, d, p, err, sizeof err);
+			p->in_tree[e] = false;
+			break;
+		}
+	}
+	for (e = 0; e < x->g->nedges; e++)
+		if (d->role[e] == ROLE_BACK) {
+			d->role[e] = ROLE_FORWARD;
+			mutations_tried++;
+			mutations_caught += !check_backedges(x->g, d, err, sizeof err);
+			d->role[e] = ROLE_BACK;
+			break;
+		}
 }
 
 /* Code of one edge applied to r; returns the reported ID in *id when the
@@ -213,6 +249,7 @@ static int run(uint64_t seed, int *placed, int *refused, double *cost_new, doubl
 		goto out;
 	}
 	++*placed;
+	checkers(&x, d, p);
 	for (e = 0; e < x.g->nedges; e++) {
 		struct bl_code c;
 
@@ -330,8 +367,10 @@ int main(void)
 		built += run(seed, &placed, &refused, &cn, &co);
 	printf("%d numbered, %d placed, %d refused; coded weight %.0f vs %.0f for every non-zero val\n", built, placed,
 	       refused, cn, co);
+	printf("stage checkers: %d of %d corruptions caught\n", mutations_caught, mutations_tried);
 	CHECK(placed > 1000);
 	CHECK(cn < co);
+	CHECK(mutations_tried > 1000 && mutations_caught == mutations_tried);
 	if (bt_failures)
 		fprintf(stderr, "%d failures\n", bt_failures);
 	return bt_failures != 0;
