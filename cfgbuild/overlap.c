@@ -103,13 +103,14 @@ static void loop_bodies(struct ol_func *f)
 {
 	uint32_t n = f->nblocks, h, e, *work = xcalloc(n, sizeof *work);
 
-	f->body = xcalloc((size_t)n * n, sizeof *f->body);
+	f->body = xcalloc(n, sizeof *f->body);
 	for (h = 0; h < n; h++) {
-		bool *in = f->body + (size_t)h * n;
+		bool *in;
 		uint32_t nw = 0;
 
 		if (!f->is_head[h])
 			continue;
+		in = f->body[h] = xcalloc(n, sizeof *in);
 		in[h] = true;
 		for (e = 0; e < f->nedges; e++)
 			if (f->is_back[e] && f->edges[e].dst == h && !in[f->edges[e].src]) {
@@ -165,11 +166,13 @@ void ol_func_finish(struct ol_func *f)
 	/* reducible: a back edge's source lies in its head's body by construction;
 	 * the entry does not (it has no predecessor), so no loop contains it */
 	for (b = 0; b < n; b++)
-		assert(!f->is_head[b] || !f->body[(size_t)b * n + f->entry]);
+		assert(!f->is_head[b] || !f->body[b][f->entry]);
 }
 
 void ol_func_release(struct ol_func *f)
 {
+	uint32_t b;
+
 	free(f->edges);
 	free(f->callee);
 	free(f->succ_start);
@@ -178,6 +181,8 @@ void ol_func_release(struct ol_func *f)
 	free(f->is_pred);
 	free(f->back_head);
 	free(f->is_head);
+	for (b = 0; f->body && b < f->nblocks; b++)
+		free(f->body[b]);
 	free(f->body);
 	free(f->rpo);
 	memset(f, 0, sizeof *f);
@@ -216,7 +221,7 @@ struct ol_space ol_site_space(const struct ol_program *prog, const struct ol_sit
 
 	switch (s->kind) {
 	case OL_LOOP:
-		return (struct ol_space){ .f = f, .start = s->block, .body = f->body + (size_t)s->block * f->nblocks };
+		return (struct ol_space){ .f = f, .start = s->block, .body = f->body[s->block] };
 	case OL_CALL_IN: {
 		const struct ol_func *g = &prog->funcs[s->callee];
 
@@ -476,6 +481,13 @@ bool ol_count_paths(const struct ol_space *sp, uint32_t theta, uint64_t *by_degr
 	return ok;
 }
 
+/* Path counts saturate at UINT64_MAX, like numPaths in cfgbuild/dag.c
+ * before a cut: a saturated count means "more than 2^64 - 1". */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 /* The number of BL paths (or BL path prefixes) ending at each block: a BL
  * path starts at the entry or at a loop head and follows DAG edges. */
 static uint64_t *bl_prefix_counts(const struct ol_func *f)
@@ -492,7 +504,7 @@ static uint64_t *bl_prefix_counts(const struct ol_func *f)
 			uint32_t e = f->succ_edge[k];
 
 			if (!f->is_back[e])
-				np[f->edges[e].dst] += np[v]; /* small graphs: no overflow check needed below 2^64 paths */
+				np[f->edges[e].dst] = sat_add(np[f->edges[e].dst], np[v]);
 		}
 	}
 	return np;
@@ -508,7 +520,7 @@ uint64_t ol_count_first_halves(const struct ol_program *prog, const struct ol_si
 	case OL_LOOP: /* BL paths ending with a back edge into the head */
 		for (v = 0; v < f->nblocks; v++)
 			if (f->back_head[v] == s->block)
-				total += np[v];
+				total = sat_add(total, np[v]);
 		break;
 	case OL_CALL_IN: /* the caller's BL path prefixes to the call block */
 		total = np[s->block];

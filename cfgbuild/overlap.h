@@ -49,7 +49,7 @@ struct ol_func {
 	bool *is_pred;         /* per block: two or more out-edges (the paper's P blocks) */
 	uint32_t *back_head;   /* per block: head of the back edge leaving it, OL_NONE */
 	bool *is_head;         /* per block: target of a back edge */
-	bool *body;            /* nblocks x nblocks: body[h * nblocks + v], v in h's natural loop */
+	bool **body;           /* per block: for a head, nblocks flags (v in its natural loop), else NULL */
 	uint32_t *rpo;         /* blocks reachable from entry in DFS reverse postorder: a topological order of the DAG */
 	uint32_t nrpo;
 };
@@ -146,7 +146,8 @@ uint32_t ol_og_prefix(const struct ol_og *og, const uint32_t *q, uint32_t n);
 bool ol_count_paths(const struct ol_space *sp, uint32_t theta, uint64_t *by_degree, uint64_t limit);
 
 /* The number of first halves of a site, counted as BL paths (or BL path
- * prefixes to the call block): Table 3's 6 for Table 2's loop. */
+ * prefixes to the call block): Table 3's 6 for Table 2's loop.  Saturates
+ * at UINT64_MAX. */
 uint64_t ol_count_first_halves(const struct ol_program *prog, const struct ol_site *s);
 
 /* ---- interned block sequences ---- */

@@ -193,7 +193,7 @@ static void finish_path(struct run *r, struct frame *t, uint32_t back_head)
 
 	if (t->start_head != OL_NONE) { /* second half of an iteration pair: cut at the body's end */
 		uint32_t s = m->loop_site[m->func_base[t->func] + t->start_head], qn = 0, q;
-		const bool *body = f->body + (size_t)t->start_head * f->nblocks;
+		const bool *body = f->body[t->start_head];
 
 		while (qn < t->npath && body[t->path[qn]])
 			qn++;
