@@ -6,9 +6,10 @@
  *
  * Nothing here knows libclang or the runtime: a program is an array of
  * functions, each a CFG of dense block ids; a run is its sequence of
- * (function, block) events.  overlap.c holds the graph, the edge classes,
- * the overlapping graph, OL-path counting and the executable model;
- * overlap_est.c the estimator.
+ * (function, block) events.  overlap_graph.c holds the graph and the
+ * sites; overlap.c the edge classes, the overlapping graph and OL-path
+ * counting; overlap_seq.c interned sequences; overlap_model.c the
+ * executable model; overlap_est.c the estimator.
  */
 #ifndef KPATH_OVERLAP_H
 #define KPATH_OVERLAP_H

@@ -18,6 +18,7 @@
  * run, every L <= the true count <= every U.
  */
 #include "overlap.h"
+#include "overlap_internal.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -25,15 +26,6 @@
 
 /* Counts are far below this: sums of a few thousand never overflow int64. */
 #define COUNT_LIMIT ((uint64_t)1 << 48)
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p)
-		abort();
-	return p;
-}
 
 /* Per (p, group) sums of b, and the sum over all pairs. */
 static int64_t group_sums(const struct ol_est_input *in, const uint64_t *b, int64_t *sum)
@@ -115,14 +107,14 @@ static void check_input(const struct ol_est_input *in)
 void ol_estimate(const struct ol_est_input *in, struct ol_bounds *out)
 {
 	size_t n = (size_t)in->np * in->nq, i;
-	uint64_t *nu = xcalloc(n, sizeof *nu), *nl = xcalloc(n, sizeof *nl);
-	int64_t *sum = xcalloc((size_t)in->np * in->ngroups, sizeof *sum);
+	uint64_t *nu = ol_xcalloc(n, sizeof *nu), *nl = ol_xcalloc(n, sizeof *nl);
+	int64_t *sum = ol_xcalloc((size_t)in->np * in->ngroups, sizeof *sum);
 	bool changed = true;
 
 	check_input(in);
 	memset(out, 0, sizeof *out);
-	out->lower = xcalloc(n, sizeof *out->lower); /* 2.2.1: start with lower bounds of zero */
-	out->upper = xcalloc(n, sizeof *out->upper);
+	out->lower = ol_xcalloc(n, sizeof *out->lower); /* 2.2.1: start with lower bounds of zero */
+	out->upper = ol_xcalloc(n, sizeof *out->upper);
 	for (i = 0; i < n; i++)
 		out->upper[i] = UINT64_MAX;
 	while (changed) {
@@ -153,7 +145,7 @@ void ol_estimate(const struct ol_est_input *in, struct ol_bounds *out)
 void ol_estimate_round(const struct ol_est_input *in, const uint64_t *lower, const uint64_t *upper,
                        uint64_t *new_lower, uint64_t *new_upper)
 {
-	int64_t *sum = xcalloc((size_t)in->np * in->ngroups, sizeof *sum);
+	int64_t *sum = ol_xcalloc((size_t)in->np * in->ngroups, sizeof *sum);
 
 	check_input(in);
 	upper_from(in, lower, new_upper, sum);

@@ -12,6 +12,7 @@
  * callee's last BL path.
  */
 #include "overlap.h"
+#include "overlap_internal.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -25,15 +26,6 @@ enum count_tag {
 	TAG_FIRST,     /* function, path: BL paths from the entry (F_q of Type I) */
 	TAG_LAST,      /* function, path: BL paths to the exit (F_p of Type II) */
 };
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p)
-		abort();
-	return p;
-}
 
 /* ---- (tag, site, a, b) -> count ---- */
 
@@ -68,7 +60,7 @@ static void counts_add(struct ol_counts *c, uint32_t tag, uint32_t site, uint32_
 		struct ol_counts big = { .cap = c->cap ? 2 * c->cap : 256 };
 		uint32_t i;
 
-		big.e = xcalloc(big.cap, sizeof *big.e);
+		big.e = ol_xcalloc(big.cap, sizeof *big.e);
 		for (i = 0; i < c->cap; i++)
 			if (c->e[i].count)
 				*counts_slot(&big, c->e[i].tag, c->e[i].site, c->e[i].a, c->e[i].b) = c->e[i];
@@ -99,14 +91,14 @@ void ol_model_init(struct ol_model *m, const struct ol_program *prog)
 	memset(m, 0, sizeof *m);
 	m->prog = prog;
 	m->nsites = ol_sites(prog, &m->sites);
-	m->func_base = xcalloc(prog->nfuncs + 1, sizeof *m->func_base);
+	m->func_base = ol_xcalloc(prog->nfuncs + 1, sizeof *m->func_base);
 	for (fi = 0; fi < prog->nfuncs; fi++) {
 		m->func_base[fi] = total;
 		total += prog->funcs[fi].nblocks;
 	}
 	m->func_base[prog->nfuncs] = total;
-	m->loop_site = xcalloc(total, sizeof *m->loop_site);
-	m->call_site = xcalloc(total, sizeof *m->call_site);
+	m->loop_site = ol_xcalloc(total, sizeof *m->loop_site);
+	m->call_site = ol_xcalloc(total, sizeof *m->call_site);
 	for (s = 0; s < total; s++)
 		m->loop_site[s] = m->call_site[s] = OL_NONE;
 	for (s = 0; s < m->nsites; s++) {
@@ -380,8 +372,8 @@ static uint32_t collect(const struct ol_model *m, uint32_t tag, uint32_t site, u
 {
 	uint32_t n = 0, i;
 
-	*ids = xcalloc(m->counts.n, sizeof **ids);
-	*vals = xcalloc(m->counts.n, sizeof **vals);
+	*ids = ol_xcalloc(m->counts.n, sizeof **ids);
+	*vals = ol_xcalloc(m->counts.n, sizeof **vals);
 	for (i = 0; i < m->counts.cap; i++) {
 		const struct ol_count_entry *e = &m->counts.e[i];
 
@@ -397,7 +389,7 @@ static uint32_t collect(const struct ol_model *m, uint32_t tag, uint32_t site, u
 void ol_model_input(const struct ol_model *m, uint32_t site, uint32_t theta, struct ol_site_input *si)
 {
 	const struct ol_site *s = &m->sites[site];
-	uint32_t nseq = m->seqs.nseq, *pidx = xcalloc(nseq, sizeof *pidx), *qidx = xcalloc(nseq, sizeof *qidx), i;
+	uint32_t nseq = m->seqs.nseq, *pidx = ol_xcalloc(nseq, sizeof *pidx), *qidx = ol_xcalloc(nseq, sizeof *qidx), i;
 	struct ol_space sp = ol_site_space(m->prog, s);
 	struct ol_seqtab prefixes = { 0 };
 	struct ol_og og;
@@ -418,7 +410,7 @@ void ol_model_input(const struct ol_model *m, uint32_t site, uint32_t theta, str
 		nq = collect(m, TAG_COL, site, &si->q_ids, &si->col_buf, qidx);
 	/* prefix_theta of every second half, walked through the overlapping graph */
 	ol_og_build(&og, &sp, theta);
-	si->group_buf = xcalloc(nq, sizeof *si->group_buf);
+	si->group_buf = ol_xcalloc(nq, sizeof *si->group_buf);
 	for (i = 0; i < nq; i++) {
 		uint32_t n;
 		const uint32_t *q = ol_seq(&m->seqs, si->q_ids[i], &n);
@@ -427,7 +419,7 @@ void ol_model_input(const struct ol_model *m, uint32_t site, uint32_t theta, str
 	}
 	ol_og_release(&og);
 	/* OF(p, g): one OL path per occurrence of p ! q (equation 2 / 15) */
-	si->of_buf = xcalloc((size_t)np * (prefixes.nseq ? prefixes.nseq : 1), sizeof *si->of_buf);
+	si->of_buf = ol_xcalloc((size_t)np * (prefixes.nseq ? prefixes.nseq : 1), sizeof *si->of_buf);
 	for (i = 0; i < m->counts.cap; i++) {
 		const struct ol_count_entry *e = &m->counts.e[i];
 
