@@ -10,6 +10,7 @@
  *   show        report/show.c           source annotated with counts and k-paths
  *   merge       report/merge.c          sum profiles
  *   diff        report/diff.c           what changed between two profiles
+ *   residual    report/residual.c       paths PROD ran that TESTS did not
  *   paths       frontend/paths.c        static Ball-Larus paths of a function
  */
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "html.h"
 #include "kipf_tool.h"
 #include "report.h"
+#include "residual.h"
 
 static void usage(FILE *out)
 {
@@ -32,6 +34,7 @@ static void usage(FILE *out)
 	             "  show PROFILE [--function F]              source with line counts and k-paths\n"
 	             "  merge A.json B.json... -o OUT.json       sum profiles\n"
 	             "  diff OLD.json NEW.json                   paths that appeared, vanished, changed\n"
+	             "  residual TESTS.json PROD.json            paths PROD ran that TESTS did not\n"
 	             "  paths INPUT.c --function F [-- FLAGS]    list a function's Ball-Larus paths\n"
 	             "  kipf --k K [-o OUT.json] TRACE           rebuild a profile from a trace\n"
 	             "  html PROFILE -o DIR                      a static web site of a profile\n"
@@ -60,6 +63,8 @@ int main(int argc, char **argv)
 		return kp_merge_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "diff"))
 		return kp_diff_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "residual"))
+		return kp_residual_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "paths"))
 		return kp_paths_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kipf"))
