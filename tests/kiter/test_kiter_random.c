@@ -364,7 +364,40 @@ static bool check_perfect(const struct ki_numbering *n)
 /* ---- runs ---- */
 
 #define MAXRUN 4000
-static bool check_runs(const struct ki_numbering *n, int nruns, size_t *recorded, size_t *windows)
+
+/*
+ * docs/kiter-paths.md, "Relation to the k-IPF at k = K": in a function with
+ * a single loop, at K, the run's k-iteration paths are, in order, the
+ * K-windows p_(j-K+1) .. p_j (j >= K) of its Ball-Larus stream p_1 .. p_m,
+ * or the whole stream when m < K.  bl cuts the same run at K = 1.
+ */
+static bool check_kipf_relation(const struct ki_numbering *n, const struct ki_numbering *bl, const uint32_t *run,
+                                size_t len, const struct oracle_path *kpaths, size_t nk)
+{
+	static struct oracle_path p[MAXRUN];
+	size_t m = oracle_cut(bl, run, len, p, MAXRUN), want = 0;
+	unsigned K = n->loops[0].k;
+
+	/* window j covers p_(j-K+1) .. p_j; a stream shorter than K is one window */
+	size_t windows = m < K ? 1 : m - K + 1;
+	for (size_t w = 0; w < windows; w++) {
+		size_t a = m < K ? 0 : w, b = m < K ? m - 1 : w + K - 1;
+		if (want >= nk || kpaths[want].first != p[a].first || kpaths[want].last != p[b].last) {
+			FAIL("k-IPF relation: path %zu is not the window of Ball-Larus paths %zu .. %zu", want, a + 1,
+			     b + 1);
+			return false;
+		}
+		want++;
+	}
+	if (want != nk) {
+		FAIL("k-IPF relation: %zu k-iteration paths, %zu windows", nk, want);
+		return false;
+	}
+	return true;
+}
+
+static bool check_runs(const struct ki_numbering *n, const struct ki_numbering *bl, int nruns, size_t *recorded,
+                       size_t *windows, size_t *relation)
 {
 	static uint32_t run[MAXRUN], edges[MAXRUN];
 	static uint64_t ids[MAXRUN];
@@ -383,6 +416,11 @@ static bool check_runs(const struct ki_numbering *n, int nruns, size_t *recorded
 			return false;
 		}
 		*recorded += m;
+		if (bl) {
+			if (!check_kipf_relation(n, bl, run, len, cut, c))
+				return false;
+			++*relation;
+		}
 		for (size_t j = 0; j < m; j++) {
 			size_t want = cut[j].last - cut[j].first + 1;
 			const struct ki_edge *last = &n->g->edges[run[cut[j].last]];
@@ -430,7 +468,7 @@ int main(int argc, char **argv)
 {
 	unsigned long graphs = argc > 1 ? strtoul(argv[1], NULL, 10) : 2000;
 	unsigned long long seed0 = argc > 2 ? strtoull(argv[2], NULL, 10) : 15;
-	size_t checked = 0, perfect = 0, recorded = 0, windows = 0, skipped = 0, lowered = 0, kloops = 0;
+	size_t checked = 0, perfect = 0, recorded = 0, windows = 0, relation = 0, skipped = 0, lowered = 0, kloops = 0;
 	unsigned long ngraphs = 0;
 
 	for (unsigned long t = 0; t < graphs && failures < 5; t++) {
@@ -472,7 +510,12 @@ int main(int argc, char **argv)
 		if (ki_count(g, &o) != n->total)
 			FAIL("ki_count %llu, ki_build %llu", (unsigned long long)ki_count(g, &o),
 			     (unsigned long long)n->total);
-		check_runs(n, 6, &recorded, &windows);
+		struct ki_numbering *bl = NULL;
+		if (n->nloops == 1 && n->loops[0].k >= 2 &&
+		    ki_build(g, &(struct ki_options){ .k = 1 }, &bl, err, sizeof err) != KI_OK)
+			FAIL("ki_build K = 1: %s", err);
+		check_runs(n, bl, 6, &recorded, &windows, &relation);
+		ki_free(bl);
 		if (t % 8 == 0)
 			check_fit(g, &o, n->total);
 		checked++;
@@ -480,9 +523,10 @@ int main(int argc, char **argv)
 		ki_graph_free(g);
 	}
 	printf("%lu graphs: %zu numbered (%zu k-iteration loops, %zu loops lowered to acyclic), %zu over the limit, "
-	       "%zu checked perfect by enumeration, %zu IDs recorded and decoded (%zu windows of K >= 3 from a head)\n",
-	       ngraphs, checked, kloops, lowered, skipped, perfect, recorded, windows);
-	if (checked < graphs / 2 || recorded == 0 || kloops == 0 || windows == 0) {
+	       "%zu checked perfect by enumeration, %zu IDs recorded and decoded (%zu windows of K >= 3 from a head), "
+	       "%zu single-loop runs matched to their Ball-Larus windows\n",
+	       ngraphs, checked, kloops, lowered, skipped, perfect, recorded, windows, relation);
+	if (checked < graphs / 2 || recorded == 0 || kloops == 0 || windows == 0 || relation == 0) {
 		fprintf(stderr, "too little was compared\n");
 		return 1;
 	}
