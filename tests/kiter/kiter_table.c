@@ -141,8 +141,10 @@ static void table_function(struct table *t, CXCursor fn)
 		ki_free(n);
 	}
 	free(k_out);
-	print_count(fit);
-	printf(" (%u lowered)\n", lowered);
+	if (fit == UINT64_MAX)
+		printf(" %10s (Ball-Larus over the limit)\n", "none");
+	else
+		printf(" %10llu (%u lowered)\n", (unsigned long long)fit, lowered);
 
 	if (t->check_bl && !d->ncut && !multi_back)
 		t->compared++;
