@@ -655,10 +655,10 @@ size_t ki_decode(const struct ki_numbering *n, uint64_t id, uint32_t *out, size_
 	if (id >= n->total)
 		return 0;
 	/* Algorithm 2: from Start, take at each slot the arc whose range of
-	 * (compensated) IDs holds what remains of n.  The paper picks "the
-	 * highest val with pathWeight + cweight <= n"; with arcs that carry no
-	 * valid path (an exit edge for a path that began at the head) several
-	 * arcs share a compensated weight, and only the range test is exact. */
+	 * (compensated) IDs holds what remains of n: the paper's "highest val
+	 * with pathWeight + cweight <= n" stated as a range (an arc carrying no
+	 * valid path, such as an early exit of a path that began at the head,
+	 * has an empty range and ties with the next arc's weight). */
 	while (n->slot_node[s] != KI_END) {
 		uint32_t u = n->slot_node[s], pick = KI_NONE;
 		bool comp = u == KI_START || (comp_loop != KI_NONE && n->kloop[u] == comp_loop);
