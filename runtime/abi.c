@@ -154,6 +154,8 @@ static void count(struct kpath_rt_func *f, kpath_rt_u64 id)
 		kp_trace_enter(tf->th, (uint32_t)slot - 1, &c);
 		kp_trace_event(tf->th, KP_TR_LEAVE, &c, id);
 	}
+	if (tf->th->wpp)
+		kp_wpp_item(tf->th, (uint32_t)slot - 1, id);
 	kp_tfunc_item(tf, &c, id);
 }
 
@@ -181,6 +183,8 @@ void kpath_rt_emit_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 	tf->th->lib_items++;
 	if (tf->th->tbuf)
 		kp_trace_event(tf->th, KP_TR_EMIT, c, id);
+	if (tf->th->wpp)
+		kp_wpp_item(tf->th, (uint32_t)tf->f->slot - 1, id);
 	kp_tfunc_item(tf, c, id);
 	kp_busy = 0;
 }
@@ -194,6 +198,8 @@ void kpath_rt_leave_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 	tf->th->lib_items++;
 	if (tf->th->tbuf)
 		kp_trace_event(tf->th, KP_TR_LEAVE, c, id);
+	if (tf->th->wpp)
+		kp_wpp_item(tf->th, (uint32_t)tf->f->slot - 1, id);
 	kp_tfunc_item(tf, c, id);
 	kp_busy = 0;
 	inactive(c); /* the activation is over */

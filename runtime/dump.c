@@ -116,6 +116,7 @@ void kp_atexit(void)
 			(unsigned long long)kp_rt.items);
 	for (struct kp_thread *th = kp_rt.threads; th; th = th->next)
 		kp_trace_flush(th);
+	kp_wpp_write_locked();
 	pthread_mutex_unlock(&kp_rt.mu);
 	kp_trace_close();
 }

@@ -313,7 +313,15 @@ struct kp_thread {
 	uint64_t act;            /* activations entered (trace) */
 	uint64_t lib_items;      /* items the inline step left to the library (KPATH_STATS) */
 	struct kp_tbuf *tbuf;    /* NULL unless tracing */
+	struct kp_wppt *wpp;     /* this thread's grammar (KPATH_MODE=wpp), or NULL */
 };
+
+/* Every item of th goes through the library (trace or WPP mode): no inline
+ * steps, no published markers or counters. */
+static inline int kp_thread_lib_only(const struct kp_thread *th)
+{
+	return th->tbuf || th->wpp;
+}
 
 struct kp_rt {
 	pthread_mutex_t mu;      /* registry, threads, global k-IPFs, output */
@@ -341,6 +349,10 @@ struct kp_rt {
 	pthread_mutex_t tmu;
 	FILE *trace;
 	int trace_on;
+	/* whole program paths (wpp.c), under mu */
+	int wpp_on;
+	char *wpp_path;
+	struct kp_wppt *wpp_done; /* grammars of the threads that ended */
 };
 extern struct kp_rt kp_rt;
 
@@ -432,6 +444,23 @@ void kp_trace_enter(struct kp_thread *th, uint32_t index, struct kpath_rt_cursor
 void kp_trace_event(struct kp_thread *th, int kind, const struct kpath_rt_cursor *c, uint64_t id);
 void kp_trace_flush(struct kp_thread *th);
 void kp_trace_close(void);
+
+/* ---- whole program paths (wpp.c, sequitur.c) ---------------------------- */
+
+/* WPP file format: see wpp.c and docs/wpp-format.md. */
+#define KP_WPP_MAGIC "KPWPP\0\0\1"
+/* KPATH_MODE=wpp: sets wpp_on and wpp_path (KPATH_WPP, default kpath.wpp). */
+void kp_wpp_init(void);
+/* A thread's grammar (NULL on ENOMEM: the thread is not recorded). */
+struct kp_wppt *kp_wpp_thread_new(uint64_t tid);
+void kp_wpp_thread_free(struct kp_wppt *w);
+/* One completed path of th (th->wpp not NULL): function slot - 1, ID. */
+void kp_wpp_item(struct kp_thread *th, uint32_t index, uint64_t id);
+/* th ends: its grammar goes to kp_rt.wpp_done (kp_rt.mu held). */
+void kp_wpp_thread_end(struct kp_thread *th);
+void kp_wpp_fork_child(struct kp_thread *self);
+/* At exit (kp_rt.mu held): writes every grammar to wpp_path, once. */
+void kp_wpp_write_locked(void);
 
 /* varints (LEB128, unsigned) for the trace writer and reader */
 static inline unsigned kp_varint_put(unsigned char *p, uint64_t v)

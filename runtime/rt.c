@@ -11,6 +11,8 @@
  *   KPATH_FOREST window (default) or ksf: how k >= 2 builds its forest
  *                (consumer.c); the k-IPF is the same
  *   KPATH_STATS  1: print the forests' sizes at exit; 0 or unset: do not
+ *   KPATH_MODE   wpp: also build each thread's whole program path (wpp.c)
+ *                and write it at exit to KPATH_WPP (default kpath.wpp)
  *
  * Registration is the only place instrumented code takes a lock: slot is
  * read with an acquire load on every enter and written (release) under
@@ -105,6 +107,7 @@ static void fork_child(void)
 		}
 		free(self->tbuf);
 		self->tbuf = NULL;
+		kp_wpp_fork_child(self);
 		kp_thread_publish(self); /* no trace now: the inline enter may run */
 	}
 	for (uint32_t i = 0; i < kp_rt.nfuncs; i++) {
@@ -123,6 +126,8 @@ static void fork_child(void)
 	kp_rt.redirect = NULL;
 	kp_rt.trace = NULL; /* the parent owns the stream; not closed here */
 	kp_rt.trace_on = 0;
+	if (!self)
+		kp_wpp_fork_child(NULL);
 }
 
 /* KPATH_OUT is relative to the directory current at the first
@@ -178,6 +183,7 @@ static void init_once(void)
 	const char *tr = getenv("KPATH_TRACE");
 	if (tr && *tr)
 		kp_rt.trace_on = kp_trace_open(tr) == 0;
+	kp_wpp_init();
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	kp_rt.atexit_ok = __cxa_atexit(atexit_cb, NULL, __dso_handle) == 0;
 	if (!kp_rt.atexit_ok)

@@ -52,13 +52,13 @@ static void unpublish(void)
  * none for a k-SF or while tracing. */
 static kpath_rt_u64 *counters_of(const struct kp_thread *th, const struct kp_tfunc *tf)
 {
-	return tf && !th->tbuf ? tf->marker.cnt : NULL;
+	return tf && !kp_thread_lib_only(th) ? tf->marker.cnt : NULL;
 }
 
 void kp_thread_publish(struct kp_thread *th)
 {
 	for (uint32_t i = 0; th->markers && i < th->nfuncs; i++) {
-		th->markers[i] = th->funcs[i] && !th->tbuf ? &th->funcs[i]->marker : NULL;
+		th->markers[i] = th->funcs[i] && !kp_thread_lib_only(th) ? &th->funcs[i]->marker : NULL;
 		th->counters[i] = counters_of(th, th->funcs[i]);
 	}
 	publish(th);
@@ -83,6 +83,8 @@ struct kp_thread *kp_thread_self(void)
 			th->tbuf->len = 0, th->tbuf->act_base = 0;
 	}
 	th->tid = kp_rt.next_tid++;
+	if (kp_rt.wpp_on)
+		th->wpp = kp_wpp_thread_new(th->tid);
 	th->next = kp_rt.threads;
 	kp_rt.threads = th;
 	pthread_mutex_unlock(&kp_rt.mu);
@@ -129,12 +131,12 @@ struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func 
 	struct kp_tfunc *tf = kp_tfunc_new(f, k);
 	if (!tf)
 		return NULL;
-	if (th->tbuf)
-		kp_tfunc_library_only(tf); /* the trace writer sees every item */
+	if (kp_thread_lib_only(th))
+		kp_tfunc_library_only(tf); /* the trace writer or the WPP sees every item */
 	tf->th = th;
 	th->funcs[i] = tf;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	th->markers[i] = th->tbuf ? NULL : &tf->marker;
+	th->markers[i] = kp_thread_lib_only(th) ? NULL : &tf->marker;
 	th->counters[i] = counters_of(th, tf);
 	return tf;
 }
@@ -173,6 +175,7 @@ static void thread_free(struct kp_thread *th)
 		free(th->retired[i]);
 	free(th->retired);
 	free(th->tbuf);
+	kp_wpp_thread_free(th->wpp);
 	free(th);
 }
 
@@ -206,6 +209,7 @@ void kp_thread_exit(void *p)
 		kp_thread_count_nodes(th);
 	}
 	kp_trace_flush(th);
+	kp_wpp_thread_end(th);
 	for (struct kp_thread **pp = &kp_rt.threads; *pp; pp = &(*pp)->next)
 		if (*pp == th) {
 			*pp = th->next;
