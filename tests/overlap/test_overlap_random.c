@@ -500,6 +500,63 @@ static void free_tab(struct ol_seqtab *t)
 	memset(t, 0, sizeof *t);
 }
 
+/*
+ * Section 2.3's definitions against every second half of the space: the
+ * fewest / most predicates on the way to each block, the class of every
+ * edge (DI: at most theta on every path to its source; DNI: more on every
+ * one; PI: otherwise), the blocks of the overlapping graph (those some OL
+ * path passes) and its stop nodes (where some OL path ends at its
+ * (theta+1)-th predicate).  Every block of the space reaches an end, so
+ * the prefixes of the second halves are all the paths from the start.
+ */
+static void check_classes(const struct ol_space *sp, const struct ol_seqtab *qs, uint32_t theta)
+{
+	const struct ol_func *f = sp->f;
+	uint32_t bmin[MAXB], bmax[MAXB], i, k, e;
+	bool seen_edge[MAXE] = { false }, in_og[MAXB] = { false }, stop[MAXB] = { false };
+	struct ol_og og;
+
+	for (i = 0; i < f->nblocks; i++)
+		bmin[i] = bmax[i] = OL_NONE;
+	for (i = 0; i < qs->nseq; i++) {
+		uint32_t n, ol = 0, len;
+		const uint32_t *q = ol_seq(qs, i, &n);
+
+		len = plain_prefix(f, q, n, theta);
+		for (k = 0; k < n; k++) {
+			ol += f->is_pred[q[k]];
+			if (bmin[q[k]] == OL_NONE || ol < bmin[q[k]])
+				bmin[q[k]] = ol;
+			if (bmax[q[k]] == OL_NONE || ol > bmax[q[k]])
+				bmax[q[k]] = ol;
+			if (k < len)
+				in_og[q[k]] = true;
+			if (k + 1 == len && ol == theta + 1)
+				stop[q[k]] = true;
+			if (k + 1 < n)
+				for (e = 0; e < f->nedges; e++)
+					if (f->edges[e].src == q[k] && f->edges[e].dst == q[k + 1])
+						seen_edge[e] = true;
+		}
+	}
+	ol_og_build(&og, sp, theta);
+	for (i = 0; i < f->nblocks; i++) {
+		CHECK(og.minp[i] == bmin[i] && og.maxp[i] == bmax[i]);
+		CHECK(og.in_og[i] == in_og[i]);
+		CHECK(og.stop[i] == stop[i]);
+	}
+	for (e = 0; e < f->nedges; e++) {
+		uint32_t u = f->edges[e].src;
+		enum ol_edge_class want = !seen_edge[e] ? OL_EDGE_NOT_IN_SPACE
+		                          : bmax[u] <= theta ? OL_EDGE_DI
+		                          : bmin[u] > theta  ? OL_EDGE_DNI
+		                                             : OL_EDGE_PI;
+
+		CHECK(og.cls[e] == want);
+	}
+	ol_og_release(&og);
+}
+
 static void check_counting(const struct ol_space *sp, uint32_t maxdeg)
 {
 	struct ol_seqtab qs = { 0 };
@@ -542,6 +599,7 @@ static void check_counting(const struct ol_space *sp, uint32_t maxdeg)
 		CHECK(ol_count_paths(sp, theta, by, 100000));
 		for (i = 0; i <= theta; i++)
 			CHECK(by[i] == want[i]);
+		check_classes(sp, &qs, theta);
 		free_tab(&pre);
 	}
 	free_tab(&qs);
