@@ -232,10 +232,15 @@ struct ol_bounds {
 	uint32_t rounds;         /* lower-from-upper, upper-from-lower rounds until stable */
 };
 
-void ol_estimate(const struct ol_est_input *in, struct ol_bounds *out);
-/* One round of equations (7, 8) / (13, 14, 17, 18) applied to given bounds,
- * for checking a printed table against them: writes the new bounds. */
-void ol_estimate_round(const struct ol_est_input *in, const uint64_t *lower, const uint64_t *upper,
+/* Returns false, with out empty, when the counts are too large for exact
+ * 64-bit sums (their total times max(np, nq) above 2^61), or a group id is
+ * out of range. */
+bool ol_estimate(const struct ol_est_input *in, struct ol_bounds *out);
+/* One round of equations (7, 8) / (13, 14, 17, 18) applied to given bounds
+ * (upper from the given lower, lower from the given upper), for checking
+ * a printed table against them: writes the new bounds.  Returns false on
+ * counts too large, or given bounds above their row candidate. */
+bool ol_estimate_round(const struct ol_est_input *in, const uint64_t *lower, const uint64_t *upper,
                        uint64_t *new_lower, uint64_t *new_upper);
 void ol_bounds_release(struct ol_bounds *b);
 

@@ -161,7 +161,7 @@ static void test_loop(void)
 		struct ol_bounds b;
 
 		ol_model_input(&m, 0, theta, &si);
-		ol_estimate(&si.in, &b);
+		CHECK(ol_estimate(&si.in, &b));
 		table_order(&m, &si, &b, lo, up);
 		for (i = 0; i < 9; i++)
 			CHECK(lo[i] <= real5[i] && real5[i] <= up[i]);
@@ -201,7 +201,7 @@ static void test_loop(void)
 					pu[pi * 3 + qi] = upper5[1][i * 3 + j];
 				}
 			CHECK(si.in.nq == 3);
-			ol_estimate_round(&si.in, pl, pu, nl, nu);
+			CHECK(ol_estimate_round(&si.in, pl, pu, nl, nu));
 			for (i = 0; i < 2; i++)
 				for (j = 0; j < 3; j++) {
 					uint32_t pi = find_half(&m, si.p_ids, si.in.np, i), qi = find_half(&m, si.q_ids, si.in.nq, j);
@@ -211,7 +211,7 @@ static void test_loop(void)
 				}
 			CHECK_EQ(tl[1 * 3 + 2], 250); /* equation 8: OF(2, P1 P2) - U(2!2) = 500 - 250 */
 			CHECK_EQ(tu[1 * 3 + 2], 500); /* equation 7: min(500 - L(2!2), F_2 - X_2, F_3 - E_3) */
-			ol_estimate_round(&si.in, b.lower, b.upper, nl, nu);
+			CHECK(ol_estimate_round(&si.in, b.lower, b.upper, nl, nu));
 			CHECK(!memcmp(nl, b.lower, 6 * sizeof *nl) && !memcmp(nu, b.upper, 6 * sizeof *nu));
 		} else {
 			/* OL-2 is the maximum overlap: exact */
@@ -366,14 +366,18 @@ static void test_figure2(void)
 		struct ol_bounds b;
 		uint32_t i;
 
-		ol_estimate(&bl, &b);
+		CHECK(ol_estimate(&bl, &b));
 		for (i = 0; i < 15; i++)
 			CHECK(b.lower[i] == 0 && b.upper[i] == 100);
 		ol_bounds_release(&b);
-		ol_estimate(&ol1, &b);
+		CHECK(ol_estimate(&ol1, &b));
 		for (i = 0; i < 15; i++)
 			CHECK(b.lower[i] == (i == 0 ? 100u : 0u) && b.upper[i] == b.lower[i]);
 		ol_bounds_release(&b);
+		/* counts whose sums could overflow int64 are refused, not bounded wrongly */
+		row[1] = (uint64_t)1 << 62;
+		CHECK(!ol_estimate(&ol1, &b) && !b.lower && !b.upper);
+		row[1] = 200;
 	}
 
 	/* The same through the model: f runs path 1 to C1 100 times, g path 1 */
@@ -397,11 +401,28 @@ static void test_figure2(void)
 		ol_model_init(&m, &prog);
 		CHECK(ol_model_run(&m, ev, n));
 		CHECK(!ol_model_run(&m, ev, 8)); /* cut short: not a run, nothing added */
-		CHECK_EQ(ol_model_total(&m, 0), 100);
+		{
+			struct ol_event bad[14];
+
+			memcpy(bad, ev, sizeof bad);
+			bad[2].block = F_B2; /* P1 -> B2 is an edge, B2 -> B1 is not */
+			CHECK(!ol_model_run(&m, bad, 14));
+			memcpy(bad, ev, sizeof bad);
+			bad[6] = (struct ol_event){ 0, F_P3 }; /* C1 calls g: g's entry must follow */
+			CHECK(!ol_model_run(&m, bad, 14));
+			memcpy(bad, ev, sizeof bad);
+			bad[0].func = 7; /* no such function */
+			CHECK(!ol_model_run(&m, bad, 14));
+			memcpy(bad, ev, sizeof bad);
+			bad[0] = (struct ol_event){ 1, G_gEn }; /* g run at top level, then f's blocks */
+			CHECK(!ol_model_run(&m, bad, 14));
+			CHECK(ol_model_run(&m, ev + 6, 4)); /* g alone, from the top: a run */
+		}
+		CHECK_EQ(ol_model_total(&m, 0), 100); /* the refused runs added nothing */
 		CHECK_EQ(ol_model_total(&m, 1), 100);
 		CHECK_EQ(ol_model_exact(&m, 0, ol_seq_intern(&m.seqs, fpre, 6), ol_seq_intern(&m.seqs, g1, 4)), 100);
 		ol_model_input(&m, 0, 1, &si);
-		ol_estimate(&si.in, &b);
+		CHECK(ol_estimate(&si.in, &b));
 		CHECK(si.in.np == 1 && si.in.nq == 1 && b.definite == 100 && b.potential == 100);
 		ol_bounds_release(&b);
 		ol_site_input_release(&si);

@@ -641,7 +641,7 @@ static void check_site(struct ol_model *m, struct brute *bf, uint32_t site, cons
 		uint64_t matched = 0;
 
 		ol_model_input(m, site, theta, &si);
-		ol_estimate(&si.in, &b);
+		CHECK(ol_estimate(&si.in, &b));
 		pidx = malloc(nseq * sizeof *pidx);
 		qidx = malloc(nseq * sizeof *qidx);
 		for (i = 0; i < nseq; i++)
