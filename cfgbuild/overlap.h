@@ -126,7 +126,9 @@ struct ol_og {
 };
 
 /* Builds the overlapping graph of sp for theta (section 2.3: DNI edges
- * removed, PI edges marked, unreachable nodes removed, stop nodes). */
+ * removed, PI edges marked, unreachable nodes removed, stop nodes).  og
+ * keeps sp: it must outlive og.  Memory: nblocks * min(theta + 2, nblocks + 2)
+ * flags while building. */
 void ol_og_build(struct ol_og *og, const struct ol_space *sp, uint32_t theta);
 void ol_og_release(struct ol_og *og);
 
