@@ -139,6 +139,24 @@ void ol_og_release(struct ol_og *og);
 uint32_t ol_og_prefix(const struct ol_og *og, const uint32_t *q, uint32_t n);
 
 /*
+ * The path graph's numbering of section 2.3 restricted to the overlapping
+ * graph (the runtime's ro): Ball-Larus vals on the DI and PI edges, a
+ * dummy edge of val 0 to Ex from every block where an OL path ends.
+ * Distinct OL paths of og get distinct IDs in [0, total) (some IDs may go
+ * unused).  ol_og_number returns false, nb empty, when total would exceed
+ * UINT64_MAX.
+ */
+struct ol_og_numbering {
+	uint64_t *num_paths; /* per block: paths from it to Ex in the overlapping graph */
+	uint64_t *val;       /* per edge: its increment (DI and PI edges), else 0 */
+	uint64_t total;      /* num_paths of the start */
+};
+bool ol_og_number(const struct ol_og *og, struct ol_og_numbering *nb);
+void ol_og_numbering_release(struct ol_og_numbering *nb);
+/* The ID of an OL path (a prefix_theta, e.g. q cut at ol_og_prefix). */
+uint64_t ol_og_path_id(const struct ol_og *og, const struct ol_og_numbering *nb, const uint32_t *ol_path, uint32_t n);
+
+/*
  * Counts the OL paths of sp profiled at degree theta, per exact degree
  * (by_degree[d] for d in [0, theta]), as Tables 3, 6 and 7 count them:
  * distinct prefixes, each counted once.  Multiply by

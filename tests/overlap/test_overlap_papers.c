@@ -139,6 +139,21 @@ static void test_loop(void)
 	CHECK_EQ(by[1], 1); /* P1 B1 P3: OL-1, not contained in an OL-2 path, also profiled */
 	CHECK(ol_count_paths(&sp, 3, by, 1000));
 	CHECK_EQ(by[0] + by[1] + by[2] + by[3], 3); /* past the maximum: the three loop paths */
+	/* the overlapping graph's numbering (ro): P1 B1 P3 | P1 P2 at OL-1, the
+	 * three loop paths at OL-2, each its own ID */
+	for (theta = 1; theta <= 2; theta++) {
+		struct ol_og og;
+		struct ol_og_numbering nb;
+
+		ol_og_build(&og, &sp, theta);
+		CHECK(ol_og_number(&og, &nb));
+		CHECK_EQ(nb.total, theta + 1);
+		CHECK_EQ(ol_og_path_id(&og, &nb, path1, 3), 0);
+		CHECK_EQ(ol_og_path_id(&og, &nb, path3, ol_og_prefix(&og, path3, 4)), theta);
+		CHECK_EQ(ol_og_path_id(&og, &nb, path2, ol_og_prefix(&og, path2, 4)), 1); /* P1 P2 at OL-1 */
+		ol_og_numbering_release(&nb);
+		ol_og_release(&og);
+	}
 
 	/* 2.2.3: entered 500 times; 250 x 1!1!3, 250 x 2!2!3 */
 	for (r = 0; r < 500; r++) {
@@ -274,6 +289,26 @@ static void test_figure1(void)
 	CHECK(edge_class(&og, &f, G_P3, G_B2) == OL_EDGE_DNI); /* Figure 1(b), overlap 1 */
 	CHECK(!og.in_og[G_B2]);
 	ol_og_release(&og);
+	/* numbering at theta = 2: 7 paths in the graph (a PI edge may be taken
+	 * past the limit), 4 OL paths, distinct IDs */
+	{
+		static const uint32_t o1[] = { G_P1, G_B1, G_P3, G_B2, G_P4 }, o2[] = { G_P1, G_B1, G_P3, G_P4 },
+		                      o3[] = { G_P1, G_P2, G_P3 }, o4[] = { G_P1, G_P2, G_B3, G_P4 };
+		struct ol_og_numbering nb;
+		uint64_t id[4];
+
+		ol_og_build(&og, &sp, 2);
+		CHECK(ol_og_number(&og, &nb));
+		CHECK_EQ(nb.total, 7);
+		id[0] = ol_og_path_id(&og, &nb, o1, 5);
+		id[1] = ol_og_path_id(&og, &nb, o2, 4);
+		id[2] = ol_og_path_id(&og, &nb, o3, 3);
+		id[3] = ol_og_path_id(&og, &nb, o4, 4);
+		CHECK(id[0] != id[1] && id[0] != id[2] && id[0] != id[3] && id[1] != id[2] && id[1] != id[3] && id[2] != id[3]);
+		CHECK_EQ(ol_og_prefix(&og, (const uint32_t[]){ G_P1, G_P2, G_P3, G_B2, G_P4 }, 5), 3);
+		ol_og_numbering_release(&nb);
+		ol_og_release(&og);
+	}
 	free(sites);
 	ol_func_release(&f);
 }

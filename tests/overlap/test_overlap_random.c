@@ -557,6 +557,40 @@ static void check_classes(const struct ol_space *sp, const struct ol_seqtab *qs,
 	ol_og_release(&og);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Section 2.3's numbering: the distinct OL paths get distinct IDs below
+ * the total. */
+static void check_numbering(const struct ol_space *sp, const struct ol_seqtab *pre, uint32_t theta)
+{
+	struct ol_og og;
+	struct ol_og_numbering nb;
+	uint64_t *ids = malloc((pre->nseq + 1) * sizeof *ids);
+	uint32_t i;
+
+	ol_og_build(&og, sp, theta);
+	CHECK(ol_og_number(&og, &nb));
+	for (i = 0; i < pre->nseq; i++) {
+		uint32_t n;
+		const uint32_t *x = ol_seq(pre, i, &n);
+
+		ids[i] = ol_og_path_id(&og, &nb, x, n);
+		CHECK(ids[i] < nb.total);
+	}
+	qsort(ids, pre->nseq, sizeof *ids, cmp_u64);
+	for (i = 1; i < pre->nseq; i++)
+		CHECK(ids[i - 1] != ids[i]);
+	CHECK(nb.total >= pre->nseq);
+	ol_og_numbering_release(&nb);
+	ol_og_release(&og);
+	free(ids);
+}
+
 static void check_counting(const struct ol_space *sp, uint32_t maxdeg)
 {
 	struct ol_seqtab qs = { 0 };
@@ -600,6 +634,7 @@ static void check_counting(const struct ol_space *sp, uint32_t maxdeg)
 		for (i = 0; i <= theta; i++)
 			CHECK(by[i] == want[i]);
 		check_classes(sp, &qs, theta);
+		check_numbering(sp, &pre, theta);
 		free_tab(&pre);
 	}
 	free_tab(&qs);
