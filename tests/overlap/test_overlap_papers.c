@@ -150,7 +150,7 @@ static void test_loop(void)
 		CHECK_EQ(nb.total, theta + 1);
 		CHECK_EQ(ol_og_path_id(&og, &nb, path1, 3), 0);
 		CHECK_EQ(ol_og_path_id(&og, &nb, path3, ol_og_prefix(&og, path3, 4)), theta);
-		CHECK_EQ(ol_og_path_id(&og, &nb, path2, ol_og_prefix(&og, path2, 4)), 1); /* P1 P2 at OL-1 */
+		CHECK_EQ(ol_og_path_id(&og, &nb, path2, ol_og_prefix(&og, path2, 4)), 1); /* P1 P2 at OL-1, P1 P2 B2 P3 at OL-2 */
 		ol_og_numbering_release(&nb);
 		ol_og_release(&og);
 	}
