@@ -243,3 +243,74 @@ bool ol_count_paths(const struct ol_space *sp, uint32_t theta, uint64_t *by_degr
 	ol_og_release(&og);
 	return ok;
 }
+
+/*
+ * Section 2.3, "Deriving the Path Graph": Ball-Larus numbering of the
+ * overlapping graph, with a dummy edge to Ex from every block where an OL
+ * path can end (a stop node, or a block where the second half ends).  The
+ * dummy edge comes first and has val 0, so an OL path's ID is the sum of
+ * the vals of its graph edges.  Every OL path is a path of this DAG
+ * (ol_og_prefix takes DI and PI edges only), and Ball-Larus IDs of
+ * distinct paths differ, so distinct OL paths get distinct IDs in
+ * [0, total); the DAG may hold more paths than there are OL paths (a PI
+ * edge taken past the limit), so some IDs go unused, as in the paper.
+ */
+bool ol_og_number(const struct ol_og *og, struct ol_og_numbering *nb)
+{
+	const struct ol_func *f = og->sp->f;
+	uint32_t i, k;
+	bool ok = true;
+
+	memset(nb, 0, sizeof *nb);
+	nb->num_paths = ol_xcalloc(f->nblocks, sizeof *nb->num_paths);
+	nb->val = ol_xcalloc(f->nedges, sizeof *nb->val);
+	for (i = f->nrpo; i-- > 0;) { /* successors first */
+		uint32_t v = f->rpo[i];
+		uint64_t run;
+
+		if (!og->in_og[v])
+			continue;
+		run = og->stop[v] || ol_space_can_end(og->sp, v);
+		for (k = f->succ_start[v]; k < f->succ_start[v + 1]; k++) {
+			uint32_t e = f->succ_edge[k], w = f->edges[e].dst;
+
+			if (og->cls[e] != OL_EDGE_DI && og->cls[e] != OL_EDGE_PI)
+				continue;
+			assert(og->in_og[w]);
+			nb->val[e] = run;
+			if (nb->num_paths[w] > UINT64_MAX - run)
+				ok = false; /* more than 2^64 - 1 paths: no 64-bit numbering */
+			else
+				run += nb->num_paths[w];
+		}
+		nb->num_paths[v] = run;
+	}
+	nb->total = nb->num_paths[og->sp->start];
+	if (!ok)
+		ol_og_numbering_release(nb);
+	return ok;
+}
+
+void ol_og_numbering_release(struct ol_og_numbering *nb)
+{
+	free(nb->num_paths);
+	free(nb->val);
+	memset(nb, 0, sizeof *nb);
+}
+
+uint64_t ol_og_path_id(const struct ol_og *og, const struct ol_og_numbering *nb, const uint32_t *ol_path, uint32_t n)
+{
+	const struct ol_func *f = og->sp->f;
+	uint64_t id = 0;
+	uint32_t i;
+
+	assert(n >= 1 && ol_path[0] == og->sp->start);
+	for (i = 1; i < n; i++) {
+		uint32_t e = find_edge(f, ol_path[i - 1], ol_path[i]);
+
+		assert(e != OL_NONE && (og->cls[e] == OL_EDGE_DI || og->cls[e] == OL_EDGE_PI));
+		id += nb->val[e];
+	}
+	assert(id < nb->total);
+	return id;
+}

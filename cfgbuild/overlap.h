@@ -126,7 +126,9 @@ struct ol_og {
 };
 
 /* Builds the overlapping graph of sp for theta (section 2.3: DNI edges
- * removed, PI edges marked, unreachable nodes removed, stop nodes). */
+ * removed, PI edges marked, unreachable nodes removed, stop nodes).  og
+ * keeps sp: it must outlive og.  Memory: nblocks * min(theta + 2, nblocks + 2)
+ * flags while building. */
 void ol_og_build(struct ol_og *og, const struct ol_space *sp, uint32_t theta);
 void ol_og_release(struct ol_og *og);
 
@@ -135,6 +137,24 @@ void ol_og_release(struct ol_og *og);
  * ol <= theta), stopping at the (theta+1)-th predicate or at q's end.
  * q must be a second half of og's space (asserted). */
 uint32_t ol_og_prefix(const struct ol_og *og, const uint32_t *q, uint32_t n);
+
+/*
+ * The path graph's numbering of section 2.3 restricted to the overlapping
+ * graph (the runtime's ro): Ball-Larus vals on the DI and PI edges, a
+ * dummy edge of val 0 to Ex from every block where an OL path ends.
+ * Distinct OL paths of og get distinct IDs in [0, total) (some IDs may go
+ * unused).  ol_og_number returns false, nb empty, when total would exceed
+ * UINT64_MAX.
+ */
+struct ol_og_numbering {
+	uint64_t *num_paths; /* per block: paths from it to Ex in the overlapping graph */
+	uint64_t *val;       /* per edge: its increment (DI and PI edges), else 0 */
+	uint64_t total;      /* num_paths of the start */
+};
+bool ol_og_number(const struct ol_og *og, struct ol_og_numbering *nb);
+void ol_og_numbering_release(struct ol_og_numbering *nb);
+/* The ID of an OL path (a prefix_theta, e.g. q cut at ol_og_prefix). */
+uint64_t ol_og_path_id(const struct ol_og *og, const struct ol_og_numbering *nb, const uint32_t *ol_path, uint32_t n);
 
 /*
  * Counts the OL paths of sp profiled at degree theta, per exact degree
@@ -232,10 +252,15 @@ struct ol_bounds {
 	uint32_t rounds;         /* lower-from-upper, upper-from-lower rounds until stable */
 };
 
-void ol_estimate(const struct ol_est_input *in, struct ol_bounds *out);
-/* One round of equations (7, 8) / (13, 14, 17, 18) applied to given bounds,
- * for checking a printed table against them: writes the new bounds. */
-void ol_estimate_round(const struct ol_est_input *in, const uint64_t *lower, const uint64_t *upper,
+/* Returns false, with out empty, when the counts are too large for exact
+ * 64-bit sums (their total times max(np, nq) above 2^61), or a group id is
+ * out of range. */
+bool ol_estimate(const struct ol_est_input *in, struct ol_bounds *out);
+/* One round of equations (7, 8) / (13, 14, 17, 18) applied to given bounds
+ * (upper from the given lower, lower from the given upper), for checking
+ * a printed table against them: writes the new bounds.  Returns false on
+ * counts too large, or given bounds above their row candidate. */
+bool ol_estimate_round(const struct ol_est_input *in, const uint64_t *lower, const uint64_t *upper,
                        uint64_t *new_lower, uint64_t *new_upper);
 void ol_bounds_release(struct ol_bounds *b);
 

@@ -20,12 +20,43 @@
 #include "overlap.h"
 #include "overlap_internal.h"
 
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Counts are far below this: sums of a few thousand never overflow int64. */
-#define COUNT_LIMIT ((uint64_t)1 << 48)
+/*
+ * Every intermediate value is a bound on a pair (at most its row or column
+ * candidate), or a sum of them over at most max(np, nq) pairs per row or
+ * column candidate, or the difference of such sums with OF or C.  So when
+ * S = sum of all inputs satisfies S * max(np, nq) <= INT64_MAX / 4, the
+ * int64 arithmetic below cannot overflow; ol_estimate refuses inputs
+ * beyond that (fits() below), rather than give a wrong bound.
+ */
+static bool add_ok(uint64_t *acc, uint64_t v)
+{
+	if (v > (uint64_t)INT64_MAX / 4 - *acc)
+		return false;
+	*acc += v;
+	return true;
+}
+
+static bool fits(const struct ol_est_input *in)
+{
+	uint64_t s = 0, m = in->np > in->nq ? in->np : in->nq;
+	size_t i;
+
+	for (i = 0; i < in->np; i++)
+		if (!add_ok(&s, in->row[i]))
+			return false;
+	for (i = 0; i < in->nq; i++)
+		if (!add_ok(&s, in->col[i]))
+			return false;
+	for (i = 0; i < (size_t)in->np * in->ngroups; i++)
+		if (!add_ok(&s, in->of[i]))
+			return false;
+	if (!add_ok(&s, in->total))
+		return false;
+	return m == 0 || s <= (uint64_t)INT64_MAX / 4 / m;
+}
 
 /* Per (p, group) sums of b, and the sum over all pairs. */
 static int64_t group_sums(const struct ol_est_input *in, const uint64_t *b, int64_t *sum)
@@ -38,7 +69,6 @@ static int64_t group_sums(const struct ol_est_input *in, const uint64_t *b, int6
 		for (q = 0; q < in->nq; q++) {
 			uint64_t v = b[(size_t)p * in->nq + q];
 
-			assert(v <= COUNT_LIMIT);
 			sum[(size_t)p * in->ngroups + in->group[q]] += (int64_t)v;
 			all += (int64_t)v;
 		}
@@ -90,29 +120,29 @@ static void lower_from(const struct ol_est_input *in, const uint64_t *upper, uin
 		}
 }
 
-static void check_input(const struct ol_est_input *in)
+static bool groups_ok(const struct ol_est_input *in)
 {
 	uint32_t i;
 
-	assert(in->total <= COUNT_LIMIT);
 	for (i = 0; i < in->nq; i++)
-		assert(in->group[i] < in->ngroups && in->col[i] <= COUNT_LIMIT);
-	for (i = 0; i < in->np; i++)
-		assert(in->row[i] <= COUNT_LIMIT);
-	for (i = 0; i < in->np * in->ngroups; i++)
-		assert(in->of[i] <= COUNT_LIMIT);
-	(void)i;
+		if (in->group[i] >= in->ngroups)
+			return false;
+	return true;
 }
 
-void ol_estimate(const struct ol_est_input *in, struct ol_bounds *out)
+bool ol_estimate(const struct ol_est_input *in, struct ol_bounds *out)
 {
 	size_t n = (size_t)in->np * in->nq, i;
-	uint64_t *nu = ol_xcalloc(n, sizeof *nu), *nl = ol_xcalloc(n, sizeof *nl);
-	int64_t *sum = ol_xcalloc((size_t)in->np * in->ngroups, sizeof *sum);
+	uint64_t *nu, *nl;
+	int64_t *sum;
 	bool changed = true;
 
-	check_input(in);
 	memset(out, 0, sizeof *out);
+	if (!groups_ok(in) || !fits(in))
+		return false;
+	nu = ol_xcalloc(n, sizeof *nu);
+	nl = ol_xcalloc(n, sizeof *nl);
+	sum = ol_xcalloc((size_t)in->np * in->ngroups, sizeof *sum);
 	out->lower = ol_xcalloc(n, sizeof *out->lower); /* 2.2.1: start with lower bounds of zero */
 	out->upper = ol_xcalloc(n, sizeof *out->upper);
 	for (i = 0; i < n; i++)
@@ -140,17 +170,25 @@ void ol_estimate(const struct ol_est_input *in, struct ol_bounds *out)
 	free(nu);
 	free(nl);
 	free(sum);
+	return true;
 }
 
-void ol_estimate_round(const struct ol_est_input *in, const uint64_t *lower, const uint64_t *upper,
+bool ol_estimate_round(const struct ol_est_input *in, const uint64_t *lower, const uint64_t *upper,
                        uint64_t *new_lower, uint64_t *new_upper)
 {
-	int64_t *sum = ol_xcalloc((size_t)in->np * in->ngroups, sizeof *sum);
+	int64_t *sum;
+	size_t i;
 
-	check_input(in);
+	if (!groups_ok(in) || !fits(in))
+		return false;
+	for (i = 0; i < (size_t)in->np * in->nq; i++) /* given bounds must be bounds: at most the row candidate */
+		if (lower[i] > in->row[i / in->nq] || upper[i] > in->row[i / in->nq])
+			return false;
+	sum = ol_xcalloc((size_t)in->np * in->ngroups, sizeof *sum);
 	upper_from(in, lower, new_upper, sum);
 	lower_from(in, upper, new_lower, sum);
 	free(sum);
+	return true;
 }
 
 void ol_bounds_release(struct ol_bounds *b)

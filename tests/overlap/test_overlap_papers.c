@@ -139,6 +139,21 @@ static void test_loop(void)
 	CHECK_EQ(by[1], 1); /* P1 B1 P3: OL-1, not contained in an OL-2 path, also profiled */
 	CHECK(ol_count_paths(&sp, 3, by, 1000));
 	CHECK_EQ(by[0] + by[1] + by[2] + by[3], 3); /* past the maximum: the three loop paths */
+	/* the overlapping graph's numbering (ro): P1 B1 P3 | P1 P2 at OL-1, the
+	 * three loop paths at OL-2, each its own ID */
+	for (theta = 1; theta <= 2; theta++) {
+		struct ol_og og;
+		struct ol_og_numbering nb;
+
+		ol_og_build(&og, &sp, theta);
+		CHECK(ol_og_number(&og, &nb));
+		CHECK_EQ(nb.total, theta + 1);
+		CHECK_EQ(ol_og_path_id(&og, &nb, path1, 3), 0);
+		CHECK_EQ(ol_og_path_id(&og, &nb, path3, ol_og_prefix(&og, path3, 4)), theta);
+		CHECK_EQ(ol_og_path_id(&og, &nb, path2, ol_og_prefix(&og, path2, 4)), 1); /* P1 P2 at OL-1, P1 P2 B2 P3 at OL-2 */
+		ol_og_numbering_release(&nb);
+		ol_og_release(&og);
+	}
 
 	/* 2.2.3: entered 500 times; 250 x 1!1!3, 250 x 2!2!3 */
 	for (r = 0; r < 500; r++) {
@@ -161,7 +176,7 @@ static void test_loop(void)
 		struct ol_bounds b;
 
 		ol_model_input(&m, 0, theta, &si);
-		ol_estimate(&si.in, &b);
+		CHECK(ol_estimate(&si.in, &b));
 		table_order(&m, &si, &b, lo, up);
 		for (i = 0; i < 9; i++)
 			CHECK(lo[i] <= real5[i] && real5[i] <= up[i]);
@@ -201,7 +216,7 @@ static void test_loop(void)
 					pu[pi * 3 + qi] = upper5[1][i * 3 + j];
 				}
 			CHECK(si.in.nq == 3);
-			ol_estimate_round(&si.in, pl, pu, nl, nu);
+			CHECK(ol_estimate_round(&si.in, pl, pu, nl, nu));
 			for (i = 0; i < 2; i++)
 				for (j = 0; j < 3; j++) {
 					uint32_t pi = find_half(&m, si.p_ids, si.in.np, i), qi = find_half(&m, si.q_ids, si.in.nq, j);
@@ -211,7 +226,7 @@ static void test_loop(void)
 				}
 			CHECK_EQ(tl[1 * 3 + 2], 250); /* equation 8: OF(2, P1 P2) - U(2!2) = 500 - 250 */
 			CHECK_EQ(tu[1 * 3 + 2], 500); /* equation 7: min(500 - L(2!2), F_2 - X_2, F_3 - E_3) */
-			ol_estimate_round(&si.in, b.lower, b.upper, nl, nu);
+			CHECK(ol_estimate_round(&si.in, b.lower, b.upper, nl, nu));
 			CHECK(!memcmp(nl, b.lower, 6 * sizeof *nl) && !memcmp(nu, b.upper, 6 * sizeof *nu));
 		} else {
 			/* OL-2 is the maximum overlap: exact */
@@ -274,6 +289,26 @@ static void test_figure1(void)
 	CHECK(edge_class(&og, &f, G_P3, G_B2) == OL_EDGE_DNI); /* Figure 1(b), overlap 1 */
 	CHECK(!og.in_og[G_B2]);
 	ol_og_release(&og);
+	/* numbering at theta = 2: 7 paths in the graph (a PI edge may be taken
+	 * past the limit), 4 OL paths, distinct IDs */
+	{
+		static const uint32_t o1[] = { G_P1, G_B1, G_P3, G_B2, G_P4 }, o2[] = { G_P1, G_B1, G_P3, G_P4 },
+		                      o3[] = { G_P1, G_P2, G_P3 }, o4[] = { G_P1, G_P2, G_B3, G_P4 };
+		struct ol_og_numbering nb;
+		uint64_t id[4];
+
+		ol_og_build(&og, &sp, 2);
+		CHECK(ol_og_number(&og, &nb));
+		CHECK_EQ(nb.total, 7);
+		id[0] = ol_og_path_id(&og, &nb, o1, 5);
+		id[1] = ol_og_path_id(&og, &nb, o2, 4);
+		id[2] = ol_og_path_id(&og, &nb, o3, 3);
+		id[3] = ol_og_path_id(&og, &nb, o4, 4);
+		CHECK(id[0] != id[1] && id[0] != id[2] && id[0] != id[3] && id[1] != id[2] && id[1] != id[3] && id[2] != id[3]);
+		CHECK_EQ(ol_og_prefix(&og, (const uint32_t[]){ G_P1, G_P2, G_P3, G_B2, G_P4 }, 5), 3);
+		ol_og_numbering_release(&nb);
+		ol_og_release(&og);
+	}
 	free(sites);
 	ol_func_release(&f);
 }
@@ -366,14 +401,18 @@ static void test_figure2(void)
 		struct ol_bounds b;
 		uint32_t i;
 
-		ol_estimate(&bl, &b);
+		CHECK(ol_estimate(&bl, &b));
 		for (i = 0; i < 15; i++)
 			CHECK(b.lower[i] == 0 && b.upper[i] == 100);
 		ol_bounds_release(&b);
-		ol_estimate(&ol1, &b);
+		CHECK(ol_estimate(&ol1, &b));
 		for (i = 0; i < 15; i++)
 			CHECK(b.lower[i] == (i == 0 ? 100u : 0u) && b.upper[i] == b.lower[i]);
 		ol_bounds_release(&b);
+		/* counts whose sums could overflow int64 are refused, not bounded wrongly */
+		row[1] = (uint64_t)1 << 62;
+		CHECK(!ol_estimate(&ol1, &b) && !b.lower && !b.upper);
+		row[1] = 200;
 	}
 
 	/* The same through the model: f runs path 1 to C1 100 times, g path 1 */
@@ -397,11 +436,28 @@ static void test_figure2(void)
 		ol_model_init(&m, &prog);
 		CHECK(ol_model_run(&m, ev, n));
 		CHECK(!ol_model_run(&m, ev, 8)); /* cut short: not a run, nothing added */
-		CHECK_EQ(ol_model_total(&m, 0), 100);
+		{
+			struct ol_event bad[14];
+
+			memcpy(bad, ev, sizeof bad);
+			bad[2].block = F_B2; /* P1 -> B2 is an edge, B2 -> B1 is not */
+			CHECK(!ol_model_run(&m, bad, 14));
+			memcpy(bad, ev, sizeof bad);
+			bad[6] = (struct ol_event){ 0, F_P3 }; /* C1 calls g: g's entry must follow */
+			CHECK(!ol_model_run(&m, bad, 14));
+			memcpy(bad, ev, sizeof bad);
+			bad[0].func = 7; /* no such function */
+			CHECK(!ol_model_run(&m, bad, 14));
+			memcpy(bad, ev, sizeof bad);
+			bad[0] = (struct ol_event){ 1, G_gEn }; /* g run at top level, then f's blocks */
+			CHECK(!ol_model_run(&m, bad, 14));
+			CHECK(ol_model_run(&m, ev + 6, 4)); /* g alone, from the top: a run */
+		}
+		CHECK_EQ(ol_model_total(&m, 0), 100); /* the refused runs added nothing */
 		CHECK_EQ(ol_model_total(&m, 1), 100);
 		CHECK_EQ(ol_model_exact(&m, 0, ol_seq_intern(&m.seqs, fpre, 6), ol_seq_intern(&m.seqs, g1, 4)), 100);
 		ol_model_input(&m, 0, 1, &si);
-		ol_estimate(&si.in, &b);
+		CHECK(ol_estimate(&si.in, &b));
 		CHECK(si.in.np == 1 && si.in.nq == 1 && b.definite == 100 && b.potential == 100);
 		ol_bounds_release(&b);
 		ol_site_input_release(&si);

@@ -500,6 +500,97 @@ static void free_tab(struct ol_seqtab *t)
 	memset(t, 0, sizeof *t);
 }
 
+/*
+ * Section 2.3's definitions against every second half of the space: the
+ * fewest / most predicates on the way to each block, the class of every
+ * edge (DI: at most theta on every path to its source; DNI: more on every
+ * one; PI: otherwise), the blocks of the overlapping graph (those some OL
+ * path passes) and its stop nodes (where some OL path ends at its
+ * (theta+1)-th predicate).  Every block of the space reaches an end, so
+ * the prefixes of the second halves are all the paths from the start.
+ */
+static void check_classes(const struct ol_space *sp, const struct ol_seqtab *qs, uint32_t theta)
+{
+	const struct ol_func *f = sp->f;
+	uint32_t bmin[MAXB], bmax[MAXB], i, k, e;
+	bool seen_edge[MAXE] = { false }, in_og[MAXB] = { false }, stop[MAXB] = { false };
+	struct ol_og og;
+
+	for (i = 0; i < f->nblocks; i++)
+		bmin[i] = bmax[i] = OL_NONE;
+	for (i = 0; i < qs->nseq; i++) {
+		uint32_t n, ol = 0, len;
+		const uint32_t *q = ol_seq(qs, i, &n);
+
+		len = plain_prefix(f, q, n, theta);
+		for (k = 0; k < n; k++) {
+			ol += f->is_pred[q[k]];
+			if (bmin[q[k]] == OL_NONE || ol < bmin[q[k]])
+				bmin[q[k]] = ol;
+			if (bmax[q[k]] == OL_NONE || ol > bmax[q[k]])
+				bmax[q[k]] = ol;
+			if (k < len)
+				in_og[q[k]] = true;
+			if (k + 1 == len && ol == theta + 1)
+				stop[q[k]] = true;
+			if (k + 1 < n)
+				for (e = 0; e < f->nedges; e++)
+					if (f->edges[e].src == q[k] && f->edges[e].dst == q[k + 1])
+						seen_edge[e] = true;
+		}
+	}
+	ol_og_build(&og, sp, theta);
+	for (i = 0; i < f->nblocks; i++) {
+		CHECK(og.minp[i] == bmin[i] && og.maxp[i] == bmax[i]);
+		CHECK(og.in_og[i] == in_og[i]);
+		CHECK(og.stop[i] == stop[i]);
+	}
+	for (e = 0; e < f->nedges; e++) {
+		uint32_t u = f->edges[e].src;
+		enum ol_edge_class want = !seen_edge[e] ? OL_EDGE_NOT_IN_SPACE
+		                          : bmax[u] <= theta ? OL_EDGE_DI
+		                          : bmin[u] > theta  ? OL_EDGE_DNI
+		                                             : OL_EDGE_PI;
+
+		CHECK(og.cls[e] == want);
+	}
+	ol_og_release(&og);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Section 2.3's numbering: the distinct OL paths get distinct IDs below
+ * the total. */
+static void check_numbering(const struct ol_space *sp, const struct ol_seqtab *pre, uint32_t theta)
+{
+	struct ol_og og;
+	struct ol_og_numbering nb;
+	uint64_t *ids = malloc((pre->nseq + 1) * sizeof *ids);
+	uint32_t i;
+
+	ol_og_build(&og, sp, theta);
+	CHECK(ol_og_number(&og, &nb));
+	for (i = 0; i < pre->nseq; i++) {
+		uint32_t n;
+		const uint32_t *x = ol_seq(pre, i, &n);
+
+		ids[i] = ol_og_path_id(&og, &nb, x, n);
+		CHECK(ids[i] < nb.total);
+	}
+	qsort(ids, pre->nseq, sizeof *ids, cmp_u64);
+	for (i = 1; i < pre->nseq; i++)
+		CHECK(ids[i - 1] != ids[i]);
+	CHECK(nb.total >= pre->nseq);
+	ol_og_numbering_release(&nb);
+	ol_og_release(&og);
+	free(ids);
+}
+
 static void check_counting(const struct ol_space *sp, uint32_t maxdeg)
 {
 	struct ol_seqtab qs = { 0 };
@@ -542,6 +633,8 @@ static void check_counting(const struct ol_space *sp, uint32_t maxdeg)
 		CHECK(ol_count_paths(sp, theta, by, 100000));
 		for (i = 0; i <= theta; i++)
 			CHECK(by[i] == want[i]);
+		check_classes(sp, &qs, theta);
+		check_numbering(sp, &pre, theta);
 		free_tab(&pre);
 	}
 	free_tab(&qs);
@@ -583,7 +676,7 @@ static void check_site(struct ol_model *m, struct brute *bf, uint32_t site, cons
 		uint64_t matched = 0;
 
 		ol_model_input(m, site, theta, &si);
-		ol_estimate(&si.in, &b);
+		CHECK(ol_estimate(&si.in, &b));
 		pidx = malloc(nseq * sizeof *pidx);
 		qidx = malloc(nseq * sizeof *qidx);
 		for (i = 0; i < nseq; i++)
