@@ -46,11 +46,24 @@ struct ki_graph {
 	uint32_t nedges, cap_edges;
 };
 
+struct cfg;
+struct bl_dag;
+
 /* A graph of nnodes nodes (>= 2: Start, End) and no edges; NULL on OOM. */
 struct ki_graph *ki_graph_new(uint32_t nnodes);
 void ki_graph_free(struct ki_graph *g);
 /* Appends an edge; returns its id, KI_NONE on OOM. */
 uint32_t ki_add_edge(struct ki_graph *g, uint32_t src, uint32_t dst, bool back);
+/*
+ * The graph of kpath's CFG g (cfg.h): the same node ids (CFG_ENTRY is Start,
+ * CFG_EXIT End), each block's out-edges in cfg.h's (order, id) order, back
+ * edges as bl_build found them (ROLE_BACK).  Edges out of dead blocks are
+ * left out; edges bl_build cut for 64-bit overflow (ROLE_CUT) are ordinary
+ * edges here (ki_build has its own limit).  When cfg_edge is not NULL it
+ * receives, per edge of the result, its CFG edge id (room for g->nedges).
+ * NULL on OOM.
+ */
+struct ki_graph *ki_graph_from_cfg(const struct cfg *g, const struct bl_dag *d, uint32_t *cfg_edge);
 
 /* Why a loop's K is lower than asked. */
 enum ki_lowered {

@@ -2,7 +2,7 @@
  * test_kiter_random: property test of the k-iteration numbering on seeded
  * random structured CFGs (sequences, if/else, while and do-while loops
  * nested and in sequence, conditional break/continue/return, parallel edges
- * and parallel back edges, do-whiles sharing a head, loops whose exit edge
+ * and parallel back edges, self loops, do-whiles sharing a head, loops whose exit edge
  * enters the next loop's head, a first block that is a loop head, an
  * occasional goto into a loop body making it irreducible), with K = 1..4 for
  * every loop or chosen per loop.  For each graph:
@@ -149,7 +149,17 @@ static uint32_t gen_stmt(struct gen *g, uint32_t cur, int depth, const struct lo
 			edge(g, cur, be, false); /* goto into the body: irreducible */
 		return x;
 	}
-	case 9: case 10: { /* do body while (c) */
+	case 9:
+		if (!rnd(3)) { /* while (c); : a self loop */
+			uint32_t h = node(g), x = node(g);
+			g->loops++;
+			edge(g, cur, h, false);
+			edge(g, h, h, true);
+			edge(g, h, x, false);
+			return x;
+		}
+		/* fall through */
+	case 10: { /* do body while (c) */
 		uint32_t b = node(g), c = node(g), x = node(g);
 		struct loopctx in = { .cont = c, .cont_back = false, .brk = x };
 		g->loops++;
