@@ -184,6 +184,19 @@ enum ki_flag_rule {
 size_t ki_exec(const struct ki_numbering *n, const uint32_t *run, size_t len,
                enum ki_flag_rule rule, uint64_t *ids, size_t cap);
 
+/* A complete path of a run: the run's edges run[first .. last], inclusive. */
+struct ki_span {
+	size_t first, last;
+};
+/*
+ * A run's k-iteration paths by their definition (docs/kiter-paths.md, rules
+ * 1-4), cut from the run's edge sequence (a Start->End walk of n->g) in the
+ * order they complete; only n's loop structure is used.  Writes at most cap
+ * spans and returns how many paths there are, SIZE_MAX on OOM.  ki_exec
+ * records, in the same order, the IDs of exactly these paths.
+ */
+size_t ki_cut(const struct ki_numbering *n, const uint32_t *run, size_t len, struct ki_span *out, size_t cap);
+
 struct ki_count {
 	uint64_t id, count;
 };

@@ -11,7 +11,7 @@
  * K = 2 numbering must equal that golden file (figure1.dump).
  */
 #include "kiter.h"
-#include "oracle.h"
+#include "pathtext.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,7 +138,7 @@ static void check_figure2(const struct ki_numbering *n, const char *const *want,
 	       (unsigned long long)count);
 	for (uint64_t id = 0; id < count; id++) {
 		size_t len = ki_decode(n, id, edges, 64);
-		oracle_blocks(n->g, edges, len, label, buf, sizeof buf);
+		path_blocks(n->g, edges, len, label, buf, sizeof buf);
 		EXPECT(len && strcmp(buf, want[id]) == 0, "ID %llu decodes to %s, want %s", (unsigned long long)id,
 		       buf, want[id]);
 	}
@@ -187,26 +187,26 @@ static void check_table2(const struct ki_numbering *n)
 		printf("  ID %2llu  count %3llu\n", (unsigned long long)tally[j].id, (unsigned long long)tally[j].count);
 }
 
-/* K = 3: the oracle's windows, and what each counter rule records. */
+/* K = 3: ki_cut's windows (the definition), and what each counter rule records. */
 static void check_k3(const struct ki_graph *g)
 {
 	struct ki_numbering *n = number(g, 3);
 	uint32_t run[64], edges[64];
 	uint64_t ids[16];
-	struct oracle_path want[16];
+	struct ki_span want[16];
 	size_t len = run_figure1(run, 3); /* 6 iterations */
-	size_t m = oracle_cut(n, run, len, want, 16);
+	size_t m = ki_cut(n, run, len, want, 16);
 	char a[256], b[256];
 	int paper_wrong = 0;
 
-	EXPECT(m == 4, "K=3: oracle cut %zu paths, want 4 (back edges 3, 4, 5 and the exit)", m);
+	EXPECT(m == 4, "K=3: ki_cut cut %zu paths, want 4 (back edges 3, 4, 5 and the exit)", m);
 	for (int rule = 0; rule < 2; rule++) {
 		size_t r = ki_exec(n, run, len, rule ? KI_FLAG_PAPER : KI_FLAG_PER_COUNTER, ids, 16);
 		EXPECT(r == m, "K=3 rule %d: %zu IDs, want %zu", rule, r, m);
 		for (size_t j = 0; j < m && j < r; j++) {
 			size_t l = ids[j] < n->total ? ki_decode(n, ids[j], edges, 64) : 0;
-			oracle_blocks(g, edges, l, label, a, sizeof a);
-			oracle_blocks(g, run + want[j].first, want[j].last - want[j].first + 1, label, b, sizeof b);
+			path_blocks(g, edges, l, label, a, sizeof a);
+			path_blocks(g, run + want[j].first, want[j].last - want[j].first + 1, label, b, sizeof b);
 			if (rule == 0)
 				EXPECT(l && strcmp(a, b) == 0, "K=3: ID %llu decodes to %s, recorded for %s",
 				       (unsigned long long)ids[j], a, b);

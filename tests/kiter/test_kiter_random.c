@@ -11,7 +11,7 @@
  *     definition in docs/kiter-paths.md (on the CFG, not on Glu) are exactly
  *     the decodes of the IDs [0, total), each once;
  *   - random runs: the IDs ki_exec records (Algorithm 3) are, in order, the
- *     paths oracle_cut cuts from the run by the definition, each decoding
+ *     paths ki_cut cuts from the run by the definition, each decoding
  *     (Algorithm 2) to exactly the edges it was recorded for, in [0, total);
  *   - with a single loop: the run's k-iteration paths are the K-windows of
  *     its Ball-Larus stream (docs/kiter-paths.md, relation to the k-IPF);
@@ -20,7 +20,7 @@
  * Usage: test_kiter_random [graphs [seed]].
  */
 #include "kiter.h"
-#include "oracle.h"
+#include "pathtext.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -390,10 +390,10 @@ static bool check_perfect(const struct ki_numbering *n)
  * or the whole stream when m < K.  bl cuts the same run at K = 1.
  */
 static bool check_kipf_relation(const struct ki_numbering *n, const struct ki_numbering *bl, const uint32_t *run,
-                                size_t len, const struct oracle_path *kpaths, size_t nk)
+                                size_t len, const struct ki_span *kpaths, size_t nk)
 {
-	static struct oracle_path p[MAXRUN];
-	size_t m = oracle_cut(bl, run, len, p, MAXRUN), want = 0;
+	static struct ki_span p[MAXRUN];
+	size_t m = ki_cut(bl, run, len, p, MAXRUN), want = 0;
 	unsigned K = n->loops[0].k;
 
 	/* window j covers p_(j-K+1) .. p_j; a stream shorter than K is one window */
@@ -419,7 +419,7 @@ static bool check_runs(const struct ki_numbering *n, const struct ki_numbering *
 {
 	static uint32_t run[MAXRUN], edges[MAXRUN];
 	static uint64_t ids[MAXRUN];
-	static struct oracle_path cut[MAXRUN];
+	static struct ki_span cut[MAXRUN];
 	uint32_t dist[MAXN];
 
 	distances(n->g, dist);
@@ -428,7 +428,7 @@ static bool check_runs(const struct ki_numbering *n, const struct ki_numbering *
 		if (!len)
 			continue;
 		size_t m = ki_exec(n, run, len, KI_FLAG_PER_COUNTER, ids, MAXRUN);
-		size_t c = oracle_cut(n, run, len, cut, MAXRUN);
+		size_t c = ki_cut(n, run, len, cut, MAXRUN);
 		if (m != c) {
 			FAIL("run %d: ki_exec recorded %zu paths, the definition cuts %zu", r, m, c);
 			return false;
