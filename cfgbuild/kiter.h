@@ -142,9 +142,10 @@ enum ki_status ki_build(const struct ki_graph *g, const struct ki_options *o,
 void ki_free(struct ki_numbering *n);
 
 /*
- * Static number of k-iteration paths of g with these K (o->limit ignored),
- * saturated at UINT64_MAX; UINT64_MAX also on a bad graph or OOM.  Counts
- * only, no weights: cheap enough to call once per candidate K.
+ * Static number of k-iteration paths of g with these K (o->limit ignored);
+ * UINT64_MAX when it does not fit in 64 bits, on a bad graph or OOM.  It
+ * numbers Glu and keeps the count: time and memory linear in Glu's size
+ * (sum of K over loop nodes, times out-degree).
  */
 uint64_t ki_count(const struct ki_graph *g, const struct ki_options *o);
 
