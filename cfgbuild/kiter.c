@@ -27,40 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ki_graph *ki_graph_new(uint32_t nnodes)
-{
-	struct ki_graph *g;
-
-	if (nnodes < 2)
-		return NULL;
-	g = calloc(1, sizeof *g);
-	if (g)
-		g->nnodes = nnodes;
-	return g;
-}
-
-void ki_graph_free(struct ki_graph *g)
-{
-	if (!g)
-		return;
-	free(g->edges);
-	free(g);
-}
-
-uint32_t ki_add_edge(struct ki_graph *g, uint32_t src, uint32_t dst, bool back)
-{
-	if (g->nedges == g->cap_edges) {
-		uint32_t cap = g->cap_edges ? 2 * g->cap_edges : 16;
-		struct ki_edge *e = realloc(g->edges, cap * sizeof *e);
-		if (!e)
-			return KI_NONE;
-		g->edges = e;
-		g->cap_edges = cap;
-	}
-	g->edges[g->nedges] = (struct ki_edge){ .src = src, .dst = dst, .back = back };
-	return g->nedges++;
-}
-
 /* Work state of one build: adjacency in CSR form, loop bodies. */
 struct work {
 	const struct ki_graph *g;
@@ -141,10 +107,6 @@ static bool check_graph(struct work *w)
 		if (x->dst == KI_START || x->src == KI_END) {
 			fail(w, "edge %u: %s", e, x->dst == KI_START ? "edge into Start" : "edge out of End");
 			return false;
-		}
-		if (x->back && x->src == x->dst) {
-			/* A self loop is a loop of one node; the paper excludes them
-			 * (section 3) only to simplify; nothing here needs it. */
 		}
 	}
 	return true;
@@ -644,49 +606,4 @@ uint64_t ki_fit(const struct ki_graph *g, const struct ki_options *o, unsigned *
 		count = best_count;
 	}
 	return count;
-}
-
-size_t ki_decode(const struct ki_numbering *n, uint64_t id, uint32_t *out, size_t cap)
-{
-	uint32_t s = slot(n, KI_START, 1), comp_loop = KI_NONE;
-	uint64_t rem = id;
-	size_t len = 0;
-
-	if (id >= n->total)
-		return 0;
-	/* Algorithm 2: from Start, take at each slot the arc whose range of
-	 * (compensated) IDs holds what remains of n: the paper's "highest val
-	 * with pathWeight + cweight <= n" stated as a range (an arc carrying no
-	 * valid path, such as an early exit of a path that began at the head,
-	 * has an empty range and ties with the next arc's weight). */
-	while (n->slot_node[s] != KI_END) {
-		uint32_t u = n->slot_node[s], pick = KI_NONE;
-		bool comp = u == KI_START || (comp_loop != KI_NONE && n->kloop[u] == comp_loop);
-		uint64_t off = 0;
-		for (uint32_t x = n->arc_first[s]; x < n->arc_first[s + 1]; x++) {
-			const struct ki_arc *a = &n->arcs[x];
-			uint64_t o = a->val - (comp ? a->cval : 0);
-			uint64_t cnt = n->num_paths[a->dst] - (comp ? a->invalid : 0);
-			if (o <= rem && rem - o < cnt) {
-				pick = x;
-				off = o;
-				break;
-			}
-		}
-		assert(pick != KI_NONE);
-		if (pick == KI_NONE)
-			return 0;
-		const struct ki_arc *a = &n->arcs[pick];
-		rem -= off;
-		if (a->kind == KI_ARC_START)
-			comp_loop = n->kloop[n->slot_node[a->dst]];
-		else {
-			if (len < cap)
-				out[len] = a->edge;
-			len++;
-		}
-		s = a->dst;
-	}
-	assert(rem == 0);
-	return len;
 }

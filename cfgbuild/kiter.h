@@ -46,11 +46,24 @@ struct ki_graph {
 	uint32_t nedges, cap_edges;
 };
 
+struct cfg;
+struct bl_dag;
+
 /* A graph of nnodes nodes (>= 2: Start, End) and no edges; NULL on OOM. */
 struct ki_graph *ki_graph_new(uint32_t nnodes);
 void ki_graph_free(struct ki_graph *g);
 /* Appends an edge; returns its id, KI_NONE on OOM. */
 uint32_t ki_add_edge(struct ki_graph *g, uint32_t src, uint32_t dst, bool back);
+/*
+ * The graph of kpath's CFG g (cfg.h): the same node ids (CFG_ENTRY is Start,
+ * CFG_EXIT End), each block's out-edges in cfg.h's (order, id) order, back
+ * edges as bl_build found them (ROLE_BACK).  Edges out of dead blocks are
+ * left out; edges bl_build cut for 64-bit overflow (ROLE_CUT) are ordinary
+ * edges here (ki_build has its own limit).  When cfg_edge is not NULL it
+ * receives, per edge of the result, its CFG edge id (room for g->nedges).
+ * NULL on OOM.
+ */
+struct ki_graph *ki_graph_from_cfg(const struct cfg *g, const struct bl_dag *d, uint32_t *cfg_edge);
 
 /* Why a loop's K is lower than asked. */
 enum ki_lowered {
@@ -129,9 +142,10 @@ enum ki_status ki_build(const struct ki_graph *g, const struct ki_options *o,
 void ki_free(struct ki_numbering *n);
 
 /*
- * Static number of k-iteration paths of g with these K (o->limit ignored),
- * saturated at UINT64_MAX; UINT64_MAX also on a bad graph or OOM.  Counts
- * only, no weights: cheap enough to call once per candidate K.
+ * Static number of k-iteration paths of g with these K (o->limit ignored);
+ * UINT64_MAX when it does not fit in 64 bits, on a bad graph or OOM.  It
+ * numbers Glu and keeps the count: time and memory linear in Glu's size
+ * (sum of K over loop nodes, times out-degree).
  */
 uint64_t ki_count(const struct ki_graph *g, const struct ki_options *o);
 
@@ -170,6 +184,19 @@ enum ki_flag_rule {
  */
 size_t ki_exec(const struct ki_numbering *n, const uint32_t *run, size_t len,
                enum ki_flag_rule rule, uint64_t *ids, size_t cap);
+
+/* A complete path of a run: the run's edges run[first .. last], inclusive. */
+struct ki_span {
+	size_t first, last;
+};
+/*
+ * A run's k-iteration paths by their definition (docs/kiter-paths.md, rules
+ * 1-4), cut from the run's edge sequence (a Start->End walk of n->g) in the
+ * order they complete; only n's loop structure is used.  Writes at most cap
+ * spans and returns how many paths there are, SIZE_MAX on OOM.  ki_exec
+ * records, in the same order, the IDs of exactly these paths.
+ */
+size_t ki_cut(const struct ki_numbering *n, const uint32_t *run, size_t len, struct ki_span *out, size_t cap);
 
 struct ki_count {
 	uint64_t id, count;

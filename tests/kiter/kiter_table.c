@@ -31,54 +31,17 @@ struct table {
 	unsigned functions, skipped, mismatches, compared;
 };
 
-static int cmp_edge(const void *pa, const void *pb, void *ctx);
-
-/* The CFG as a ki_graph: same node ids (ENTRY = Start, EXIT = End), edges
- * out of each block in the (order, id) order of cfg.h, back edges as
- * bl_build found them; edges out of dead blocks dropped. */
-static struct ki_graph *to_kiter(const struct cfg *g, const struct bl_dag *d, bool *multi_back)
+/* Whether some block has two back edges: bl_build has one dummy exit per
+ * block, kiter one δend per back edge, so their counts may differ. */
+static bool multi_back_edges(const struct ki_graph *k)
 {
-	struct ki_graph *k = ki_graph_new(g->nblocks);
-	uint32_t *idx = malloc((g->nedges + 1) * sizeof *idx), *nback = calloc(g->nblocks, sizeof *nback);
+	bool found = false;
+	uint32_t *nback = calloc(k->nnodes, sizeof *nback);
 
-	*multi_back = false;
-	if (!k || !idx || !nback) {
-		free(idx), free(nback);
-		ki_graph_free(k);
-		return NULL;
-	}
-	for (uint32_t e = 0; e < g->nedges; e++)
-		idx[e] = e;
-	/* insertion sort by (src, order, id): CFGs are small */
-	for (uint32_t a = 1; a < g->nedges; a++)
-		for (uint32_t b = a; b > 0 && cmp_edge(&idx[b - 1], &idx[b], (void *)g) > 0; b--) {
-			uint32_t t = idx[b];
-			idx[b] = idx[b - 1];
-			idx[b - 1] = t;
-		}
-	for (uint32_t j = 0; j < g->nedges; j++) {
-		uint32_t e = idx[j];
-		if (d->role[e] == ROLE_DEAD)
-			continue;
-		bool back = d->role[e] == ROLE_BACK;
-		if (back && ++nback[g->edges[e].src] > 1)
-			*multi_back = true;
-		ki_add_edge(k, g->edges[e].src, g->edges[e].dst, back);
-	}
-	free(idx);
+	for (uint32_t e = 0; nback && e < k->nedges && !found; e++)
+		found = k->edges[e].back && ++nback[k->edges[e].src] > 1;
 	free(nback);
-	return k;
-}
-
-static int cmp_edge(const void *pa, const void *pb, void *ctx)
-{
-	const struct cfg *g = ctx;
-	const struct cfg_edge *a = &g->edges[*(const uint32_t *)pa], *b = &g->edges[*(const uint32_t *)pb];
-	if (a->src != b->src)
-		return a->src < b->src ? -1 : 1;
-	if (a->order != b->order)
-		return a->order < b->order ? -1 : 1;
-	return *(const uint32_t *)pa < *(const uint32_t *)pb ? -1 : 1;
+	return found;
 }
 
 static void print_count(uint64_t c)
@@ -105,13 +68,14 @@ static void table_function(struct table *t, CXCursor fn)
 		t->skipped++;
 		goto done;
 	}
-	if (!(d = bl_build(plan.g, err, sizeof err)) || !(k = to_kiter(plan.g, d, &multi_back))) {
+	if (!(d = bl_build(plan.g, err, sizeof err)) || !(k = ki_graph_from_cfg(plan.g, d, NULL))) {
 		fprintf(stderr, "%s:%u: note: function '%s' skipped: %s\n", t->path, plan.line, plan.name,
 		        d ? "out of memory" : err);
 		t->skipped++;
 		goto done;
 	}
 	t->functions++;
+	multi_back = multi_back_edges(k);
 
 	struct ki_options o = { .k = 1 };
 	struct ki_numbering *n;

@@ -7,10 +7,11 @@
  * the run 1-(2-3-5-2-4-5)^100-6 records Table 2's IDs and Figure 1's
  * profile.  At K = 3 the paper's single compensation flag (Algorithm 3)
  * records wrong IDs and the per-counter rule does not
- * (docs/kiter-paths.md, departure 1).
+ * (docs/kiter-paths.md, departure 1).  With an argument, ki_dump of the
+ * K = 2 numbering must equal that golden file (figure1.dump).
  */
 #include "kiter.h"
-#include "oracle.h"
+#include "pathtext.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,7 +138,7 @@ static void check_figure2(const struct ki_numbering *n, const char *const *want,
 	       (unsigned long long)count);
 	for (uint64_t id = 0; id < count; id++) {
 		size_t len = ki_decode(n, id, edges, 64);
-		oracle_blocks(n->g, edges, len, label, buf, sizeof buf);
+		path_blocks(n->g, edges, len, label, buf, sizeof buf);
 		EXPECT(len && strcmp(buf, want[id]) == 0, "ID %llu decodes to %s, want %s", (unsigned long long)id,
 		       buf, want[id]);
 	}
@@ -186,26 +187,26 @@ static void check_table2(const struct ki_numbering *n)
 		printf("  ID %2llu  count %3llu\n", (unsigned long long)tally[j].id, (unsigned long long)tally[j].count);
 }
 
-/* K = 3: the oracle's windows, and what each counter rule records. */
+/* K = 3: ki_cut's windows (the definition), and what each counter rule records. */
 static void check_k3(const struct ki_graph *g)
 {
 	struct ki_numbering *n = number(g, 3);
 	uint32_t run[64], edges[64];
 	uint64_t ids[16];
-	struct oracle_path want[16];
+	struct ki_span want[16];
 	size_t len = run_figure1(run, 3); /* 6 iterations */
-	size_t m = oracle_cut(n, run, len, want, 16);
+	size_t m = ki_cut(n, run, len, want, 16);
 	char a[256], b[256];
 	int paper_wrong = 0;
 
-	EXPECT(m == 4, "K=3: oracle cut %zu paths, want 4 (back edges 3, 4, 5 and the exit)", m);
+	EXPECT(m == 4, "K=3: ki_cut cut %zu paths, want 4 (back edges 3, 4, 5 and the exit)", m);
 	for (int rule = 0; rule < 2; rule++) {
 		size_t r = ki_exec(n, run, len, rule ? KI_FLAG_PAPER : KI_FLAG_PER_COUNTER, ids, 16);
 		EXPECT(r == m, "K=3 rule %d: %zu IDs, want %zu", rule, r, m);
 		for (size_t j = 0; j < m && j < r; j++) {
 			size_t l = ids[j] < n->total ? ki_decode(n, ids[j], edges, 64) : 0;
-			oracle_blocks(g, edges, l, label, a, sizeof a);
-			oracle_blocks(g, run + want[j].first, want[j].last - want[j].first + 1, label, b, sizeof b);
+			path_blocks(g, edges, l, label, a, sizeof a);
+			path_blocks(g, run + want[j].first, want[j].last - want[j].first + 1, label, b, sizeof b);
 			if (rule == 0)
 				EXPECT(l && strcmp(a, b) == 0, "K=3: ID %llu decodes to %s, recorded for %s",
 				       (unsigned long long)ids[j], a, b);
@@ -221,7 +222,31 @@ static void check_k3(const struct ki_graph *g)
 	ki_free(n);
 }
 
-int main(void)
+/* ki_dump of the K = 2 numbering against the golden file (Table 1's
+ * columns per slot). */
+static void check_dump(const struct ki_numbering *n, const char *golden)
+{
+	FILE *got = tmpfile(), *want = fopen(golden, "r");
+	int a = 0, b = 0;
+	long line = 1;
+
+	if (!got || !want) {
+		EXPECT(0, "cannot open %s", golden);
+		goto done;
+	}
+	ki_dump(got, n);
+	rewind(got);
+	while ((a = getc(got)) == (b = getc(want)) && a != EOF)
+		line += a == '\n';
+	EXPECT(a == b, "ki_dump differs from %s at line %ld", golden, line);
+done:
+	if (got)
+		fclose(got);
+	if (want)
+		fclose(want);
+}
+
+int main(int argc, char **argv)
 {
 	struct ki_graph *g = figure1();
 	static const char *const acyclic[] = {
@@ -242,6 +267,8 @@ int main(void)
 	check_figure2(n2, two, 23);
 	check_table2(n2);
 	check_k3(g);
+	if (argc > 1)
+		check_dump(n2, argv[1]);
 	if (getenv("KITER_DUMP"))
 		ki_dump(stdout, n2);
 	ki_free(n1);

@@ -2,16 +2,18 @@
  * test_kiter_random: property test of the k-iteration numbering on seeded
  * random structured CFGs (sequences, if/else, while and do-while loops
  * nested and in sequence, conditional break/continue/return, parallel edges
- * and parallel back edges, do-whiles sharing a head, loops whose exit edge
+ * and parallel back edges, self loops, do-whiles sharing a head, loops whose exit edge
  * enters the next loop's head, a first block that is a loop head, an
  * occasional goto into a loop body making it irreducible), with K = 1..4 for
  * every loop or chosen per loop.  For each graph:
+ *   - loops: bodies, irreducibility and nesting recomputed by brute force
+ *     (reachability) give the K each loop keeps and the nodes it holds;
  *   - ki_check: the invariants, and Glu enumerated: valid IDs are [0, total);
  *   - perfect numbering: the static paths enumerated straight from the
  *     definition in docs/kiter-paths.md (on the CFG, not on Glu) are exactly
  *     the decodes of the IDs [0, total), each once;
  *   - random runs: the IDs ki_exec records (Algorithm 3) are, in order, the
- *     paths oracle_cut cuts from the run by the definition, each decoding
+ *     paths ki_cut cuts from the run by the definition, each decoding
  *     (Algorithm 2) to exactly the edges it was recorded for, in [0, total);
  *   - with a single loop: the run's k-iteration paths are the K-windows of
  *     its Ball-Larus stream (docs/kiter-paths.md, relation to the k-IPF);
@@ -20,7 +22,7 @@
  * Usage: test_kiter_random [graphs [seed]].
  */
 #include "kiter.h"
-#include "oracle.h"
+#include "pathtext.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,7 +151,17 @@ static uint32_t gen_stmt(struct gen *g, uint32_t cur, int depth, const struct lo
 			edge(g, cur, be, false); /* goto into the body: irreducible */
 		return x;
 	}
-	case 9: case 10: { /* do body while (c) */
+	case 9:
+		if (!rnd(3)) { /* while (c); : a self loop */
+			uint32_t h = node(g), x = node(g);
+			g->loops++;
+			edge(g, cur, h, false);
+			edge(g, h, h, true);
+			edge(g, h, x, false);
+			return x;
+		}
+		/* fall through */
+	case 10: { /* do body while (c) */
 		uint32_t b = node(g), c = node(g), x = node(g);
 		struct loopctx in = { .cont = c, .cont_back = false, .brk = x };
 		g->loops++;
@@ -212,6 +224,74 @@ again:
 		ki_add_edge(kg, g.src[e], g.dst[e], g.back[e]);
 	*loops = g.loops;
 	return kg;
+}
+
+/* ---- loop structure, by brute force ---- */
+
+/* Marks the nodes reachable from `from` without entering `avoid`, along
+ * edges (reversed when backwards). */
+static void reach(const struct ki_graph *g, uint32_t from, uint32_t avoid, bool backwards, bool *seen)
+{
+	uint32_t stk[MAXN], sp = 0;
+	for (uint32_t v = 0; v < g->nnodes; v++)
+		seen[v] = false;
+	if (from == avoid)
+		return;
+	seen[from] = true;
+	stk[sp++] = from;
+	while (sp) {
+		uint32_t v = stk[--sp];
+		for (uint32_t e = 0; e < g->nedges; e++) {
+			uint32_t a = backwards ? g->edges[e].dst : g->edges[e].src;
+			uint32_t b = backwards ? g->edges[e].src : g->edges[e].dst;
+			if (a == v && b != avoid && !seen[b]) {
+				seen[b] = true;
+				stk[sp++] = b;
+			}
+		}
+	}
+}
+
+/* Each loop's body is the union of its back edges' natural loops; a loop
+ * keeps K >= 2 iff it is reducible (its head dominates its body) and
+ * innermost, and kloop says exactly which nodes it holds. */
+static bool check_loops(const struct ki_numbering *n)
+{
+	const struct ki_graph *g = n->g;
+	bool body[MAXN], seen[MAXN], from_start[MAXN];
+
+	for (uint32_t l = 0; l < n->nloops; l++) {
+		uint32_t h = n->loops[l].head;
+		bool irreducible = false, inner = true;
+		for (uint32_t v = 0; v < g->nnodes; v++)
+			body[v] = v == h;
+		for (uint32_t e = 0; e < g->nedges; e++) {
+			if (!g->edges[e].back || g->edges[e].dst != h)
+				continue;
+			reach(g, g->edges[e].src, h, true, seen);
+			for (uint32_t v = 0; v < g->nnodes; v++)
+				body[v] |= seen[v];
+		}
+		reach(g, KI_START, h, false, from_start);
+		for (uint32_t v = 0; v < g->nnodes; v++) {
+			irreducible |= body[v] && v != h && from_start[v]; /* h does not dominate v */
+			inner &= !(body[v] && v != h && n->loop_of_head[v] != KI_NONE);
+		}
+		bool keeps = n->loops[l].k_asked >= 2 && !irreducible && inner;
+		if ((n->loops[l].k >= 2) != keeps ||
+		    (n->loops[l].k_asked >= 2 && !keeps &&
+		     n->loops[l].lowered != (irreducible ? KI_LOWER_IRREDUCIBLE : KI_LOWER_NOT_INNERMOST))) {
+			FAIL("loop at %u: K %u (asked %u, reason %d), irreducible %d, innermost %d", h, n->loops[l].k,
+			     n->loops[l].k_asked, (int)n->loops[l].lowered, irreducible, inner);
+			return false;
+		}
+		for (uint32_t v = 0; keeps && v < g->nnodes; v++)
+			if ((n->kloop[v] == l) != body[v]) {
+				FAIL("loop at %u: node %u %s its body", h, v, body[v] ? "missing from" : "wrongly in");
+				return false;
+			}
+	}
+	return true;
 }
 
 /* ---- random runs ---- */
@@ -380,10 +460,10 @@ static bool check_perfect(const struct ki_numbering *n)
  * or the whole stream when m < K.  bl cuts the same run at K = 1.
  */
 static bool check_kipf_relation(const struct ki_numbering *n, const struct ki_numbering *bl, const uint32_t *run,
-                                size_t len, const struct oracle_path *kpaths, size_t nk)
+                                size_t len, const struct ki_span *kpaths, size_t nk)
 {
-	static struct oracle_path p[MAXRUN];
-	size_t m = oracle_cut(bl, run, len, p, MAXRUN), want = 0;
+	static struct ki_span p[MAXRUN];
+	size_t m = ki_cut(bl, run, len, p, MAXRUN), want = 0;
 	unsigned K = n->loops[0].k;
 
 	/* window j covers p_(j-K+1) .. p_j; a stream shorter than K is one window */
@@ -409,7 +489,7 @@ static bool check_runs(const struct ki_numbering *n, const struct ki_numbering *
 {
 	static uint32_t run[MAXRUN], edges[MAXRUN];
 	static uint64_t ids[MAXRUN];
-	static struct oracle_path cut[MAXRUN];
+	static struct ki_span cut[MAXRUN];
 	uint32_t dist[MAXN];
 
 	distances(n->g, dist);
@@ -418,7 +498,7 @@ static bool check_runs(const struct ki_numbering *n, const struct ki_numbering *
 		if (!len)
 			continue;
 		size_t m = ki_exec(n, run, len, KI_FLAG_PER_COUNTER, ids, MAXRUN);
-		size_t c = oracle_cut(n, run, len, cut, MAXRUN);
+		size_t c = ki_cut(n, run, len, cut, MAXRUN);
 		if (m != c) {
 			FAIL("run %d: ki_exec recorded %zu paths, the definition cuts %zu", r, m, c);
 			return false;
@@ -476,7 +556,7 @@ int main(int argc, char **argv)
 {
 	unsigned long graphs = argc > 1 ? strtoul(argv[1], NULL, 10) : 2000;
 	unsigned long long seed0 = argc > 2 ? strtoull(argv[2], NULL, 10) : 15;
-	size_t checked = 0, perfect = 0, recorded = 0, windows = 0, relation = 0, loop_to_loop = 0, skipped = 0, lowered = 0, kloops = 0;
+	size_t checked = 0, perfect = 0, recorded = 0, windows = 0, relation = 0, loop_to_loop = 0, irreducible = 0, skipped = 0, lowered = 0, kloops = 0;
 	unsigned long ngraphs = 0;
 
 	for (unsigned long t = 0; t < graphs && failures < 5; t++) {
@@ -515,9 +595,11 @@ int main(int argc, char **argv)
 		for (uint32_t l = 0; l < n->nloops; l++) {
 			kloops += n->loops[l].k >= 2;
 			lowered += n->loops[l].lowered != KI_LOWER_NONE;
+			irreducible += n->loops[l].lowered == KI_LOWER_IRREDUCIBLE;
 		}
 		if (!ki_check(n, 200000, err, sizeof err))
 			FAIL("ki_check: %s", err);
+		check_loops(n);
 		if (n->total <= 20000) {
 			perfect++;
 			check_perfect(n);
@@ -537,11 +619,12 @@ int main(int argc, char **argv)
 		ki_free(n);
 		ki_graph_free(g);
 	}
-	printf("%lu graphs: %zu numbered (%zu k-iteration loops, %zu loops lowered to acyclic), %zu over the limit, "
+	printf("%lu graphs: %zu numbered (%zu k-iteration loops, %zu loops lowered to acyclic, %zu of them irreducible), %zu over the limit, "
 	       "%zu checked perfect by enumeration, %zu IDs recorded and decoded (%zu windows of K >= 3 from a head), "
 	       "%zu single-loop runs matched to their Ball-Larus windows, %zu graphs with an exit into another k-iteration loop\n",
-	       ngraphs, checked, kloops, lowered, skipped, perfect, recorded, windows, relation, loop_to_loop);
-	if (checked < graphs / 2 || recorded == 0 || kloops == 0 || windows == 0 || relation == 0 || loop_to_loop == 0) {
+	       ngraphs, checked, kloops, lowered, irreducible, skipped, perfect, recorded, windows, relation, loop_to_loop);
+	if (checked < graphs / 2 || recorded == 0 || kloops == 0 || windows == 0 || relation == 0 || loop_to_loop == 0 ||
+	    irreducible == 0) {
 		fprintf(stderr, "too little was compared\n");
 		return 1;
 	}
