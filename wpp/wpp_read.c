@@ -370,11 +370,11 @@ int wpp_read(const char *path, struct wpp_file *w, char *err, size_t errlen)
 	size_t size;
 	unsigned char *buf = wpp_slurp(path, &size);
 	if (!buf || !w->path) {
-		int rc = fail(w, err, errlen, "%s", strerror(errno));
-		if (!w->path)
-			snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+		int e = w->path ? errno : ENOMEM;
 		free(buf);
-		return rc;
+		wpp_free(w);
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		return -1;
 	}
 	const unsigned char *p = buf, *end = buf + size;
 	int rc = 0, ended = 0;
