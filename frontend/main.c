@@ -12,6 +12,8 @@
  *   diff        report/diff.c           what changed between two profiles
  *   residual    report/residual.c       paths PROD ran that TESTS did not
  *   paths       frontend/paths.c        static Ball-Larus paths of a function
+ *   wpp         wpp/wpp_cmd.c           whole program paths: expand, stats, hot
+ *   trace       wpp/trace_dump.c        a trace as text
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include "kipf_tool.h"
 #include "report.h"
 #include "residual.h"
+#include "wpp.h"
 
 static void usage(FILE *out)
 {
@@ -38,6 +41,8 @@ static void usage(FILE *out)
 	             "  paths INPUT.c --function F [-- FLAGS]    list a function's Ball-Larus paths\n"
 	             "  kipf --k K [-o OUT.json] TRACE           rebuild a profile from a trace\n"
 	             "  html PROFILE -o DIR                      a static web site of a profile\n"
+	             "  wpp expand|stats|hot FILE ...            whole program paths (KPATH_MODE=wpp)\n"
+	             "  trace dump TRACE                         a KPATH_TRACE file as text\n"
 	             "  --version                                print kpath's version\n"
 	             "Run 'kpath COMMAND --help' for a command's options; man kpath for all.\n");
 }
@@ -71,6 +76,10 @@ int main(int argc, char **argv)
 		return kp_kipf_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "html"))
 		return kp_html_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "wpp"))
+		return wpp_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "trace"))
+		return wpp_trace_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
 		printf("kpath %s\n", KPATH_VERSION);
 		return 0;

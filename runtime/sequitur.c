@@ -172,42 +172,50 @@ static uint64_t mix(uint64_t x)
 	return x;
 }
 
-static uint32_t dig_home(const struct kp_sq *g, uint32_t s1, uint32_t s2)
+static uint64_t dig_key(uint32_t s1, uint32_t s2)
 {
-	return (uint32_t)mix((uint64_t)s1 << 32 | s2) & (g->capdig - 1);
+	return (uint64_t)s1 << 32 | s2;
 }
 
-/* The table slot of digram (s1, s2), or of the empty slot where it would go. */
-static uint32_t dig_slot(const struct kp_sq *g, uint32_t s1, uint32_t s2)
+static uint32_t dig_home(const struct kp_sq *g, uint64_t key)
 {
-	uint32_t i = dig_home(g, s1, s2);
-	for (;;) {
-		uint32_t n = g->dig[i];
-		if (n == NONE || (g->node[n].sym == s1 && g->node[g->node[n].next].sym == s2))
-			return i;
+	return (uint32_t)mix(key) & (g->capdig - 1);
+}
+
+/* The table slot of digram key, or of the empty slot where it would go.
+ * Entries carry their key, so a probe reads no node (one cache miss per
+ * look-up instead of three: this look-up is most of the mode's time). */
+static uint32_t dig_slot(const struct kp_sq *g, uint64_t key)
+{
+	uint32_t i = dig_home(g, key);
+	while (g->dig[i].node != NONE && g->dig[i].key != key)
 		i = (i + 1) & (g->capdig - 1);
-	}
+	return i;
 }
 
 static uint32_t dig_find(const struct kp_sq *g, uint32_t s1, uint32_t s2)
 {
-	return g->dig[dig_slot(g, s1, s2)];
+	return g->dig[dig_slot(g, dig_key(s1, s2))].node;
+}
+
+static void dig_clear(struct kp_sq_dig *d, uint32_t cap)
+{
+	for (uint32_t i = 0; i < cap; i++)
+		d[i] = (struct kp_sq_dig){ .key = 0, .node = NONE };
 }
 
 static int dig_rehash(struct kp_sq *g, uint32_t cap)
 {
-	uint32_t *old = g->dig, oldcap = g->capdig;
-	uint32_t *d = kp_malloc((size_t)cap * sizeof *d);
+	struct kp_sq_dig *old = g->dig, *d = kp_malloc((size_t)cap * sizeof *d);
+	uint32_t oldcap = g->capdig;
 	if (!d)
 		return KP_ENOMEM;
-	memset(d, 0xff, (size_t)cap * sizeof *d);
+	dig_clear(d, cap);
 	g->dig = d;
 	g->capdig = cap;
-	for (uint32_t i = 0; i < oldcap; i++) {
-		uint32_t n = old[i];
-		if (n != NONE)
-			g->dig[dig_slot(g, g->node[n].sym, g->node[g->node[n].next].sym)] = n;
-	}
+	for (uint32_t i = 0; i < oldcap; i++)
+		if (old[i].node != NONE)
+			g->dig[dig_slot(g, old[i].key)] = old[i];
 	free(old);
 	return 0;
 }
@@ -215,39 +223,38 @@ static int dig_rehash(struct kp_sq *g, uint32_t cap)
 /* Makes n the table's occurrence of digram (n, n.next). */
 static void dig_put(struct kp_sq *g, uint32_t n)
 {
-	uint32_t s1 = g->node[n].sym, s2 = g->node[g->node[n].next].sym;
-	uint32_t i = dig_slot(g, s1, s2);
-	if (g->dig[i] == NONE) {
+	uint64_t key = dig_key(g->node[n].sym, g->node[g->node[n].next].sym);
+	uint32_t i = dig_slot(g, key);
+	if (g->dig[i].node == NONE) {
 		/* load <= 1/2; if the table cannot grow, it fills up to all but
 		 * one slot, and then the digram goes unrecorded (degraded) */
 		if (2 * (uint64_t)(g->ndig + 1) > g->capdig && g->capdig < (1u << 31) &&
 		    dig_rehash(g, g->capdig * 2) == 0)
-			i = dig_slot(g, s1, s2);
+			i = dig_slot(g, key);
 		if (g->ndig + 2 > g->capdig) {
 			g->degraded = 1;
 			return;
 		}
 		g->ndig++;
 	}
-	g->dig[i] = n;
+	g->dig[i] = (struct kp_sq_dig){ .key = key, .node = n };
 }
 
 /* Deletes slot i (linear probing: shifts back the entries after it). */
 static void dig_delete(struct kp_sq *g, uint32_t i)
 {
 	uint32_t mask = g->capdig - 1, j = i;
-	g->dig[i] = NONE;
+	g->dig[i].node = NONE;
 	g->ndig--;
 	for (;;) {
 		j = (j + 1) & mask;
-		uint32_t n = g->dig[j];
-		if (n == NONE)
+		if (g->dig[j].node == NONE)
 			return;
-		uint32_t h = dig_home(g, g->node[n].sym, g->node[g->node[n].next].sym);
-		/* n may move to i when its home is not in (i, j] cyclically */
+		uint32_t h = dig_home(g, g->dig[j].key);
+		/* the entry may move to i when its home is not in (i, j] cyclically */
 		if ((j > i && (h <= i || h > j)) || (j < i && h <= i && h > j)) {
-			g->dig[i] = n;
-			g->dig[j] = NONE;
+			g->dig[i] = g->dig[j];
+			g->dig[j].node = NONE;
 			i = j;
 		}
 	}
@@ -265,8 +272,8 @@ static void dig_forget(struct kp_sq *g, uint32_t n, int keep_left, int keep_righ
 	if (is_guard(g, n) || is_guard(g, nx))
 		return;
 	uint32_t s = g->node[n].sym, s2 = g->node[nx].sym;
-	uint32_t i = dig_slot(g, s, s2);
-	if (g->dig[i] != n)
+	uint32_t i = dig_slot(g, dig_key(s, s2));
+	if (g->dig[i].node != n)
 		return;
 	dig_delete(g, i);
 	if (s != s2)
@@ -559,7 +566,7 @@ int kp_sq_init(struct kp_sq *g, int lookahead)
 		kp_sq_free(g);
 		return KP_ENOMEM;
 	}
-	memset(g->dig, 0xff, g->capdig * sizeof *g->dig);
+	dig_clear(g->dig, g->capdig);
 	return 0;
 }
 

@@ -62,13 +62,19 @@ struct kp_sq_term {
 	uint64_t id;
 };
 
+/* A digram table entry: the digram's two symbols, and its occurrence. */
+struct kp_sq_dig {
+	uint64_t key;  /* first symbol << 32 | second symbol */
+	uint32_t node; /* NONE: empty slot */
+};
+
 struct kp_sq {
 	int lookahead;               /* 1: SEQUITUR(1); 0: plain SEQUITUR */
 	struct kp_sq_node *node;
 	uint32_t nnode, capnode, freenode, limbo_node;
 	struct kp_sq_rule *rule;     /* rule 0 is S */
 	uint32_t nrule, caprule, freerule, limbo_rule, live_rules, serials;
-	uint32_t *dig;               /* digram table: node index or NONE */
+	struct kp_sq_dig *dig;       /* digram table, open addressing */
 	uint32_t capdig, ndig;       /* capdig a power of two */
 	struct kp_sq_term *term;     /* terminal number -> (func, id) */
 	uint32_t nterm, capterm;

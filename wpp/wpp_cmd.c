@@ -1,0 +1,316 @@
+/*
+ * wpp_cmd.c: "kpath wpp": views of a whole program path file
+ * (docs/wpp-format.md; the analysis is docs/wpp.md).
+ *
+ *   kpath wpp expand FILE      every thread's path stream, as kpath trace dump prints a trace
+ *   kpath wpp stats FILE       per thread: length, rules, grammar size, compression ratio
+ *   kpath wpp hot FILE --min-len A --max-len B --min-cost C [--cost blocks|unit] [--json]
+ *                              minimal hot subpaths (WPP paper, section 4.2)
+ */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wpp.h"
+
+static const char wpp_usage[] =
+	"usage: kpath wpp expand FILE\n"
+	"       kpath wpp stats FILE\n"
+	"       kpath wpp hot FILE --min-len A --max-len B --min-cost C [--cost blocks|unit] [--json]\n";
+
+static int usage(void)
+{
+	fputs(wpp_usage, stderr);
+	return 2;
+}
+
+static int help(void)
+{
+	printf("%s\n"
+	       "Reads a whole program path (WPP) that an instrumented program wrote with\n"
+	       "KPATH_MODE=wpp (to KPATH_WPP, default kpath.wpp; docs/wpp-format.md).\n"
+	       "\n"
+	       "  expand  prints each thread's stream of paths: \"thread N\", then one\n"
+	       "          \"FUNCTION FILE:LINE ID\" per path, exactly as kpath trace dump\n"
+	       "          prints a KPATH_TRACE of the same run\n"
+	       "  stats   trace length, rules, grammar size and compression ratio\n"
+	       "  hot     the minimal hot subpaths: sequences of A..B consecutive paths\n"
+	       "          whose frequency x sum of path costs is at least C; a path's\n"
+	       "          cost is its number of blocks (--cost blocks, default) or 1\n"
+	       "          (--cost unit); --json for a machine-readable list (docs/wpp.md)\n",
+	       wpp_usage);
+	return 0;
+}
+
+static int load(const char *path, struct wpp_file *w)
+{
+	char err[1024];
+	if (wpp_read(path, w, err, sizeof err) != 0) {
+		fprintf(stderr, "kpath wpp: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+void wpp_print_path(void *stdio_file, const struct wpp_func *f, uint64_t id)
+{
+	fprintf(stdio_file, "%s %s:%u %" PRIu64 "\n", f->name, f->file, f->line, id);
+}
+
+/* ---- expand ------------------------------------------------------------- */
+
+struct expand_ctx {
+	const struct wpp_file *w;
+	const struct wpp_grammar *g;
+};
+
+static int print_term(void *arg, uint32_t t)
+{
+	struct expand_ctx *x = arg;
+	const struct wpp_term *term = &x->g->terms[t];
+	wpp_print_path(stdout, &x->w->funcs[term->func], term->id);
+	return 0;
+}
+
+static int cmd_expand(const char *path)
+{
+	struct wpp_file w;
+	if (load(path, &w))
+		return 1;
+	int rc = 0;
+	for (uint32_t i = 0; i < w.ng && rc == 0; i++) {
+		struct expand_ctx x = { &w, &w.g[i] };
+		printf("thread %" PRIu64 "\n", w.g[i].thread);
+		if (wpp_expand(&w.g[i], 0, print_term, &x) != 0) {
+			fprintf(stderr, "kpath wpp: %s: out of memory\n", path);
+			rc = 1;
+		}
+		if (w.g[i].dropped)
+			fprintf(stderr, "kpath wpp: %s: thread %" PRIu64 ": %" PRIu64
+				" paths were dropped at run time (out of memory); the stream stops early\n",
+				path, w.g[i].thread, w.g[i].dropped);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "kpath wpp: writing the output failed\n");
+		rc = 1;
+	}
+	wpp_free(&w);
+	return rc;
+}
+
+/* ---- stats -------------------------------------------------------------- */
+
+static int cmd_stats(const char *path)
+{
+	struct wpp_file w;
+	if (load(path, &w))
+		return 1;
+	uint64_t tlen = 0, tsize = 0, trules = 0;
+	printf("%s: %u thread(s), %u function(s)\n", path, w.ng, w.nfuncs);
+	printf("  thread       length   distinct      rules    grammar      ratio\n");
+	for (uint32_t i = 0; i < w.ng; i++) {
+		const struct wpp_grammar *g = &w.g[i];
+		uint64_t size = g->start[g->nrules];
+		printf("  %6" PRIu64 " %12" PRIu64 " %10u %10u %10" PRIu64 " %9.1fx\n", g->thread, g->length, g->nterms,
+		       g->nrules - 1, size, size ? (double)g->length / (double)size : 0.0);
+		tlen += g->length;
+		tsize += size;
+		trules += g->nrules - 1;
+	}
+	printf("  total  %12" PRIu64 " %10s %10" PRIu64 " %10" PRIu64 " %9.1fx\n", tlen, "", trules, tsize,
+	       tsize ? (double)tlen / (double)tsize : 0.0);
+	printf("(length: paths in the stream; distinct: distinct (function, path) pairs; rules: besides S;\n"
+	       " grammar: symbols on all right sides, S included; ratio: length / grammar)\n");
+	wpp_free(&w);
+	return 0;
+}
+
+/* ---- hot ---------------------------------------------------------------- */
+
+enum cost_model { COST_BLOCKS, COST_UNIT };
+
+/* A path's cost: 1, or its blocks with a source line (the lines kpath
+ * report prints for it; an ID that does not decode costs 1). */
+static uint64_t path_cost(const struct wpp_func *f, uint64_t id, enum cost_model m)
+{
+	uint32_t *lines, n;
+	if (m == COST_UNIT || kp_decode_path(&f->dag, id, &lines, &n) != 0)
+		return 1;
+	free(lines);
+	return n ? n : 1;
+}
+
+static json_t *path_json(const struct wpp_file *w, const struct wpp_term *t)
+{
+	const struct wpp_func *f = &w->funcs[t->func];
+	json_t *o = json_object(), *ls = json_array();
+	uint32_t *lines, n;
+	if (kp_decode_path(&f->dag, t->id, &lines, &n) == 0) {
+		for (uint32_t i = 0; i < n; i++)
+			json_array_append_new(ls, json_integer(lines[i]));
+		free(lines);
+	}
+	json_object_set_new(o, "function", json_string(f->name));
+	json_object_set_new(o, "file", json_string(f->file));
+	json_object_set_new(o, "line", json_integer(f->line));
+	json_object_set_new(o, "id", json_integer((json_int_t)t->id));
+	json_object_set_new(o, "lines", ls);
+	return o;
+}
+
+static void print_path_lines(const struct wpp_file *w, const struct wpp_term *t)
+{
+	const struct wpp_func *f = &w->funcs[t->func];
+	uint32_t *lines, n;
+	printf("      %s %s:%u path %" PRIu64 ":", f->name, f->file, f->line, t->id);
+	if (kp_decode_path(&f->dag, t->id, &lines, &n) == 0) {
+		printf(" lines");
+		for (uint32_t i = 0; i < n; i++)
+			printf(" %u", lines[i]);
+		free(lines);
+	} else {
+		printf(" (does not decode)");
+	}
+	printf("\n");
+}
+
+static int by_cost(const void *a, const void *b)
+{
+	const struct wpp_hot *x = a, *y = b;
+	if (x->cost != y->cost)
+		return x->cost > y->cost ? -1 : 1;
+	return x < y ? -1 : x > y; /* stable: discovery order */
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *e;
+	if (!s || !*s || strspn(s, "0123456789") != strlen(s))
+		return -1;
+	*v = strtoull(s, &e, 10);
+	return 0;
+}
+
+static int cmd_hot(int argc, char **argv)
+{
+	const char *path = NULL;
+	uint64_t min_len = 0, max_len = 0, min_cost = 0;
+	int json = 0, have = 0;
+	enum cost_model model = COST_BLOCKS;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		uint64_t *dst = !strcmp(a, "--min-len") ? &min_len : !strcmp(a, "--max-len") ? &max_len
+								     : !strcmp(a, "--min-cost") ? &min_cost : NULL;
+		if (dst) {
+			if (i + 1 >= argc || parse_u64(argv[i + 1], dst) != 0) {
+				fprintf(stderr, "kpath wpp hot: %s needs a non-negative integer\n", a);
+				return 2;
+			}
+			have |= dst == &min_len ? 1 : dst == &max_len ? 2 : 4;
+			i++;
+		} else if (!strcmp(a, "--cost")) {
+			if (i + 1 >= argc || (strcmp(argv[i + 1], "blocks") && strcmp(argv[i + 1], "unit"))) {
+				fprintf(stderr, "kpath wpp hot: --cost takes blocks or unit\n");
+				return 2;
+			}
+			model = strcmp(argv[++i], "unit") ? COST_BLOCKS : COST_UNIT;
+		} else if (!strcmp(a, "--json")) {
+			json = 1;
+		} else if (a[0] == '-' || path) {
+			return usage();
+		} else {
+			path = a;
+		}
+	}
+	if (!path || have != 7)
+		return usage();
+	if (min_len < 1 || max_len < min_len || max_len > 4096) {
+		fprintf(stderr, "kpath wpp hot: need 1 <= --min-len <= --max-len <= 4096\n");
+		return 2;
+	}
+	struct wpp_file w;
+	if (load(path, &w))
+		return 1;
+	int rc = 0;
+	json_t *root = json ? json_object() : NULL, *threads = json ? json_array() : NULL;
+	for (uint32_t i = 0; i < w.ng && rc == 0; i++) {
+		const struct wpp_grammar *g = &w.g[i];
+		uint64_t *cost = malloc(((size_t)g->nterms + 1) * sizeof *cost);
+		struct wpp_hot *hot = NULL;
+		size_t n = 0;
+		if (cost)
+			for (uint32_t t = 0; t < g->nterms; t++)
+				cost[t] = path_cost(&w.funcs[g->terms[t].func], g->terms[t].id, model);
+		struct wpp_hot_opts o = { .min_len = (unsigned)min_len, .max_len = (unsigned)max_len,
+					  .min_cost = min_cost, .term_cost = cost };
+		if (!cost || wpp_hot_find(g, &o, &hot, &n) != 0) {
+			fprintf(stderr, "kpath wpp hot: %s: out of memory\n", path);
+			free(cost);
+			rc = 1;
+			break;
+		}
+		qsort(hot, n, sizeof *hot, by_cost);
+		if (json) {
+			json_t *t = json_object(), *list = json_array();
+			for (size_t k = 0; k < n; k++) {
+				json_t *h = json_object(), *paths = json_array();
+				for (unsigned j = 0; j < hot[k].len; j++)
+					json_array_append_new(paths, path_json(&w, &g->terms[hot[k].terms[j]]));
+				json_object_set_new(h, "cost", json_integer((json_int_t)hot[k].cost));
+				json_object_set_new(h, "frequency", json_integer((json_int_t)hot[k].freq));
+				json_object_set_new(h, "rule", json_integer(hot[k].rule));
+				json_object_set_new(h, "paths", paths);
+				json_array_append_new(list, h);
+			}
+			json_object_set_new(t, "thread", json_integer((json_int_t)g->thread));
+			json_object_set_new(t, "length", json_integer((json_int_t)g->length));
+			json_object_set_new(t, "hot", list);
+			json_array_append_new(threads, t);
+		} else {
+			printf("thread %" PRIu64 ": %zu minimal hot subpath(s) of %" PRIu64 "..%" PRIu64
+			       " paths with cost >= %" PRIu64 " (path cost: %s)\n",
+			       g->thread, n, min_len, max_len, min_cost, model == COST_UNIT ? "1" : "blocks");
+			for (size_t k = 0; k < n; k++) {
+				printf("  #%zu  cost %" PRIu64 " = frequency %" PRIu64 " x %" PRIu64 ", %u paths (rule %u)\n",
+				       k + 1, hot[k].cost, hot[k].freq, hot[k].freq ? hot[k].cost / hot[k].freq : 0,
+				       hot[k].len, hot[k].rule);
+				for (unsigned j = 0; j < hot[k].len; j++)
+					print_path_lines(&w, &g->terms[hot[k].terms[j]]);
+			}
+		}
+		wpp_hot_free(hot, n);
+		free(cost);
+	}
+	if (json && rc == 0) {
+		json_object_set_new(root, "file", json_string(path));
+		json_object_set_new(root, "min_len", json_integer((json_int_t)min_len));
+		json_object_set_new(root, "max_len", json_integer((json_int_t)max_len));
+		json_object_set_new(root, "min_cost", json_integer((json_int_t)min_cost));
+		json_object_set_new(root, "path_cost", json_string(model == COST_UNIT ? "unit" : "blocks"));
+		json_object_set_new(root, "threads", threads);
+		threads = NULL;
+		if (json_dumpf(root, stdout, JSON_INDENT(1)) != 0 || fputc('\n', stdout) == EOF)
+			rc = 1;
+	}
+	json_decref(threads);
+	json_decref(root);
+	wpp_free(&w);
+	return rc;
+}
+
+int wpp_main(int argc, char **argv)
+{
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+		return help();
+	if (argc < 3)
+		return usage();
+	if (!strcmp(argv[1], "expand") && argc == 3)
+		return cmd_expand(argv[2]);
+	if (!strcmp(argv[1], "stats") && argc == 3)
+		return cmd_stats(argv[2]);
+	if (!strcmp(argv[1], "hot"))
+		return cmd_hot(argc - 1, argv + 1);
+	return usage();
+}
