@@ -34,6 +34,7 @@
 
 struct counts {
 	unsigned instrumented, skipped, cut;
+	unsigned lowered; /* --mode kiter: functions whose K ki_fit lowered */
 };
 
 static void usage(FILE *out)
@@ -54,6 +55,9 @@ static void usage(FILE *out)
 	             "           instrumented copies go to --include-out (default: kpath-include/\n"
 	             "           beside OUTPUT.c), mirroring their path under DIR, and the output\n"
 	             "           includes them in place of the originals (repeatable)\n"
+	             "  --mode kiter --kiter K  number Roy & Srikant's k-iteration paths instead\n"
+	             "           (K >= 1 per innermost loop, docs/kiter-paths.md); --mode kipf,\n"
+	             "           the default, streams Ball-Larus IDs into the k-IPF\n"
 	             "  --check  testing aid: also report every CFG edge taken, for kpath's\n"
 	             "           checking runtime (tests/check), which verifies every path ID.\n");
 }
@@ -206,6 +210,7 @@ struct walk {
 	FILE *msg;
 	bool staged;          /* kpath cfg --stage: dump this stage's result */
 	enum stage stage;
+	unsigned kiter;       /* --mode kiter: K (rewrite/kiter_form.c); 0 in the default mode */
 };
 
 static const struct macro_fn *find_macro_fn(const struct macro_fns *m, const char *name)
@@ -272,6 +277,20 @@ static const char *run_stages(struct walk *w, const struct fn_plan *plan, struct
 			stage_dump(w->dump, w->stage, plan->g, st);
 		else
 			num->dump(w->dump, plan->g, st->dag);
+	} else if (w->kiter) {
+		struct rw_kiter_result kr;
+		const char *why = rw_kiter_function(w->rw, plan, st->dag, st->place,
+		                                    &(struct rw_kiter_opts){.k = w->kiter}, &kr, err, errlen);
+		if (why) {
+			rw_place_input_free(&pi);
+			return why;
+		}
+		if (kr.lowered) {
+			w->counts.lowered++;
+			if (!w->quiet)
+				fprintf(w->msg ? w->msg : stderr, "%s:%u: note: function '%s': %s\n", w->src->path, plan->line,
+				        plan->name, kr.note);
+		}
 	} else {
 		rw_function(w->rw, plan, st->dag, st->place);
 	}
@@ -312,7 +331,7 @@ static void instrument_function(struct walk *w, CXCursor fn)
 		w->counts.skipped++;
 	} else {
 		w->counts.instrumented++;
-		if (st.dag->ncut) {
+		if (!w->kiter && st.dag->ncut) { /* kiter numbers the CFG itself, without cuts */
 			w->counts.cut++;
 			if (!w->quiet)
 				fprintf(w->msg ? w->msg : stderr, "%s:%u: note: function '%s': %u edges cut to keep path IDs within 64 bits\n",
@@ -651,6 +670,7 @@ struct run_opts {
 	const char *only;             /* kpath cfg/paths --function */
 	const struct inc_opts *inc;   /* --include-dir, --include-out */
 	struct kp_paths_req *paths;   /* kpath paths */
+	unsigned kiter;               /* --mode kiter --kiter K; 0: the default mode (kipf) */
 };
 
 static int run(const struct run_opts *o);
@@ -731,6 +751,45 @@ int kp_cfg_main(int argc, char **argv)
 	return rc;
 }
 
+/* --mode and --kiter (fixed spellings, issue 15): *k = 0 for the default
+ * mode (kipf), K for --mode kiter.  False, with the reason on stderr, for a
+ * mode kpath does not have, a K that is not an integer in 1..KI_MAX_K, or
+ * one without the other. */
+static bool kiter_args(const char *mode, const char *kiter, bool check, unsigned *k)
+{
+	*k = 0;
+	if (mode && strcmp(mode, "kipf") && strcmp(mode, "kiter")) {
+		fprintf(stderr, "kpath instrument: --mode '%s': expected kipf (the default) or kiter\n", mode);
+		return false;
+	}
+	bool is_kiter = mode && !strcmp(mode, "kiter");
+	if (!is_kiter) {
+		if (kiter) {
+			fprintf(stderr, "kpath instrument: --kiter %s needs --mode kiter\n", kiter);
+			return false;
+		}
+		return true;
+	}
+	if (!kiter) {
+		fprintf(stderr, "kpath instrument: --mode kiter needs --kiter K (an integer in 1..%u)\n", RW_KITER_MAX_K);
+		return false;
+	}
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(kiter, &end, 10);
+	if (!*kiter || *end || errno || kiter[0] == '-' || v < 1 || v > RW_KITER_MAX_K) {
+		fprintf(stderr, "kpath instrument: --kiter '%s': expected an integer in 1..%u\n", kiter, RW_KITER_MAX_K);
+		return false;
+	}
+	if (check) {
+		fprintf(stderr, "kpath instrument: --check is for the kipf mode only (its checking runtime replays "
+		        "Ball-Larus IDs)\n");
+		return false;
+	}
+	*k = (unsigned)v;
+	return true;
+}
+
 int kp_instrument_main(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
@@ -738,6 +797,7 @@ int kp_instrument_main(int argc, char **argv)
 	int i, nflags = 0, nincdirs = 0;
 	const char **incdirs = NULL, *incout = NULL;
 	const char **flags = NULL;
+	const char *mode = NULL, *kiter = NULL;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			flags = (const char **)argv + i + 1;
@@ -749,6 +809,13 @@ int kp_instrument_main(int argc, char **argv)
 			quiet = true;
 		} else if (!strcmp(argv[i], "--check")) {
 			check = true;
+		} else if (!strcmp(argv[i], "--mode") || !strcmp(argv[i], "--kiter")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "kpath instrument: %s needs a value\n", argv[i]);
+				return 2;
+			}
+			*(argv[i][2] == 'm' ? &mode : &kiter) = argv[i + 1];
+			i++;
 		} else if (!strcmp(argv[i], "--no-expr-branches")) {
 			expr_branches = false;
 		} else if (!strcmp(argv[i], "--no-repeat")) {
@@ -780,9 +847,14 @@ int kp_instrument_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	unsigned k = 0;
+	if (!kiter_args(mode, kiter, check, &k)) {
+		free(incdirs);
+		return 2;
+	}
 	struct inc_opts inc = {incdirs, nincdirs, incout};
 	struct run_opts o = {.in = in, .out = out, .flags = flags, .nflags = nflags, .quiet = quiet, .check = check,
-	                     .no_expr_branches = !expr_branches, .inc = &inc};
+	                     .no_expr_branches = !expr_branches, .inc = &inc, .kiter = k};
 	int rc = run(&o);
 	free(incdirs);
 	return rc;
@@ -931,7 +1003,8 @@ static int run(const struct run_opts *o)
 		}
 		w = (struct walk){.hdrs = &hdrs, .expanded = &mfns, .src = &src, .rw = &rw, .quiet = quiet,
 		                  .expr_branches = expr_branches, .dump = dump, .only = only, .paths = paths,
-		                  .collect = msg ? &mfns : NULL, .msg = msg, .staged = o->staged, .stage = o->stage};
+		                  .collect = msg ? &mfns : NULL, .msg = msg, .staged = o->staged, .stage = o->stage,
+		                  .kiter = o->kiter};
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
 		if (!msg)
 			break;
@@ -967,8 +1040,12 @@ static int run(const struct run_opts *o)
 		fprintf(stderr, "kpath: error: cannot write '%s': %s\n", out, strerror(errno));
 		status = 1;
 	} else {
-		fprintf(stderr, "kpath: %s: %u functions instrumented, %u skipped, %u cut\n", in,
-		        w.counts.instrumented, w.counts.skipped, w.counts.cut);
+		if (o->kiter) /* the default mode's line stays as it was */
+			fprintf(stderr, "kpath: %s: %u functions instrumented (kiter K=%u), %u skipped, %u with K lowered\n",
+			        in, w.counts.instrumented, o->kiter, w.counts.skipped, w.counts.lowered);
+		else
+			fprintf(stderr, "kpath: %s: %u functions instrumented, %u skipped, %u cut\n", in,
+			        w.counts.instrumented, w.counts.skipped, w.counts.cut);
 	}
 	free(text);
 	rw_file_free(&rw);

@@ -195,6 +195,7 @@ struct placer {
 	bool ret_used;            /* some return goes through Pret */
 	bool fallthrough;         /* some text uses the fall-through marker */
 	struct rw_repeats rep;    /* repeat counting (repeat.c) */
+	const struct rw_form *form; /* another mode's code (rw_function_form), or NULL */
 };
 
 /* A function with no back edge, no cut edge and no setjmp completes exactly
@@ -222,6 +223,11 @@ static void edge_code(struct placer *pl, uint32_t e)
 	if (ce->site == CFG_NONE || pl->dag->role[e] == ROLE_DEAD)
 		return; /* bl_place checked that site-less edges carry nothing */
 	struct strlist *l = &pl->code[ce->site];
+	if (pl->form) {
+		if (pl->form->edge_code[e])
+			push(l, fmt("%s", pl->form->edge_code[e]));
+		return;
+	}
 	if (pl->check)
 		push(l, fmt("kpath_chk_edge(&%sc, %u)", p, e));
 	/* leaving a counting loop: its held-back items go first */
@@ -367,6 +373,12 @@ static char *entry_text(struct placer *pl)
 		char *decl = ret_decl_text(pl);
 		ret = fmt(" %s;", decl);
 		free(decl);
+	}
+	if (pl->form) {
+		char *s = fmt("%s%s", pl->form->entry ? pl->form->entry : "", ret ? ret : "");
+		free(ret);
+		pl->entry_stmts = false;
+		return s;
 	}
 	struct bl_code ic;
 	uint64_t init = 0;
@@ -609,6 +621,11 @@ static void place_code(struct placer *pl, const struct rw_file *f)
 		struct bl_code c;
 		if (plan->block_start[b] == CFG_NONE)
 			continue;
+		if (pl->form) {
+			if (pl->form->start_code[b])
+				push(&pl->code[plan->block_start[b]], fmt("%s", pl->form->start_code[b]));
+			continue;
+		}
 		if (f->check)
 			push(&pl->code[plan->block_start[b]], fmt("kpath_chk_block(&%sc, %u)", f->prefix, b));
 		bl_code_start(pl->place, b, &c);
@@ -694,4 +711,34 @@ void rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 	free(pl.tail);
 	rw_repeats_free(&pl.rep, g->nedges);
 	free(pl.edge_val);
+}
+
+void rw_function_form(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
+                      const struct bl_placement *place, const struct rw_form *form)
+{
+	struct placer pl = {.plan = plan, .dag = dag, .place = place, .p = f->prefix, .form = form};
+	pl.code = calloc(plan->nsites + 1, sizeof *pl.code);
+	pl.tail = calloc(plan->nsites + 1, sizeof *pl.tail);
+	if (!pl.code || !pl.tail) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	place_code(&pl, f);
+	write_sites(&pl, f);
+	if (f->ndescs == f->cap_descs) {
+		f->cap_descs = f->cap_descs ? 2 * f->cap_descs : 16;
+		f->descs = xrealloc(f->descs, f->cap_descs * sizeof *f->descs);
+		f->desc_names = xrealloc(f->desc_names, f->cap_descs * sizeof *f->desc_names);
+		f->check_tables = xrealloc(f->check_tables, f->cap_descs * sizeof *f->check_tables);
+	}
+	f->check_tables[f->ndescs] = NULL;
+	f->descs[f->ndescs] = fmt("%s", form->desc);
+	f->desc_names[f->ndescs++] = fmt("%s", form->desc_name);
+	for (uint32_t s = 0; s < plan->nsites; s++) {
+		for (uint32_t i = 0; i < pl.code[s].n; i++)
+			free(pl.code[s].v[i]);
+		free(pl.code[s].v);
+	}
+	free(pl.code);
+	free(pl.tail);
 }

@@ -121,4 +121,38 @@ void rw_adopt_descriptors(struct rw_file *dst, struct rw_file *src);
 char *rw_render_header(const struct rw_file *f, const char *text, size_t len, const char *line_name,
                        const char *preamble);
 
+/*
+ * A numbering mode's own code in place of the Ball-Larus register
+ * (rewrite/kiter_form.c writes one): per CFG edge and per block start site
+ * the C expression to run there (NULL: nothing), the declarations after the
+ * body's "{" and the function's descriptor.  rw_function_form writes them
+ * at the sites as rw_function would (same site texts, returns, tail calls,
+ * fall-through markers, declaration blocks).
+ */
+struct rw_form {
+	char **edge_code;  /* per CFG edge */
+	char **start_code; /* per block */
+	char *entry;       /* declarations, with a leading space */
+	char *desc, *desc_name;
+};
+void rw_function_form(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
+                      const struct bl_placement *place, const struct rw_form *form);
+
+/* --mode kiter (rewrite/kiter_form.c, docs/kiter-paths.md): Roy & Srikant's
+ * k-iteration path numbering, the code of Algorithm 3 on every edge. */
+#define RW_KITER_MAX_K 16u          /* largest --kiter */
+#define RW_KITER_LIMIT 1000000u     /* hard limit of a function's static paths: above it ki_fit lowers K */
+struct rw_kiter_opts {
+	unsigned k;                 /* K of every innermost loop */
+};
+struct rw_kiter_result {
+	bool lowered;               /* ki_fit lowered some loop's K to fit RW_KITER_LIMIT */
+	char note[256];             /* which loops, for the summary */
+};
+/* Instruments one function in kiter mode.  Returns NULL, or the reason the
+ * function cannot be (err holds it when it is formatted). */
+const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
+                              const struct bl_placement *place, const struct rw_kiter_opts *o,
+                              struct rw_kiter_result *res, char *err, size_t errlen);
+
 #endif
