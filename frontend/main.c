@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "frontend.h"
+#include "coverage.h"
 #include "html.h"
 #include "kipf_tool.h"
 #include "report.h"
@@ -38,6 +39,7 @@ static void usage(FILE *out)
 	             "  merge A.json B.json... -o OUT.json       sum profiles\n"
 	             "  diff OLD.json NEW.json                   paths that appeared, vanished, changed\n"
 	             "  residual TESTS.json PROD.json            paths PROD ran that TESTS did not\n"
+	             "  coverage PROFILE... [--fail-under-line P] line, branch, function, path coverage\n"
 	             "  paths INPUT.c --function F [-- FLAGS]    list a function's Ball-Larus paths\n"
 	             "  kipf --k K [-o OUT.json] TRACE           rebuild a profile from a trace\n"
 	             "  html PROFILE -o DIR                      a static web site of a profile\n"
@@ -76,6 +78,8 @@ int main(int argc, char **argv)
 		return kp_kipf_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "html"))
 		return kp_html_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "coverage"))
+		return kp_coverage_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "wpp"))
 		return wpp_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "trace"))
