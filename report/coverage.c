@@ -32,6 +32,9 @@
 /* Upper bound on counted (line, block) pairs: a profile is untrusted, and a
  * span [1, 4000000000] must not make us allocate without bound. */
 #define COV_MAX_LINE_ROWS ((size_t)1 << 24)
+/* ... nor may one block: a block's span holds no line of a nested block,
+ * so a real one is a few statements long. */
+#define COV_MAX_BLOCK_LINES ((uint32_t)1 << 16)
 
 static uint64_t add_sat(uint64_t a, uint64_t b)
 {
@@ -223,6 +226,11 @@ static int add_group(struct building *b, const struct member *m, size_t n, size_
 	for (uint32_t v = 2; v < g->nblocks; v++) {
 		if (!g->line[v])
 			continue;
+		if (g->last_line[v] - g->line[v] >= COV_MAX_BLOCK_LINES) {
+			snprintf(why, whylen, "functions[%zu].cfg.blocks[%u] (%s): a span of more than %u lines",
+			         f0->at, v, f0->name, (unsigned)COV_MAX_BLOCK_LINES);
+			goto out;
+		}
 		if ((size_t)(g->last_line[v] - g->line[v]) + 1 > COV_MAX_LINE_ROWS - *rows) {
 			snprintf(why, whylen, "functions[%zu].cfg.blocks[%u] (%s): spans more lines than "
 			         "kpath counts (%zu in all)", f0->at, v, f0->name, COV_MAX_LINE_ROWS);

@@ -89,8 +89,17 @@ void cov_total(struct cov_report *c);
 /* 100 * covered / total; -1 when total is 0 (nothing to cover). */
 double cov_percent(struct cov_counts k);
 
-/* coverage_cmd.c: argv[0] is "coverage". */
+/* coverage_export.c: c as an lcov tracefile, or as Cobertura XML
+ * (coverage-04.dtd) whose <source> is source_root.  0, or -1 on a write
+ * error. */
+int cov_write_lcov(FILE *out, const struct cov_report *c);
+int cov_write_cobertura(FILE *out, const struct cov_report *c, const char *source_root);
+
+/* coverage_cmd.c: argv[0] is "coverage" (or "export": kpath export
+ * --format lcov|cobertura [-o OUT] PROFILE..., the export alone, on stdout
+ * without -o). */
 int kp_coverage_main(int argc, char **argv);
 int kp_coverage_run(int argc, char **argv, FILE *out, FILE *err);
+int kp_export_main(int argc, char **argv);
 
 #endif

@@ -5,9 +5,11 @@
  * summary per file and in total (text or --json), and apply the
  * --fail-under gates.  Exit statuses are coverage.h's.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -24,6 +26,7 @@ struct cov_opts {
 	size_t nprofiles;
 	int json, help;
 	const char *source_dir;
+	const char *lcov, *cobertura; /* export files, "-" for stdout, or NULL */
 	double gate[NGATES]; /* -1: no gate */
 };
 
@@ -38,6 +41,8 @@ static void cov_usage(FILE *out)
 	      "  --source-dir DIR     find relative source file names under DIR (blank and\n"
 	      "                       comment lines of readable sources are not counted)\n"
 	      "  --fail-under-KIND P  exit 3 when KIND coverage is below P percent\n"
+	      "  --lcov FILE          also write an lcov tracefile (- for stdout: no summary)\n"
+	      "  --cobertura FILE     also write Cobertura XML (- for stdout: no summary)\n"
 	      "exit status: 0 ok, 1 unreadable profile, 2 usage, 3 below a threshold\n",
 	      out);
 }
@@ -93,6 +98,14 @@ static int parse_args(int argc, char **argv, struct cov_opts *o, FILE *err)
 			if (r < 0)
 				return usage_error(err, "--source-dir needs a value", NULL);
 			o->source_dir = val;
+		} else if ((r = rep_take_value(argc, argv, &i, "--lcov", &val))) {
+			if (r < 0)
+				return usage_error(err, "--lcov needs a file name", NULL);
+			o->lcov = val;
+		} else if ((r = rep_take_value(argc, argv, &i, "--cobertura", &val))) {
+			if (r < 0)
+				return usage_error(err, "--cobertura needs a file name", NULL);
+			o->cobertura = val;
 		} else {
 			for (k = 0; k < NGATES; k++)
 				if ((r = rep_take_value(argc, argv, &i, opt[k], &val)))
@@ -107,6 +120,8 @@ static int parse_args(int argc, char **argv, struct cov_opts *o, FILE *err)
 	}
 	if (!o->help && o->nprofiles == 0)
 		return usage_error(err, "no profile given", NULL);
+	if (o->lcov && o->cobertura && !strcmp(o->lcov, "-") && !strcmp(o->cobertura, "-"))
+		return usage_error(err, "--lcov and --cobertura cannot both go to stdout", NULL);
 	return REP_EXIT_OK;
 }
 
@@ -232,24 +247,32 @@ static void print_cell(FILE *out, struct cov_counts k)
 		fprintf(out, "  %15s  %5.1f%%", n, p);
 }
 
-static void print_row(FILE *out, const char *name, const struct cov_counts k[4])
+static void print_row(FILE *out, int width, const char *name, const struct cov_counts k[4])
 {
-	fprintf(out, "%-28s", name);
+	fprintf(out, "%-*s", width, name);
 	for (int i = 0; i < 4; i++)
 		print_cell(out, k[i]);
 	fputc('\n', out);
 }
 
+/* The first column is as wide as the longest file name (at least 28,
+ * at most 120: longer names push their row right). */
 static void render_text(FILE *out, const struct cov_report *c)
 {
-	fprintf(out, "%-28s  %23s  %23s  %23s  %23s\n", "File", "Lines", "Branches", "Functions", "Paths");
+	int width = 28;
+	for (size_t i = 0; i < c->nfiles; i++) {
+		size_t n = strlen(kp_term(c->files[i].file));
+		if (n > (size_t)width)
+			width = n > 120 ? 120 : (int)n;
+	}
+	fprintf(out, "%-*s  %23s  %23s  %23s  %23s\n", width, "File", "Lines", "Branches", "Functions", "Paths");
 	for (size_t i = 0; i < c->nfiles; i++) {
 		const struct cov_file *f = &c->files[i];
 		const struct cov_counts k[4] = { f->line, f->branch, f->func, f->path };
-		print_row(out, kp_term(f->file), k);
+		print_row(out, width, kp_term(f->file), k);
 	}
 	const struct cov_counts t[4] = { c->line, c->branch, c->func, c->path };
-	print_row(out, "TOTAL", t);
+	print_row(out, width, "TOTAL", t);
 }
 
 static json_t *counts_json(struct cov_counts k)
@@ -347,6 +370,41 @@ out:
 	return rc;
 }
 
+/* Writes one export to path ("-": out) through a temporary file renamed
+ * into place, so that a failed run leaves no half-written file.  0 or -1
+ * after a message. */
+static int write_export(const char *path, FILE *out, FILE *err, const struct cov_report *c, int cobertura,
+                        const char *root)
+{
+	char *tmp;
+	FILE *f;
+	int rc;
+
+	if (!strcmp(path, "-"))
+		return cobertura ? cov_write_cobertura(out, c, root) : cov_write_lcov(out, c);
+	tmp = malloc(strlen(path) + 32);
+	if (!tmp)
+		return fprintf(err, "kpath coverage: out of memory\n"), -1;
+	sprintf(tmp, "%s.tmp%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(err, "kpath coverage: %s: cannot create: %s\n", kp_term(path), strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	rc = cobertura ? cov_write_cobertura(f, c, root) : cov_write_lcov(f, c);
+	if (fclose(f) != 0)
+		rc = -1;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -1;
+	if (rc) {
+		fprintf(err, "kpath coverage: %s: cannot write: %s\n", kp_term(path), strerror(errno));
+		remove(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
 /* The gates: COV_EXIT_BELOW after naming every one that fails. */
 static int apply_gates(const struct cov_report *c, const struct cov_opts *o, FILE *err)
 {
@@ -406,7 +464,12 @@ int kp_coverage_run(int argc, char **argv, FILE *out, FILE *err)
 		             "changed between builds); each build's graph is counted\n",
 		        c.twice, c.twice == 1 ? "" : "s");
 	filter_sources(&c, &o, err);
-	if (o.json ? render_json(out, &c, &o) < 0 : (render_text(out, &c), ferror(out))) {
+	if (o.lcov && write_export(o.lcov, out, err, &c, 0, o.source_dir ? o.source_dir : "."))
+		goto out;
+	if (o.cobertura && write_export(o.cobertura, out, err, &c, 1, o.source_dir ? o.source_dir : "."))
+		goto out;
+	int to_stdout = (o.lcov && !strcmp(o.lcov, "-")) || (o.cobertura && !strcmp(o.cobertura, "-"));
+	if (!to_stdout && (o.json ? render_json(out, &c, &o) < 0 : (render_text(out, &c), ferror(out)))) {
 		fprintf(err, "kpath coverage: write error\n");
 		goto out;
 	}
@@ -418,6 +481,47 @@ out:
 	free(reps);
 	free(rp);
 	free(o.profiles);
+	return rc;
+}
+
+/* kpath export --format lcov|cobertura [-o OUT] PROFILE... [coverage options]:
+ * kpath coverage with --lcov/--cobertura OUT (default "-"). */
+int kp_export_main(int argc, char **argv)
+{
+	const char *format = NULL, *outp = "-", *val, **av;
+	int i, n = 0, r, rc;
+
+	av = calloc((size_t)argc + 3, sizeof *av);
+	if (!av)
+		return fprintf(stderr, "kpath export: out of memory\n"), REP_EXIT_FAIL;
+	av[n++] = "coverage";
+	for (i = 1; i < argc; i++) {
+		const char *opt = argv[i];
+		if ((r = rep_take_value(argc, argv, &i, "--format", &val)) > 0)
+			format = val;
+		else if (r == 0 && (r = rep_take_value(argc, argv, &i, "-o", &val)) > 0)
+			outp = val;
+		if (r < 0) {
+			free(av);
+			fprintf(stderr, "kpath export: %s needs a value\n", kp_term(opt));
+			return REP_EXIT_USAGE;
+		}
+		if (r > 0)
+			continue;
+		av[n++] = argv[i];
+	}
+	if (!format || (strcmp(format, "lcov") && strcmp(format, "cobertura"))) {
+		free(av);
+		fprintf(stderr, "kpath export: --format lcov or --format cobertura is required\n"
+		                "usage: kpath export --format lcov|cobertura [-o OUT] PROFILE... [--source-dir DIR]\n");
+		return REP_EXIT_USAGE;
+	}
+	av[n++] = !strcmp(format, "lcov") ? "--lcov" : "--cobertura";
+	av[n++] = outp;
+	rc = kp_coverage_run(n, (char **)av, stdout, stderr);
+	free(av);
+	if (fflush(stdout) != 0 && rc == REP_EXIT_OK)
+		rc = REP_EXIT_FAIL;
 	return rc;
 }
 

@@ -14,7 +14,10 @@
 #  - bad input: a missing, truncated or foreign profile, a cfg that breaks
 #    a rule or does not decode a recorded path: exit 1, the file and the
 #    JSON path named on stderr, nothing on stdout;
-#  - a profile without cfg: function and path coverage only, with a warning.
+#  - a profile without cfg: function and path coverage only, with a warning;
+#  - the exports: the lcov tracefile read back by lcov --summary and
+#    genhtml (when lcov is installed), the Cobertura XML validated against
+#    coverage-04.dtd with xmllint; their figures are the summary's.
 set -u
 KPATH=$1
 SRC=$2
@@ -147,6 +150,51 @@ EOF
 "$KPATH" coverage old.json >old.out 2>old.err || fail "old profile: exit $?"
 grep -q "6 functions without a static graph" old.err || fail "old profile: no warning: $(cat old.err)"
 grep -q "^constructs.c  *0/0  *-  *0/0  *-  *4/6  *66.7%  *6/35  *17.1%$" old.out || fail "old profile: $(cat old.out)"
+
+# exports: lcov read back by lcov itself (--summary, genhtml), Cobertura
+# validated against coverage-04.dtd and its totals read back
+"$KPATH" coverage a.json b.json --lcov both.info --cobertura both.xml >exp.out 2>exp.err ||
+	fail "exports: exit $?: $(cat exp.err)"
+cmp -s exp.out "$SRC/constructs.expected" || fail "exports change the summary"
+"$KPATH" export --format lcov a.json b.json >export.info 2>/dev/null || fail "kpath export --format lcov"
+cmp -s export.info both.info || fail "kpath export --format lcov differs from --lcov"
+"$KPATH" export --format cobertura -o export.xml a.json b.json || fail "kpath export --format cobertura -o"
+cmp -s export.xml both.xml || fail "kpath export -o differs from --cobertura"
+"$KPATH" export a.json >/dev/null 2>&1
+[ $? -eq 2 ] || fail "export without --format: not a usage error"
+"$KPATH" export --format lcov -o out.info missing.json >/dev/null 2>&1
+[ $? -eq 1 ] || fail "export of a missing profile: not exit 1"
+[ -e out.info ] && fail "export of a missing profile wrote out.info"
+[ "$(grep -c '^DA:' both.info)" -eq 49 ] || fail "lcov: DA lines: $(grep -c '^DA:' both.info)"
+grep -qx 'LH:41' both.info || fail "lcov: LH"
+grep -qx 'BRF:30' both.info && grep -qx 'BRH:19' both.info || fail "lcov: BRF/BRH"
+grep -qx 'FNDA:0,never_called' both.info || fail "lcov: FNDA never_called"
+grep -qx 'FNDA:3,logic' both.info || fail "lcov: FNDA logic"
+if command -v lcov >/dev/null 2>&1; then
+	lcov --summary both.info --rc lcov_branch_coverage=1 >lcov.out 2>&1 || fail "lcov --summary: $(cat lcov.out)"
+	grep -q "lines\.*: 83.7% (41 of 49 lines)" lcov.out || fail "lcov --summary lines: $(cat lcov.out)"
+	grep -q "functions\.*: 83.3% (5 of 6 functions)" lcov.out || fail "lcov --summary functions: $(cat lcov.out)"
+	grep -q "branches\.*: 63.3% (19 of 30 branches)" lcov.out || fail "lcov --summary branches: $(cat lcov.out)"
+	genhtml -q --branch-coverage -o html both.info >genhtml.out 2>&1 || fail "genhtml: $(cat genhtml.out)"
+	[ -f html/index.html ] || fail "genhtml wrote no index.html"
+else
+	echo "coverage: lcov not installed: the tracefile is checked by grep only (scripts/test installs lcov)"
+fi
+xmllint --noout --nonet --dtdvalid "$SRC/coverage-04.dtd" both.xml >xml.out 2>&1 || fail "Cobertura XML does not validate: $(cat xml.out)"
+python3 - both.xml <<'EOF' || fail "Cobertura content"
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+a = r.attrib
+assert (a["lines-covered"], a["lines-valid"], a["branches-covered"], a["branches-valid"]) == ("41", "49", "19", "30"), a
+cls = r.find("packages/package/classes/class")
+assert cls.get("filename") == "constructs.c"
+ls = {int(l.get("number")): l for l in cls.find("lines")}
+assert len(ls) == 49 and sum(1 for l in ls.values() if int(l.get("hits")) > 0) == 41
+assert ls[24].get("branch") == "true" and ls[24].get("condition-coverage") == "75% (3/4)", ls[24].attrib
+assert ls[8].get("condition-coverage") == "50% (2/4)", ls[8].attrib
+m = {x.get("name"): x for x in cls.find("methods")}
+assert m["never_called"].get("line-rate") == "0.0" and m["logic"].get("line-rate") == "1.0"
+EOF
 
 [ $nfail -eq 0 ] || exit 1
 echo "coverage: all checks passed"
