@@ -8,6 +8,10 @@ coverage with gcov's (gcov -j -b, GCC's JSON) where docs/coverage.md says
 the definitions agree:
 
   - a line both count is covered by both or by neither;
+  - (kpath against itself) the covered lines are the counted lines inside
+    the spans of the executed paths as the runtime decoded them (the
+    profile's "paths"), so report/coverage.c's decoder agrees with the
+    runtime's;
   - every line gcov counts, kpath counts, except a line holding only '}'
     (gcov's return point of a function that falls off its end; kpath does
     not count brace-only lines: docs/coverage.md, difference 1);
@@ -124,6 +128,22 @@ def check(kpath, corpus, work, name, msgs):
         return fail(msgs, name, 'kpath coverage lists no %s' % src)
     kf = kf[0]
     klines = {l: c for l, c in kf['line_counts']}
+    # kpath against itself: the lines coverage.c's decoder finds covered are
+    # the counted lines inside the spans of the runtime's own decoding of
+    # the executed paths (the profile's "paths"), no more, no less
+    spans = set()
+    for f in json.load(open(prof))['functions']:
+        if f['file'] != src:
+            continue
+        ran = {n['id'] for n in f['kipf']}
+        for q in f['paths']:
+            if q['id'] in ran:
+                for a, b in q.get('spans', [[l, l] for l in q['lines']]):
+                    spans.update(range(a, b + 1))
+    mine = {l for l, c in klines.items() if c > 0}
+    if mine != spans & set(klines):
+        fail(msgs, name, 'covered lines differ from the runtime decoding of the paths: only coverage %s, '
+             'only paths %s' % (sorted(mine - spans), sorted((spans & set(klines)) - mine)))
     # gcov
     for f in os.listdir(w):
         if f.endswith('.gcda'):
