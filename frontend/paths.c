@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -239,6 +240,13 @@ int kp_paths_main(int argc, char **argv)
 	req.file = in;
 	if (req.json && !(req.funcs = json_array())) {
 		fprintf(stderr, "kpath paths: out of memory\n");
+		return 1;
+	}
+	/* a FIFO or device would block libclang's read (or never end) */
+	struct stat st;
+	if (stat(in, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "kpath paths: %s: not a regular file\n", kp_term(in));
+		json_decref(req.funcs);
 		return 1;
 	}
 	int rc = kp_paths_parse(in, flags, nflags, only, &req);

@@ -89,6 +89,11 @@ void cov_total(struct cov_report *c);
 /* 100 * covered / total; -1 when total is 0 (nothing to cover). */
 double cov_percent(struct cov_counts k);
 
+/* coverage_src.c: drops from every file of c whose source is readable
+ * under source_dir (NULL: the current directory) with its recorded hash the
+ * lines that hold no code, and recounts; warns on err about the others. */
+void cov_filter_sources(struct cov_report *c, const char *source_dir, FILE *err);
+
 /* coverage_export.c: c as an lcov tracefile, or as Cobertura XML
  * (coverage-04.dtd) whose <source> is source_root.  0, or -1 on a write
  * error. */

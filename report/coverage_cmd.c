@@ -1,9 +1,10 @@
 /*
  * coverage_cmd.c: `kpath coverage PROFILE...`: read the profiles with the
  * validated reader (rep_load), build the coverage (coverage.c), drop the
- * blank, comment and preprocessor lines of readable sources, print a
- * summary per file and in total (text or --json), and apply the
- * --fail-under gates.  Exit statuses are coverage.h's.
+ * lines of readable sources that hold no code (coverage_src.c), write the
+ * exports (coverage_export.c), print a summary per file and in total (text
+ * or --json), and apply the --fail-under gates.  Exit statuses are
+ * coverage.h's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +16,6 @@
 
 #include "coverage.h"
 #include "rep.h"
-#include "rep_src.h"
 #include "report.h"
 
 enum { GATE_LINE, GATE_BRANCH, GATE_FUNCTION, GATE_PATH, NGATES };
@@ -123,116 +123,6 @@ static int parse_args(int argc, char **argv, struct cov_opts *o, FILE *err)
 	if (o->lcov && o->cobertura && !strcmp(o->lcov, "-") && !strcmp(o->cobertura, "-"))
 		return usage_error(err, "--lcov and --cobertura cannot both go to stdout", NULL);
 	return REP_EXIT_OK;
-}
-
-/* Which lines of a source hold code: not blank, not only comments and
- * braces, not a preprocessor directive (C11 6.4.9 comments, 6.10 directives; string and
- * character literals are skipped so that a comment opener in one opens nothing). */
-struct code_lines {
-	unsigned char *code; /* code[l] for l in 1..n */
-	uint32_t n;
-};
-
-static int scan_code_lines(const char *t, size_t len, struct code_lines *cl)
-{
-	enum { CODE, LINE_COMMENT, BLOCK_COMMENT, STR, CHR } st = CODE;
-	uint32_t line = 1, lines = 1;
-	int first = 1, directive = 0; /* first visible token of the line not yet seen */
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		lines += t[i] == '\n';
-	cl->code = calloc((size_t)lines + 1, 1);
-	if (!cl->code)
-		return -1;
-	cl->n = lines;
-	for (i = 0; i < len; i++) {
-		char c = t[i], d = i + 1 < len ? t[i + 1] : 0;
-		if (c == '\n') {
-			line++;
-			if (st == LINE_COMMENT)
-				st = CODE;
-			/* a directive continues past a backslash-newline */
-			if (!(directive && i > 0 && t[i - 1] == '\\')) {
-				first = 1;
-				directive = 0;
-			}
-			continue;
-		}
-		switch (st) {
-		case LINE_COMMENT:
-			break;
-		case BLOCK_COMMENT:
-			if (c == '*' && d == '/')
-				st = CODE, i++;
-			break;
-		case STR:
-		case CHR:
-			if (c == '\\' && d != '\n')
-				i++;
-			else if (c == (st == STR ? '"' : '\''))
-				st = CODE;
-			break;
-		case CODE:
-			if (c == '/' && d == '/') {
-				st = LINE_COMMENT;
-				i++;
-			} else if (c == '/' && d == '*') {
-				st = BLOCK_COMMENT;
-				i++;
-			} else if (c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v') {
-				if (first && c == '#')
-					directive = 1;
-				first = 0;
-				/* braces alone compile to nothing (gcov: "-") */
-				if (!directive && c != '{' && c != '}')
-					cl->code[line] = 1;
-				if (c == '"')
-					st = STR;
-				else if (c == '\'')
-					st = CHR;
-			}
-			break;
-		}
-	}
-	return 0;
-}
-
-static int keep_code_line(uint32_t line, void *ctx)
-{
-	const struct code_lines *cl = ctx;
-	return line > cl->n || cl->code[line]; /* beyond the end: kept, and said */
-}
-
-/* Drops non-code lines of every readable source; warns about the others. */
-static void filter_sources(struct cov_report *c, const struct cov_opts *o, FILE *err)
-{
-	struct rep_src_root root;
-	char why[512];
-	size_t i;
-
-	if (rep_src_root_open(&root, o->source_dir, why, sizeof why) < 0) {
-		fprintf(err, "kpath coverage: warning: --source-dir %s: blank and comment lines inside blocks "
-		             "are counted\n", kp_term(why));
-		return;
-	}
-	for (i = 0; i < c->nfiles; i++) {
-		struct cov_file *f = &c->files[i];
-		struct code_lines cl = { 0 };
-		char *text;
-		size_t len;
-		if (rep_src_read(&root, f->file, f->source_hash, &text, &len, why, sizeof why) != REP_SRC_OK) {
-			fprintf(err, "kpath coverage: warning: %s; its blank and comment lines inside blocks are "
-			             "counted\n", kp_term(why));
-			continue;
-		}
-		if (scan_code_lines(text, len, &cl) == 0)
-			cov_filter_lines(f, keep_code_line, &cl);
-		free(cl.code);
-		free(text);
-	}
-	rep_src_root_close(&root);
-	cov_total(c);
 }
 
 static void print_cell(FILE *out, struct cov_counts k)
@@ -463,7 +353,7 @@ int kp_coverage_run(int argc, char **argv, FILE *out, FILE *err)
 		fprintf(err, "kpath coverage: warning: %zu function%s appear under two checksums (the code "
 		             "changed between builds); each build's graph is counted\n",
 		        c.twice, c.twice == 1 ? "" : "s");
-	filter_sources(&c, &o, err);
+	cov_filter_sources(&c, o.source_dir, err);
 	if (o.lcov && write_export(o.lcov, out, err, &c, 0, o.source_dir ? o.source_dir : "."))
 		goto out;
 	if (o.cobertura && write_export(o.cobertura, out, err, &c, 1, o.source_dir ? o.source_dir : "."))

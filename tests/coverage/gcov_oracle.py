@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """gcov_oracle.py KPATH CORPUS_DIR WORK_DIR NAME...
+   gcov_oracle.py --project KPATH PROJECT_DIR WORK_DIR
 
 Oracle for `kpath coverage`: for each corpus program NAME, build it twice
 from corpus/NAME.c with corpus/FLAGS (instrumented by kpath; with
@@ -30,6 +31,7 @@ the definitions agree:
 Anything else fails, naming the program and line.  Exit status 0 pass,
 1 fail, 2 usage or a tool missing.
 """
+import glob
 import json
 import os
 import re
@@ -48,7 +50,7 @@ NO_CODE = [
     re.compile(r'^\s*\(void\)\s*[A-Za-z_]\w*\s*;\s*$'),            # (void)x;
     re.compile(r'^\s*static\b'),  # an object with static storage: initialised at load time
     # a declaration without initializer: TYPE name[, name]...;
-    re.compile(r'^\s*(const\s+|unsigned\s+|signed\s+|struct\s+|volatile\s+)*'
+    re.compile(r'^\s*(?!(return|goto|break|continue|case)\b)([A-Za-z_]\w*\s+)*'
                r'[A-Za-z_]\w*[\s\*]+[A-Za-z_]\w*(\[[^\]=]*\])*'
                r'(\s*,\s*\**\s*[A-Za-z_]\w*(\[[^\]=]*\])*)*\s*;\s*(/[/*].*)?$'),
     # Difference 4: a constant loop condition GCC folds away
@@ -60,8 +62,17 @@ NO_CODE = [
 ]
 # Difference 4: functions whose branches GCC folds or counts differently:
 # constant conditions, switches, conditions inside macros, "c ? 1 : 0".
+# Difference 4 too: "?:" GCC may compute without a jump, and "&&" / "||"
+# whose value is used (return a && b;): GCC branches on the last operand to
+# make 0 or 1, kpath's CFG takes its value (cfgbuild/expr.c); an
+# expression with conditions in two unsequenced operands, which kpath keeps
+# atomic (cfgbuild/expr.c), is no branch in kpath.
 FOLDED = re.compile(r'\b(while|if)\s*\(\s*(1|0|sizeof\b[^)]*\))\s*\)|\bfor\s*\(\s*[^;]*;\s*;|\bswitch\b|'
-                    r'\b[A-Z_][A-Z0-9_]*\s*\(|\?\s*[01]\s*:\s*[01]\b')
+                    r'\b[A-Z_][A-Z0-9_]*\s*\(|\?|(\breturn\b|[^=!<>]=[^=])[^;]*(&&|\|\|)')
+# Difference 7: GCC's shared return block: gcov gives its count (the
+# function's calls) to one return statement's line, marked as holding an
+# unexecuted block ("14*").
+RETURN = re.compile(r'^\s*return\b')
 
 
 def fail(msgs, name, what):
@@ -126,14 +137,51 @@ def check(kpath, corpus, work, name, msgs):
     kf = [f for f in cov['files'] if f['file'] == src]
     if len(kf) != 1:
         return fail(msgs, name, 'kpath coverage lists no %s' % src)
-    kf = kf[0]
+    g = gcov_files(w, ['g-%s.gcda' % name], msgs, name) if build_gcov(corpus, w, name, flags, src, msgs) else None
+    if g is None:
+        return
+    g = [f for f in g if os.path.basename(f['file']) == src]
+    if len(g) != 1:
+        return fail(msgs, name, 'gcov lists no %s' % src)
+    compare(name, src, open(os.path.join(corpus, src)).read().split('\n'), kf[0], g[0],
+            json.load(open(prof))['functions'], msgs)
+
+
+def build_gcov(corpus, w, name, flags, src, msgs):
+    for f in os.listdir(w):
+        if f.endswith('.gcda'):
+            os.remove(os.path.join(w, f))
+    r = run(['gcc', '--coverage', '-std=c11', '-O0'] + flags + [src, '-o', os.path.join(w, 'g')], cwd=corpus)
+    if r.returncode:
+        fail(msgs, name, 'gcc --coverage: ' + r.stderr.decode()[:500])
+        return False
+    run([os.path.join(w, 'g')], cwd=corpus)
+    return True
+
+
+def gcov_files(cwd, gcdas, msgs, name):
+    """gcov's JSON files entries for the .gcda files (paths relative to cwd)."""
+    files = []
+    for gcda in gcdas:
+        r = run(['gcov', '-t', '-j', '-b', gcda], cwd=cwd)
+        if r.returncode:
+            fail(msgs, name, 'gcov: ' + r.stderr.decode())
+            return None
+        files += json.loads(r.stdout)['files']
+    return files
+
+
+def compare(name, src, text, kf, g, prof_funcs, msgs):
+    """The rules of the docstring on one source file: kf is its entry in
+    kpath coverage --json, g in gcov's JSON, prof_funcs the profile's
+    functions."""
     klines = {l: c for l, c in kf['line_counts']}
     # kpath against itself: the lines coverage.c's decoder finds covered are
     # the counted lines inside the spans of the runtime's own decoding of
     # the executed paths (the profile's "paths"), no more, no less
     spans = set()
-    for f in json.load(open(prof))['functions']:
-        if f['file'] != src:
+    for f in prof_funcs:
+        if f['file'] != kf['file']:
             continue
         ran = {n['id'] for n in f['kipf']}
         for q in f['paths']:
@@ -144,29 +192,17 @@ def check(kpath, corpus, work, name, msgs):
     if mine != spans & set(klines):
         fail(msgs, name, 'covered lines differ from the runtime decoding of the paths: only coverage %s, '
              'only paths %s' % (sorted(mine - spans), sorted((spans & set(klines)) - mine)))
-    # gcov
-    for f in os.listdir(w):
-        if f.endswith('.gcda'):
-            os.remove(os.path.join(w, f))
-    r = run(['gcc', '--coverage', '-std=c11', '-O0'] + flags + [src, '-o', os.path.join(w, 'g')], cwd=corpus)
-    if r.returncode:
-        return fail(msgs, name, 'gcc --coverage: ' + r.stderr.decode()[:500])
-    run([os.path.join(w, 'g')], cwd=corpus)
-    r = run(['gcov', '-t', '-j', '-b', 'g-%s.gcda' % name], cwd=w)
-    if r.returncode:
-        return fail(msgs, name, 'gcov: ' + r.stderr.decode())
-    gfiles = [f for f in json.loads(r.stdout)['files'] if os.path.basename(f['file']) == src]
-    if len(gfiles) != 1:
-        return fail(msgs, name, 'gcov lists no %s' % src)
-    g = gfiles[0]
-    text = open(os.path.join(corpus, src)).read().split('\n')
     kfns = {f['name']: f for f in kf['function_list']}
     glines = {}
     gfn_of = {}
+    gunexec = set()
     for l in g['lines']:
         n = l['line_number']
         glines[n] = glines.get(n, 0) + l['count']
         gfn_of[n] = l.get('function_name')
+        if l.get('unexecuted_block'):
+            gunexec.add(n)
+    gcalls = {f['name']: f['execution_count'] for f in g['functions']}
     compared = 0
     for n, c in sorted(glines.items()):
         if gfn_of.get(n) not in kfns:
@@ -179,6 +215,9 @@ def check(kpath, corpus, work, name, msgs):
         if LABEL.match(text[n - 1]):
             continue
         compared += 1
+        if (c > 0 and klines[n] == 0 and RETURN.match(text[n - 1]) and n in gunexec and
+                c == gcalls.get(gfn_of[n])):
+            continue
         if (c > 0) != (klines[n] > 0):
             fail(msgs, name, 'line %d: gcov %d, kpath %d: %s' % (n, c, klines[n], text[n - 1].strip()))
     for n, c in sorted(klines.items()):
@@ -219,7 +258,57 @@ def check(kpath, corpus, work, name, msgs):
            kf['branches']['covered'], kf['branches']['total']))
 
 
+def check_project(kpath, project, work, msgs):
+    """The project mode: PROJECT's CMake build and ctest suite, once with
+    kpath-cc as the compiler and linker launcher, once with --coverage;
+    every source file compared."""
+    name = os.path.basename(project)
+    env = dict(os.environ, PATH=os.path.dirname(kpath) + os.pathsep + os.environ.get('PATH', ''))
+    k, gdir, prof = os.path.join(work, 'kpath'), os.path.join(work, 'gcov'), os.path.join(work, 'kpath.json')
+    if os.path.exists(prof):
+        os.remove(prof)
+    for args, d in (([ '-DCMAKE_C_COMPILER_LAUNCHER=kpath-cc', '-DCMAKE_C_LINKER_LAUNCHER=kpath-cc'], k),
+                    (['-DCMAKE_C_FLAGS=--coverage -O0'], gdir)):
+        for cmd in (['cmake', '-S', project, '-B', d] + args, ['cmake', '--build', d, '-j2']):
+            r = run(cmd, env=env)
+            if r.returncode:
+                return fail(msgs, name, '%s: %s' % (' '.join(cmd), (r.stdout + r.stderr).decode()[-800:]))
+        for f in glob.glob(os.path.join(d, '**', '*.gcda'), recursive=True):
+            os.remove(f)
+        r = run(['ctest', '--test-dir', d], env=dict(env, KPATH_OUT=prof))
+        if r.returncode:
+            return fail(msgs, name, 'ctest in %s: %s' % (d, r.stdout.decode()[-800:]))
+    r = run([kpath, 'coverage', '--json', prof], cwd=project)
+    if r.returncode:
+        return fail(msgs, name, 'kpath coverage: ' + r.stderr.decode())
+    cov = json.loads(r.stdout)
+    gfiles = {}
+    for gcda in glob.glob(os.path.join(gdir, '**', '*.gcda'), recursive=True):
+        for f in gcov_files(os.path.dirname(gcda), [os.path.basename(gcda)], msgs, name) or []:
+            if f['file'].endswith('.c'):
+                gfiles[os.path.basename(f['file'])] = f
+    funcs = json.load(open(prof))['functions']
+    if not cov['files']:
+        fail(msgs, name, 'kpath coverage lists no file')
+    for kf in cov['files']:
+        base = os.path.basename(kf['file'])
+        if base not in gfiles:
+            fail(msgs, name, 'gcov lists no %s' % base)
+            continue
+        compare('%s/%s' % (name, base), base, open(kf['file']).read().split('\n'), kf, gfiles[base], funcs, msgs)
+    t = cov['total']
+    print('%s: kpath lines %d/%d, branches %d/%d, functions %d/%d' % (
+        name, t['lines']['covered'], t['lines']['total'], t['branches']['covered'], t['branches']['total'],
+        t['functions']['covered'], t['functions']['total']))
+
+
 def main():
+    if len(sys.argv) == 5 and sys.argv[1] == '--project':
+        msgs = []
+        check_project(os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3]), os.path.abspath(sys.argv[4]), msgs)
+        for m in msgs:
+            print(m)
+        return 1 if msgs else 0
     if len(sys.argv) < 5:
         print(__doc__, file=sys.stderr)
         return 2
