@@ -65,6 +65,13 @@ grep -q "kiter K=3 in .*, K=2 before; profiles of different K cannot be merged" 
 "$KPATH" merge "$T/fig1.json" "$T/fig1.json" -o "$T/m.json" 2>"$T/err" || no "merge of two K=2 kiter profiles: $(cat "$T/err")"
 grep -q '"mode": "kiter"' "$T/m.json" || no "the merged profile lost the mode"
 
+# above the hard limit K is lowered loop by loop, and said (tokenizer's
+# next_token: 557901 Ball-Larus paths, 8341017 at K = 2)
+"$KPATH" instrument "$SRC/corpus/bench/tokenizer.c" -o "$T/tok.c" --mode kiter --kiter 2 -- -std=c11 2>"$T/err" || no "instrument tokenizer"
+grep -q "note: function 'next_token': K lowered to fit 1000000 k-iteration paths: loop at line 104 to K=1, loop at line 162 to K=1, loop at line 167 to K=1 (768615 paths)" "$T/err" || no "no note for next_token: $(cat "$T/err")"
+grep -q "functions instrumented (kiter K=2), 0 skipped, 1 with K lowered" "$T/err" || no "tokenizer summary: $(cat "$T/err")"
+grep -q "loop line 104 K=1 (lowered to fit 1000000 paths)" "$T/tok.c" || no "the lowered K is not in the output"
+
 # bad input: a clear error, a non-zero exit, nothing written
 for args in "--kiter 0" "--kiter abc" "--kiter 2x" "--kiter -1" "--kiter 99" "--kiter" \
             "--mode nonsense --kiter 2" "--mode kiter" "--mode" "--mode kipf --kiter 2" "--mode kiter --kiter 2 --check"; do
