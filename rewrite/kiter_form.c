@@ -30,11 +30,11 @@
  * exceeds RW_KITER_LIMIT has its K lowered loop by loop (ki_fit).
  *
  * Edges without a site (a switch's dispatch into a case label also reached
- * by fall-through) carry their code at the label's start site; the other
- * edges into the label carry the difference.  This needs every edge into
- * the label to be a plain increment (no count, no exit, same loop), which
- * kpath's CFGs give; a function where it is not so is left out with a
- * reason, as is a function with setjmp (its counters would be stale after
+ * by fall-through) carry their code at the label's start site: all of it
+ * when it is the label's only way in (a dispatch that leaves the loop, say),
+ * else the other edges into the label carry the difference, which needs
+ * every edge into the label to be a plain increment (no count, no exit, same
+ * loop); a function where it is not so is left out with a reason, as is a function with setjmp (its counters would be stale after
  * a longjmp).
  *
  * The descriptor is the runtime's struct kpath_rt_func (kpath_rt.h), whose
@@ -245,9 +245,17 @@ static bool plain(const struct kform *kf, uint32_t ke, uint32_t *L)
 static bool move_to_start(struct kform *kf, uint32_t e, char **edge_code, char **start_code)
 {
 	const struct cfg *g = kf->plan->g;
-	uint32_t B = g->edges[e].dst, ke = kf->ki_edge[e], L;
-	if (B >= kf->plan->cap_block_start || kf->plan->block_start[B] == CFG_NONE || !plain(kf, ke, &L) ||
-	    start_code[B])
+	uint32_t B = g->edges[e].dst, ke = kf->ki_edge[e], L, others = 0;
+	if (B >= kf->plan->cap_block_start || kf->plan->block_start[B] == CFG_NONE || start_code[B])
+		return false;
+	for (uint32_t x = 0; x < g->nedges; x++)
+		others += x != e && g->edges[x].dst == B && kf->ki_edge[x] != KI_NONE;
+	if (!others) { /* the start site runs exactly when e is taken: any code moves */
+		start_code[B] = edge_code[e];
+		edge_code[e] = NULL;
+		return true;
+	}
+	if (!plain(kf, ke, &L))
 		return false;
 	unsigned K = L == KI_NONE ? 1 : kf->n->loops[L].k;
 	for (uint32_t x = 0; x < g->nedges; x++) {
