@@ -1,7 +1,8 @@
 /*
  * kiter_form.c: `kpath instrument --mode kiter --kiter K`, the code of Roy &
- * Srikant's Algorithm 3 (CGO 2009; docs/kiter-paths.md, "The instrumentation
- * a later stage emits") on every CFG edge, and the function's descriptor.
+ * Srikant's Algorithm 3 (CGO 2009; docs/kiter-paths.md, "The
+ * instrumentation") on every CFG edge, and the function's descriptor
+ * (docs/kiter-mode.md).
  *
  * State per activation (locals, so recursion and threads never mix):
  *   kpath_rt_u64 kp_kc[M]   the counters c[0 .. M-1], M = the largest K in use
