@@ -485,6 +485,14 @@ static char *entry_decls(struct kform *kf, uint64_t init)
 	return b.s;
 }
 
+/* Whether a --kiter-loop FILE names the file src_name: the same string, or
+ * the same last component. */
+static bool same_file(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+	return !strcmp(a, b) || !strcmp(sa ? sa + 1 : a, sb ? sb + 1 : b);
+}
+
 const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
                               const struct bl_placement *place, const struct rw_kiter_opts *o,
                               struct rw_kiter_result *res, char *err, size_t errlen)
@@ -516,13 +524,31 @@ const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, con
 	/* K as asked when the function fits the hard limit; else ki_fit lowers
 	 * it loop by loop (docs/kiter-paths.md, "Irreducible loops, deep nests,
 	 * overflow") */
-	struct ki_options ko = {.k = o->k, .limit = RW_KITER_LIMIT};
+	/* --kiter-loop: K per loop head (the target of a back edge) */
+	unsigned *k_head = calloc(g->nblocks + 1, sizeof *k_head);
+	if (!k_head) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	for (uint32_t v = 0; v < g->nblocks; v++)
+		k_head[v] = o->k;
+	for (uint32_t ke = 0; ke < kf.kg->nedges; ke++) {
+		uint32_t h = kf.kg->edges[ke].dst;
+		if (!kf.kg->edges[ke].back)
+			continue;
+		for (unsigned i = 0; i < o->nloops; i++)
+			if (g->blocks[h].line == o->loops[i].line && same_file(o->loops[i].file, f->src_name)) {
+				k_head[h] = o->loops[i].k;
+				o->loops[i].used = true;
+			}
+	}
+	struct ki_options ko = {.k = o->k, .k_head = k_head, .limit = RW_KITER_LIMIT};
 	enum ki_status st = ki_build(kf.kg, &ko, &kf.n, err, errlen);
 	if (st == KI_TOO_MANY) {
 		/* which loops could keep K (mixed mode): a build without the
 		 * limit, when its count fits 64 bits */
 		struct ki_numbering *full = NULL;
-		if (ki_build(kf.kg, &(struct ki_options){.k = o->k}, &full, err, errlen) != KI_OK)
+		if (ki_build(kf.kg, &(struct ki_options){.k = o->k, .k_head = k_head}, &full, err, errlen) != KI_OK)
 			full = NULL;
 		uint64_t fit = ki_fit(kf.kg, &ko, k_out);
 		if (fit == UINT64_MAX) {
@@ -603,5 +629,6 @@ out:
 	free(kf.ki_edge);
 	free(k_out);
 	free(kf.fit_lowered);
+	free(k_head);
 	return why;
 }

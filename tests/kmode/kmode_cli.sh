@@ -84,5 +84,25 @@ for args in "--kiter 0" "--kiter abc" "--kiter 2x" "--kiter -1" "--kiter 99" "--
 	[ ! -e "$T/bad.c" ] || no "'$args' wrote an output"
 	grep -q "kpath instrument: " "$T/err" || no "'$args': no message: $(cat "$T/err")"
 done
+# --kiter-loop FILE:LINE=K: one loop's K (the head's line, as the comment shows)
+NL="$SRC/corpus/nested_loops.c"
+"$KPATH" instrument "$NL" -o "$T/nl.c" --mode kiter --kiter 2 --kiter-loop nested_loops.c:12=3 \
+	--kiter-loop corpus/nested_loops.c:81=1 2>"$T/err" || no "--kiter-loop: $(cat "$T/err")"
+grep -q "loop line 10 K=1 (not innermost: acyclic), loop line 12 K=3 \*/" "$T/nl.c" || no "--kiter-loop 12=3 not applied"
+grep -q "loop line 75 K=2, loop line 81 K=1, loop line 91 K=2 \*/" "$T/nl.c" || no "--kiter-loop 81=1 not applied"
+rm -f "$T/nl.c"
+"$KPATH" instrument "$NL" -o "$T/nl.c" --mode kiter --kiter 2 --kiter-loop nested_loops.c:13=3 2>"$T/err"
+[ $? -eq 1 ] || no "--kiter-loop naming no loop head: not an error"
+grep -q "^nested_loops.c:13: error: --kiter-loop nested_loops.c:13=3: no loop head starts on this line" "$T/err" || no "no-loop message: $(cat "$T/err")"
+[ ! -e "$T/nl.c" ] || no "--kiter-loop naming no loop wrote an output"
+for spec in x f.c:0=2 f.c:3=0 f.c:3=99 :3=2 f.c:=2 f.c:3= f.c:3=2x f.c:-3=2; do
+	"$KPATH" instrument "$NL" -o "$T/nl.c" --mode kiter --kiter 2 --kiter-loop "$spec" 2>"$T/err"
+	[ $? -eq 2 ] || no "--kiter-loop '$spec' accepted"
+	grep -q "kpath instrument: --kiter-loop '$spec': expected FILE:LINE=K" "$T/err" || no "'$spec': $(cat "$T/err")"
+	[ ! -e "$T/nl.c" ] || no "--kiter-loop '$spec' wrote an output"
+done
+"$KPATH" instrument "$NL" -o "$T/nl.c" --kiter-loop f.c:3=2 2>"$T/err" && no "--kiter-loop without --mode kiter accepted"
+[ ! -e "$T/nl.c" ] || no "--kiter-loop without --mode kiter wrote an output"
+
 [ $fail -eq 0 ] && echo "kmode_cli: ok"
 exit $fail
