@@ -150,9 +150,12 @@ uint64_t bl_checksum(const struct cfg *g, const struct bl_dag *d);
 
 /* Text dump of the CFG, roles and DAG numbering (golden files). */
 void bl_dump(FILE *out, const struct cfg *g, const struct bl_dag *d);
-/* Names the dumps use: "forward", "cfg", "ENTRY", "b7"... */
+/* Pieces of the dumps (no newline): a role ("forward"), a block ("ENTRY",
+ * "b7"), CFG edge i ("  e3 b2 -> b4"), a DAG edge ("  ENTRY -> b3
+ * dummy-entry", "  b2 -> b4 cfg e3"). */
 const char *bl_role_name(enum cfg_edge_role r);
-const char *bl_kind_name(enum bl_edge_kind k);
 void bl_dump_block(FILE *out, uint32_t v);
+void bl_dump_cfg_edge(FILE *out, const struct cfg *g, uint32_t i);
+void bl_dump_dag_edge(FILE *out, const struct bl_edge *b);
 
 #endif

@@ -252,7 +252,7 @@ const char *bl_role_name(enum cfg_edge_role r)
 	return "?";
 }
 
-const char *bl_kind_name(enum bl_edge_kind k)
+static const char *kind_name(enum bl_edge_kind k)
 {
 	switch (k) {
 	case BL_EDGE_CFG: return "cfg";
@@ -272,6 +272,25 @@ void bl_dump_block(FILE *out, uint32_t v)
 		fprintf(out, "b%u", v);
 }
 
+void bl_dump_cfg_edge(FILE *out, const struct cfg *g, uint32_t i)
+{
+	fprintf(out, "  e%u ", i);
+	bl_dump_block(out, g->edges[i].src);
+	fputs(" -> ", out);
+	bl_dump_block(out, g->edges[i].dst);
+}
+
+void bl_dump_dag_edge(FILE *out, const struct bl_edge *b)
+{
+	fputs("  ", out);
+	bl_dump_block(out, b->src);
+	fputs(" -> ", out);
+	bl_dump_block(out, b->dst);
+	fprintf(out, " %s", kind_name(b->kind));
+	if (b->kind == BL_EDGE_CFG)
+		fprintf(out, " e%u", b->cfg_edge);
+}
+
 void bl_dump(FILE *out, const struct cfg *g, const struct bl_dag *d)
 {
 	uint32_t i;
@@ -286,23 +305,12 @@ void bl_dump(FILE *out, const struct cfg *g, const struct bl_dag *d)
 	for (i = 0; i < g->nedges; i++) {
 		const struct cfg_edge *e = &g->edges[i];
 
-		fprintf(out, "  e%u ", i);
-		bl_dump_block(out, e->src);
-		fputs(" -> ", out);
-		bl_dump_block(out, e->dst);
+		bl_dump_cfg_edge(out, g, i);
 		fprintf(out, " order %u %s%s\n", e->order, bl_role_name(d->role[i]), e->can_cut ? "" : " nocut");
 	}
 	fprintf(out, "dag edges %u\n", d->nedges);
 	for (i = 0; i < d->nedges; i++) {
-		const struct bl_edge *b = &d->edges[i];
-
-		fputs("  ", out);
-		bl_dump_block(out, b->src);
-		fputs(" -> ", out);
-		bl_dump_block(out, b->dst);
-		fprintf(out, " %s", bl_kind_name(b->kind));
-		if (b->kind == BL_EDGE_CFG)
-			fprintf(out, " e%u", b->cfg_edge);
-		fprintf(out, " val %" PRIu64 "\n", b->val);
+		bl_dump_dag_edge(out, &d->edges[i]);
+		fprintf(out, " val %" PRIu64 "\n", d->edges[i].val);
 	}
 }

@@ -240,10 +240,7 @@ static void dump_backedges(FILE *out, const struct cfg *g, const struct bl_dag *
 	}
 	fprintf(out, "cfg edges %u\n", g->nedges);
 	for (i = 0; i < g->nedges; i++) {
-		fprintf(out, "  e%u ", i);
-		bl_dump_block(out, g->edges[i].src);
-		fputs(" -> ", out);
-		bl_dump_block(out, g->edges[i].dst);
+		bl_dump_cfg_edge(out, g, i);
 		fprintf(out, " %s\n", bl_role_name(d->role[i]));
 	}
 }
@@ -254,15 +251,7 @@ static void dump_dag(FILE *out, const struct bl_dag *d)
 
 	fprintf(out, "dag edges %u (%u cut)\n", d->nedges, d->ncut);
 	for (i = 0; i < d->nedges; i++) {
-		const struct bl_edge *b = &d->edges[i];
-
-		fputs("  ", out);
-		bl_dump_block(out, b->src);
-		fputs(" -> ", out);
-		bl_dump_block(out, b->dst);
-		fprintf(out, " %s", bl_kind_name(b->kind));
-		if (b->kind == BL_EDGE_CFG)
-			fprintf(out, " e%u", b->cfg_edge);
+		bl_dump_dag_edge(out, &d->edges[i]);
 		fputc('\n', out);
 	}
 }
@@ -312,10 +301,7 @@ static void dump_placement(FILE *out, const struct cfg *g, const struct bl_dag *
 	}
 	fprintf(out, "cfg edges %u\n", g->nedges);
 	for (i = 0; i < g->nedges; i++) {
-		fprintf(out, "  e%u ", i);
-		bl_dump_block(out, g->edges[i].src);
-		fputs(" -> ", out);
-		bl_dump_block(out, g->edges[i].dst);
+		bl_dump_cfg_edge(out, g, i);
 		fprintf(out, " weight %u%s", p->weight[i], p->in_tree[i] ? " tree" : "");
 		if (bl_code_edge(p, g, d, i, &c))
 			dump_code(out, &c);

@@ -597,6 +597,199 @@ static void strict_failure(struct kp_vec *orig, const struct kp_vec *libs, const
 	}
 }
 
+/* The compiler: argv[1] (and argv[2] after a launcher such as ccache)
+ * when they look like one, else KPATH_CC, else cc.  Returns the index of
+ * the first argument of the compile command proper. */
+static int find_compiler(int argc, char **argv, struct kp_vec *cc)
+{
+	int first = 1;
+	if (looks_like_compiler(argv[1])) {
+		kp_vec_push(cc, argv[1]);
+		first = 2;
+		if (is_launcher(argv[1]) && argc > 2 && looks_like_compiler(argv[2])) {
+			kp_vec_push(cc, argv[2]);
+			first = 3;
+		}
+	} else {
+		const char *e = getenv("KPATH_CC");
+		if (!e || !*e || !kp_shell_split(e, cc) || cc->n == 0) {
+			kp_vec_free(cc);
+			kp_vec_push(cc, "cc");
+		}
+	}
+	return first;
+}
+
+/* The temporary directory of this run, once; without one the original
+ * command runs instead. */
+static void make_tmpdir(struct kp_vec *orig, const struct kp_vec *libs)
+{
+	if (tmpdir[0])
+		return;
+	const char *t = getenv("TMPDIR");
+	snprintf(tmpdir, sizeof tmpdir, "%s/kpath-cc.XXXXXX", t && *t ? t : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		fprintf(stderr, "kpath-cc: cannot create a temporary directory (%s): %s; compiling without kpath\n",
+		        tmpdir, strerror(errno));
+		tmpdir[0] = 0;
+		concat(orig, libs);
+		exec_or_die(orig->v);
+	}
+}
+
+/* What became of each C source of the command. */
+struct sources {
+	int n, ndone;
+	char **tmp_paths;    /* the instrumented copy's path */
+	bool *done, *not_done;
+	char **logs, **kept; /* kpath instrument's messages; KPATH_KEEP's copy */
+};
+
+/* kpath instrument SRC into TMPDIR/I/BASENAME, messages to TMPDIR/I.log,
+ * headers too under KPATH_INCLUDE_DIR. */
+static void instrument_one(const char *kpath, const char *src, int i, const struct kp_ccline *cl,
+                           struct sources *s)
+{
+	char sub[PATH_MAX + 32], log[PATH_MAX + 32];
+	snprintf(sub, sizeof sub, "%s/%d", tmpdir, i);
+	snprintf(log, sizeof log, "%s/%d.log", tmpdir, i);
+	mkdir(sub, 0700);
+	kp_vec_push(&created, sub);
+	kp_vec_push(&created, log);
+	s->logs[i] = strdup(log);
+	size_t n = strlen(sub) + strlen(kp_base_name(src)) + 2;
+	s->tmp_paths[i] = malloc(n);
+	snprintf(s->tmp_paths[i], n, "%s/%s", sub, kp_base_name(src));
+	kp_vec_push(&created, s->tmp_paths[i]);
+	/* kpath instrument's temporary (OUT.tmp.PID) is its own business */
+	struct kp_vec cmd = {0};
+	kp_vec_push(&cmd, kpath);
+	kp_vec_push(&cmd, "instrument");
+	kp_vec_push(&cmd, src);
+	kp_vec_push(&cmd, "-o");
+	kp_vec_push(&cmd, s->tmp_paths[i]);
+	kp_vec_push(&cmd, "--quiet");
+	const char *incdirs = getenv("KPATH_INCLUDE_DIR");
+	if (incdirs && *incdirs) {
+		/* functions of headers under these directories too: the copies
+		 * go to this source's own directory, removed with it */
+		if (!include_dirs.n) {
+			char *list = strdup(incdirs), *save = NULL;
+			for (char *d = list ? strtok_r(list, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save))
+				kp_vec_push(&include_dirs, d);
+			free(list);
+		}
+		for (int k = 0; k < include_dirs.n; k++) {
+			kp_vec_push(&cmd, "--include-dir");
+			kp_vec_push(&cmd, include_dirs.v[k]);
+		}
+		char incout[PATH_MAX + 48];
+		snprintf(incout, sizeof incout, "%s/kpath-include", sub);
+		kp_vec_push(&cmd, "--include-out");
+		kp_vec_push(&cmd, incout);
+		kp_vec_push(&created_trees, incout);
+	}
+	kp_vec_push(&cmd, "--");
+	concat(&cmd, &cl->parse_flags);
+	int st = run(cmd.v, NULL, log);
+	kp_vec_free(&cmd);
+	if (verbose)
+		copy_to_stderr(log);
+	if (ok_status(st) && access(s->tmp_paths[i], R_OK) == 0) {
+		s->done[i] = true;
+		s->ndone++;
+		s->kept[i] = keep_copy(src, s->tmp_paths[i]);
+	}
+	s->not_done[i] = !s->done[i];
+}
+
+static void instrument_sources(const char *kpath, const struct kp_vec *args, const struct kp_ccline *cl,
+                               struct sources *s)
+{
+	size_t n = (size_t)cl->n_c + 1;
+	s->n = cl->n_c;
+	s->ndone = 0;
+	s->tmp_paths = calloc(n, sizeof *s->tmp_paths);
+	s->done = calloc(n, sizeof *s->done);
+	s->not_done = calloc(n, sizeof *s->not_done);
+	s->logs = calloc(n, sizeof *s->logs);
+	s->kept = calloc(n, sizeof *s->kept);
+	if (!s->tmp_paths || !s->done || !s->not_done || !s->logs || !s->kept) {
+		fprintf(stderr, "kpath-cc: out of memory\n");
+		finish(1 << 8);
+	}
+	for (int i = 0; i < cl->n_c && !got_signal; i++)
+		instrument_one(kpath, args->v[cl->c_inputs[i]], i, cl, s);
+}
+
+/* The command with the instrumented files in place of the sources: their
+ * own directories first for "..." includes, debug paths mapped back. */
+static void instrumented_command(const struct kp_vec *cc, const struct kp_vec *args, const struct kp_ccline *cl,
+                                 const struct sources *s, struct kp_vec *cmd)
+{
+	concat(cmd, cc);
+	for (int i = 0; i < cl->n_c; i++) {
+		if (!s->done[i])
+			continue;
+		char *d = dir_name(args->v[cl->c_inputs[i]]);
+		kp_vec_push(cmd, "-iquote");
+		kp_vec_push(cmd, d);
+		if (cl->has_debug) {
+			char abs[PATH_MAX], map[PATH_MAX * 3];
+			if (realpath(d, abs)) {
+				snprintf(map, sizeof map, "-fdebug-prefix-map=%s/%d=%s", tmpdir, i, abs);
+				kp_vec_push(cmd, map);
+			}
+		}
+		free(d);
+	}
+	for (int j = 0; j < args->n; j++) {
+		const char *a = args->v[j];
+		for (int i = 0; i < cl->n_c; i++)
+			if (cl->c_inputs[i] == j && s->done[i])
+				a = s->tmp_paths[i];
+		kp_vec_push(cmd, a);
+	}
+}
+
+/* Compiles (and links) with the instrumented sources; never returns.  When
+ * that fails, the original command decides, unless KPATH_CC_STRICT=1. */
+static void compile_instrumented(const struct kp_vec *cc, struct kp_vec *orig, const struct kp_vec *libs,
+                                 const struct kp_vec *args, const struct kp_ccline *cl, const struct sources *s,
+                                 bool strict)
+{
+	struct kp_vec cmd = {0};
+	instrumented_command(cc, args, cl, s, &cmd);
+	concat(&cmd, libs);
+	char errf[PATH_MAX + 16];
+	snprintf(errf, sizeof errf, "%s/cc.err", tmpdir);
+	kp_vec_push(&created, errf);
+	int st = run(cmd.v, NULL, errf);
+	if (got_signal)
+		finish(st);
+	if (ok_status(st)) {
+		copy_to_stderr(errf);
+		fix_depfiles(args, cl, s->tmp_paths, s->done);
+		fallback_notes(args, cl, s->not_done, KP_CC_INSTRUMENT, s->logs, s->kept, false);
+		finish(st);
+	}
+	if (verbose)
+		copy_to_stderr(errf);
+	char **errs = calloc((size_t)cl->n_c + 1, sizeof *errs);
+	for (int i = 0; errs && i < cl->n_c; i++)
+		errs[i] = errf;
+	if (strict) {
+		strict_failure(orig, libs, args, cl);
+		fallback_notes(args, cl, s->done, KP_CC_COMPILE, errs, s->kept, true);
+		finish(1 << 8); /* a wait status: exited with 1 */
+	}
+	concat(orig, libs);
+	int st2 = run(orig->v, NULL, NULL);
+	if (ok_status(st2))
+		fallback_notes(args, cl, s->done, KP_CC_COMPILE, errs, s->kept, false);
+	finish(st2);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--kpath-help")) {
@@ -610,23 +803,8 @@ int main(int argc, char **argv)
 	verbose = getenv("KPATH_CC_VERBOSE") && *getenv("KPATH_CC_VERBOSE");
 	bool strict = kp_cc_strict();
 
-	/* the compiler */
 	struct kp_vec cc = {0};
-	int first = 1;
-	if (looks_like_compiler(argv[1])) {
-		kp_vec_push(&cc, argv[1]);
-		first = 2;
-		if (is_launcher(argv[1]) && argc > 2 && looks_like_compiler(argv[2])) {
-			kp_vec_push(&cc, argv[2]);
-			first = 3;
-		}
-	} else {
-		const char *e = getenv("KPATH_CC");
-		if (!e || !*e || !kp_shell_split(e, &cc) || cc.n == 0) {
-			kp_vec_free(&cc);
-			kp_vec_push(&cc, "cc");
-		}
-	}
+	int first = find_compiler(argc, argv, &cc);
 	if (is_self(cc.v[0])) {
 		fprintf(stderr, "kpath-cc: the compiler to run is kpath-cc itself; give the real compiler "
 		                "(kpath-cc gcc ... or KPATH_CC=gcc)\n");
@@ -676,150 +854,26 @@ int main(int argc, char **argv)
 		concat(&orig, &libs);
 		finish(run(orig.v, NULL, NULL));
 	}
+	make_tmpdir(&orig, &libs);
 
-	if (!tmpdir[0]) {
-		const char *t = getenv("TMPDIR");
-		snprintf(tmpdir, sizeof tmpdir, "%s/kpath-cc.XXXXXX", t && *t ? t : "/tmp");
-		if (!mkdtemp(tmpdir)) {
-			fprintf(stderr, "kpath-cc: cannot create a temporary directory (%s): %s; compiling without kpath\n",
-			        tmpdir, strerror(errno));
-			tmpdir[0] = 0;
-			concat(&orig, &libs);
-			exec_or_die(orig.v);
-		}
-	}
-
-	/* instrument each C source */
-	char **tmp_paths = calloc((size_t)cl.n_c + 1, sizeof *tmp_paths);
-	bool *done = calloc((size_t)cl.n_c + 1, sizeof *done), *not_done = calloc((size_t)cl.n_c + 1, sizeof *done);
-	char **logs = calloc((size_t)cl.n_c + 1, sizeof *logs), **kept = calloc((size_t)cl.n_c + 1, sizeof *kept);
-	int ndone = 0;
-	for (int i = 0; i < cl.n_c && !got_signal; i++) {
-		const char *src = args.v[cl.c_inputs[i]];
-		char sub[PATH_MAX + 32], log[PATH_MAX + 32];
-		snprintf(sub, sizeof sub, "%s/%d", tmpdir, i);
-		snprintf(log, sizeof log, "%s/%d.log", tmpdir, i);
-		mkdir(sub, 0700);
-		kp_vec_push(&created, sub);
-		kp_vec_push(&created, log);
-		logs[i] = strdup(log);
-		size_t n = strlen(sub) + strlen(kp_base_name(src)) + 2;
-		tmp_paths[i] = malloc(n);
-		snprintf(tmp_paths[i], n, "%s/%s", sub, kp_base_name(src));
-		kp_vec_push(&created, tmp_paths[i]);
-		/* kpath instrument's temporary (OUT.tmp.PID) is its own business */
-		struct kp_vec cmd = {0};
-		kp_vec_push(&cmd, kpath);
-		kp_vec_push(&cmd, "instrument");
-		kp_vec_push(&cmd, src);
-		kp_vec_push(&cmd, "-o");
-		kp_vec_push(&cmd, tmp_paths[i]);
-		kp_vec_push(&cmd, "--quiet");
-		const char *incdirs = getenv("KPATH_INCLUDE_DIR");
-		if (incdirs && *incdirs) {
-			/* functions of headers under these directories too: the copies
-			 * go to this source's own directory, removed with it */
-			if (!include_dirs.n) {
-				char *list = strdup(incdirs), *save = NULL;
-				for (char *d = list ? strtok_r(list, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save))
-					kp_vec_push(&include_dirs, d);
-				free(list);
-			}
-			for (int k = 0; k < include_dirs.n; k++) {
-				kp_vec_push(&cmd, "--include-dir");
-				kp_vec_push(&cmd, include_dirs.v[k]);
-			}
-			char incout[PATH_MAX + 48];
-			snprintf(incout, sizeof incout, "%s/kpath-include", sub);
-			kp_vec_push(&cmd, "--include-out");
-			kp_vec_push(&cmd, incout);
-			kp_vec_push(&created_trees, incout);
-		}
-		kp_vec_push(&cmd, "--");
-		concat(&cmd, &cl.parse_flags);
-		int st = run(cmd.v, NULL, log);
-		kp_vec_free(&cmd);
-		if (verbose)
-			copy_to_stderr(log);
-		if (ok_status(st) && access(tmp_paths[i], R_OK) == 0) {
-			done[i] = true;
-			ndone++;
-			kept[i] = keep_copy(src, tmp_paths[i]);
-		}
-		not_done[i] = !done[i];
-	}
+	struct sources s;
+	instrument_sources(kpath, &args, &cl, &s);
 	if (got_signal)
 		finish(0);
 	/* KPATH_CC_STRICT=1: a source kpath cannot instrument fails the build */
-	if (strict && ndone < cl.n_c) {
+	if (strict && s.ndone < cl.n_c) {
 		strict_failure(&orig, &libs, &args, &cl);
-		fallback_notes(&args, &cl, not_done, KP_CC_INSTRUMENT, logs, kept, true);
+		fallback_notes(&args, &cl, s.not_done, KP_CC_INSTRUMENT, s.logs, s.kept, true);
 		finish(1 << 8); /* a wait status: exited with 1 */
 	}
-
 	/* nothing instrumented: the original command is the real compiler's */
-	if (ndone == 0) {
+	if (s.ndone == 0) {
 		concat(&orig, &libs);
 		int st0 = run(orig.v, NULL, NULL);
 		if (ok_status(st0))
-			fallback_notes(&args, &cl, not_done, KP_CC_INSTRUMENT, logs, kept, false);
+			fallback_notes(&args, &cl, s.not_done, KP_CC_INSTRUMENT, s.logs, s.kept, false);
 		finish(st0);
 	}
-
-	/* the command with the instrumented files in place of the sources */
-	struct kp_vec cmd = {0};
-	concat(&cmd, &cc);
-	for (int i = 0; i < cl.n_c; i++) {
-		if (!done[i])
-			continue;
-		char *d = dir_name(args.v[cl.c_inputs[i]]);
-		kp_vec_push(&cmd, "-iquote");
-		kp_vec_push(&cmd, d);
-		if (cl.has_debug) {
-			char abs[PATH_MAX], map[PATH_MAX * 3];
-			if (realpath(d, abs)) {
-				snprintf(map, sizeof map, "-fdebug-prefix-map=%s/%d=%s", tmpdir, i, abs);
-				kp_vec_push(&cmd, map);
-			}
-		}
-		free(d);
-	}
-	for (int j = 0; j < args.n; j++) {
-		const char *a = args.v[j];
-		for (int i = 0; i < cl.n_c; i++)
-			if (cl.c_inputs[i] == j && done[i])
-				a = tmp_paths[i];
-		kp_vec_push(&cmd, a);
-	}
-	concat(&cmd, &libs);
-	char errf[PATH_MAX + 16];
-	snprintf(errf, sizeof errf, "%s/cc.err", tmpdir);
-	kp_vec_push(&created, errf);
-	int st = run(cmd.v, NULL, errf);
-	if (got_signal)
-		finish(st);
-	if (ok_status(st)) {
-		copy_to_stderr(errf);
-		fix_depfiles(&args, &cl, tmp_paths, done);
-		fallback_notes(&args, &cl, not_done, KP_CC_INSTRUMENT, logs, kept, false);
-		finish(st);
-	}
-	/* the instrumented command failed: the original command decides,
-	 * unless KPATH_CC_STRICT=1 */
-	if (verbose)
-		copy_to_stderr(errf);
-	char **errs = calloc((size_t)cl.n_c + 1, sizeof *errs);
-	for (int i = 0; i < cl.n_c; i++)
-		errs[i] = errf;
-	if (strict) {
-		strict_failure(&orig, &libs, &args, &cl);
-		fallback_notes(&args, &cl, done, KP_CC_COMPILE, errs, kept, true);
-		finish(1 << 8); /* a wait status: exited with 1 */
-	}
-	concat(&orig, &libs);
-	int st2 = run(orig.v, NULL, NULL);
-	if (ok_status(st2))
-		fallback_notes(&args, &cl, done, KP_CC_COMPILE, errs, kept, false);
-	finish(st2);
+	compile_instrumented(&cc, &orig, &libs, &args, &cl, &s, strict);
 	return 0;
 }

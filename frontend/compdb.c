@@ -155,30 +155,36 @@ static json_t *mirror_entry(const struct entry *e, const struct kp_ccline *cl, c
 	return o;
 }
 
-int kp_compdb_main(int argc, char **argv)
+struct compdb_opts {
+	const char *build, *outdir;
+	bool quiet;
+	struct kp_vec incdirs; /* absolute: each entry is instrumented from its own directory */
+};
+
+/* 0, or the exit status (after --help, 0 too: *done set). */
+static int compdb_args(int argc, char **argv, struct compdb_opts *o, bool *done)
 {
-	const char *build = NULL, *outdir = NULL;
-	bool quiet = false;
-	struct kp_vec incdirs = {0}; /* absolute: each entry is instrumented from its own directory */
+	memset(o, 0, sizeof *o);
+	*done = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-p") && i + 1 < argc)
-			build = argv[++i];
+			o->build = argv[++i];
 		else if (!strncmp(argv[i], "-p", 2) && argv[i][2])
-			build = argv[i] + 2;
+			o->build = argv[i] + 2;
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			outdir = argv[++i];
+			o->outdir = argv[++i];
 		else if (!strcmp(argv[i], "--quiet"))
-			quiet = true;
+			o->quiet = true;
 		else if (!strcmp(argv[i], "--include-dir") && i + 1 < argc) {
 			char real[PATH_MAX];
 			if (!realpath(argv[++i], real)) {
 				fprintf(stderr, "kpath: error: --include-dir %s: %s\n", argv[i], strerror(errno));
-				kp_vec_free(&incdirs);
 				return 1;
 			}
-			kp_vec_push(&incdirs, real);
+			kp_vec_push(&o->incdirs, real);
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
+			*done = true;
 			return 0;
 		} else {
 			fprintf(stderr, "kpath instrument -p: unexpected argument '%s'\n", argv[i]);
@@ -186,15 +192,90 @@ int kp_compdb_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!build) {
+	if (!o->build) {
 		usage(stderr);
 		return 2;
 	}
-	char broot[PATH_MAX];
-	if (!realpath(build, broot)) {
-		fprintf(stderr, "kpath: error: build directory '%s': %s\n", build, strerror(errno));
-		return 1;
+	return 0;
+}
+
+static void entry_free(struct entry *e)
+{
+	free(e->dir);
+	free(e->file);
+	free(e->real);
+	free(e->out);
+	kp_vec_free(&e->args);
+}
+
+/* Entry i of the database as a C compile command into *e (absolute paths,
+ * wrappers in front of the compiler dropped); false when it is skipped:
+ * malformed (with a warning), not C, or a file already listed.  *status
+ * becomes 1 for a file that does not exist. */
+static bool read_entry(json_t *j, size_t i, const char *dbpath, const char *broot, const struct entry *es,
+                       size_t ne, struct entry *e, int *status)
+{
+	const char *dir = json_string_value(json_object_get(j, "directory"));
+	const char *file = json_string_value(json_object_get(j, "file"));
+	json_t *arguments = json_object_get(j, "arguments");
+	const char *command = json_string_value(json_object_get(j, "command"));
+	memset(e, 0, sizeof *e);
+	if (!dir || !file || (!json_is_array(arguments) && !command)) {
+		fprintf(stderr, "kpath: warning: %s: entry %zu lacks directory, file or command; skipped\n", dbpath, i);
+		return false;
 	}
+	if (json_is_array(arguments)) {
+		size_t k;
+		json_t *v;
+		json_array_foreach(arguments, k, v)
+			if (json_is_string(v))
+				kp_vec_push(&e->args, json_string_value(v));
+	} else if (!kp_shell_split(command, &e->args)) {
+		fprintf(stderr, "kpath: warning: %s: entry %zu: unterminated quote in command; skipped\n", dbpath, i);
+		goto drop;
+	}
+	if (e->args.n < 2)
+		goto drop;
+	e->dir = join(broot, dir);
+	e->file = join(e->dir, file);
+	char real[PATH_MAX];
+	if (!realpath(e->file, real)) {
+		fprintf(stderr, "kpath: warning: %s: %s: %s; skipped\n", dbpath, e->file, strerror(errno));
+		*status = 1;
+		goto drop;
+	}
+	e->real = strdup(real);
+	for (size_t k = 0; k < ne; k++)
+		if (!strcmp(es[k].real, e->real))
+			goto drop;
+	/* C only: by the name, or by -x c */
+	struct kp_ccline cl;
+	int skipw = 1;
+	while (skipw < e->args.n - 1 && is_wrapper(e->args.v[skipw - 1]) && e->args.v[skipw][0] != '-')
+		skipw++;
+	kp_ccline_parse(e->args.n - skipw, e->args.v + skipw, &cl);
+	bool is_c = cl.n_c > 0;
+	kp_ccline_free(&cl);
+	if (!is_c)
+		goto drop;
+	/* drop wrappers in front of the compiler */
+	if (skipw > 1) {
+		struct kp_vec a = {0};
+		for (int k = skipw - 1; k < e->args.n; k++)
+			kp_vec_push(&a, e->args.v[k]);
+		kp_vec_free(&e->args);
+		e->args = a;
+	}
+	return true;
+drop:
+	entry_free(e);
+	return false;
+}
+
+/* The C entries of BROOT/compile_commands.json, the first of each file;
+ * NULL (after the error) when it cannot be read or lists none. */
+static struct entry *read_entries(const char *broot, size_t *ne, int *status)
+{
 	char dbpath[PATH_MAX + 32];
 	snprintf(dbpath, sizeof dbpath, "%s/compile_commands.json", broot);
 	json_error_t jerr;
@@ -205,165 +286,84 @@ int kp_compdb_main(int argc, char **argv)
 		else
 			fprintf(stderr, "kpath: error: %s:%d:%d: %s\n", dbpath, jerr.line, jerr.column, jerr.text);
 		json_decref(db);
-		return 1;
+		return NULL;
 	}
-
-	/* the C entries, first entry of each file */
-	size_t n = json_array_size(db), ne = 0;
+	size_t n = json_array_size(db);
 	struct entry *es = calloc(n + 1, sizeof *es);
-	int status = 0;
-	for (size_t i = 0; i < n; i++) {
-		json_t *j = json_array_get(db, i);
-		const char *dir = json_string_value(json_object_get(j, "directory"));
-		const char *file = json_string_value(json_object_get(j, "file"));
-		json_t *arguments = json_object_get(j, "arguments");
-		const char *command = json_string_value(json_object_get(j, "command"));
-		if (!dir || !file || (!json_is_array(arguments) && !command)) {
-			fprintf(stderr, "kpath: warning: %s: entry %zu lacks directory, file or command; skipped\n", dbpath, i);
-			continue;
-		}
-		struct entry e = {0};
-		if (json_is_array(arguments)) {
-			size_t k;
-			json_t *v;
-			json_array_foreach(arguments, k, v)
-				if (json_is_string(v))
-					kp_vec_push(&e.args, json_string_value(v));
-		} else if (!kp_shell_split(command, &e.args)) {
-			fprintf(stderr, "kpath: warning: %s: entry %zu: unterminated quote in command; skipped\n", dbpath, i);
-			kp_vec_free(&e.args);
-			continue;
-		}
-		if (e.args.n < 2) {
-			kp_vec_free(&e.args);
-			continue;
-		}
-		e.dir = join(broot, dir);
-		e.file = join(e.dir, file);
-		char real[PATH_MAX];
-		if (!realpath(e.file, real)) {
-			fprintf(stderr, "kpath: warning: %s: %s: %s; skipped\n", dbpath, e.file, strerror(errno));
-			status = 1;
-			goto drop;
-		}
-		e.real = strdup(real);
-		bool dup = false;
-		for (size_t k = 0; k < ne; k++)
-			dup |= !strcmp(es[k].real, e.real);
-		if (dup)
-			goto drop;
-		/* C only: by the name, or by -x c */
-		struct kp_ccline cl;
-		int skipw = 1;
-		while (skipw < e.args.n - 1 && is_wrapper(e.args.v[skipw - 1]) && e.args.v[skipw][0] != '-')
-			skipw++;
-		kp_ccline_parse(e.args.n - skipw, e.args.v + skipw, &cl);
-		bool is_c = cl.n_c > 0;
-		kp_ccline_free(&cl);
-		if (!is_c)
-			goto drop;
-		/* drop wrappers in front of the compiler */
-		if (skipw > 1) {
-			struct kp_vec a = {0};
-			for (int k = skipw - 1; k < e.args.n; k++)
-				kp_vec_push(&a, e.args.v[k]);
-			kp_vec_free(&e.args);
-			e.args = a;
-		}
-		es[ne++] = e;
-		continue;
-	drop:
-		free(e.dir);
-		free(e.file);
-		free(e.real);
-		kp_vec_free(&e.args);
-	}
+	*ne = 0;
+	for (size_t i = 0; es && i < n; i++)
+		if (read_entry(json_array_get(db, i), i, dbpath, broot, es, *ne, &es[*ne], status))
+			++*ne;
 	json_decref(db);
-	if (ne == 0) {
+	if (es && *ne == 0)
 		fprintf(stderr, "kpath: error: %s lists no C file\n", dbpath);
+	if (!es || *ne == 0) {
 		free(es);
-		return 1;
+		return NULL;
 	}
+	return es;
+}
 
-	/* the common source root */
-	size_t root = strlen(es[0].real);
-	for (size_t i = 0; i < ne; i++)
-		root = common_dir(es[0].real, es[i].real, root);
-	char odir[PATH_MAX];
-	if (outdir) {
-		kp_mkdirs(outdir);
-		if (!realpath(outdir, odir)) {
-			fprintf(stderr, "kpath: error: output directory '%s': %s\n", outdir, strerror(errno));
-			return 1;
-		}
+/* kpath instrument on entry e, from its own directory, into ODIR/REL;
+ * its mirror entry appended.  Returns instrument's status. */
+static int instrument_entry(struct entry *e, const char *rel, const char *odir, const struct compdb_opts *o,
+                            int here, json_t *mirror)
+{
+	size_t m = strlen(odir) + strlen(rel) + 2;
+	e->out = malloc(m);
+	snprintf(e->out, m, "%s/%s", odir, rel);
+	char *d = strdup(e->out);
+	*strrchr(d, '/') = 0;
+	kp_mkdirs(d);
+	free(d);
+	struct kp_ccline cl;
+	kp_ccline_parse(e->args.n - 1, e->args.v + 1, &cl);
+	struct kp_vec iargs = {0};
+	kp_vec_push(&iargs, "instrument");
+	kp_vec_push(&iargs, e->file);
+	kp_vec_push(&iargs, "-o");
+	kp_vec_push(&iargs, e->out);
+	if (o->quiet)
+		kp_vec_push(&iargs, "--quiet");
+	for (int k = 0; k < o->incdirs.n; k++) {
+		kp_vec_push(&iargs, "--include-dir");
+		kp_vec_push(&iargs, o->incdirs.v[k]);
+	}
+	if (o->incdirs.n) {
+		char incout[PATH_MAX + 16];
+		snprintf(incout, sizeof incout, "%s/kpath-include", odir);
+		kp_vec_push(&iargs, "--include-out");
+		kp_vec_push(&iargs, incout);
+	}
+	kp_vec_push(&iargs, "--");
+	for (int k = 0; k < cl.parse_flags.n; k++)
+		kp_vec_push(&iargs, cl.parse_flags.v[k]);
+	int rc;
+	if (chdir(e->dir) != 0) {
+		fprintf(stderr, "kpath: error: cannot enter '%s': %s\n", e->dir, strerror(errno));
+		rc = 1;
 	} else {
-		if (snprintf(odir, sizeof odir, "%.*s/kpath-src", PATH_MAX - 16, broot) >= (int)sizeof odir)
-			return 1;
-		kp_mkdirs(odir);
+		rc = kp_instrument_main(iargs.n, iargs.v);
 	}
+	if (here >= 0 && fchdir(here) != 0)
+		fprintf(stderr, "kpath: warning: cannot return to the working directory\n");
+	struct kp_vec rest = {0};
+	for (int k = 1; k < e->args.n; k++)
+		kp_vec_push(&rest, e->args.v[k]);
+	json_array_append_new(mirror, mirror_entry(e, &cl, &rest, rc == 0));
+	kp_vec_free(&rest);
+	if (rc != 0)
+		fprintf(stderr, "kpath: warning: %s not instrumented; %s/compile_commands.json and its Makefile "
+			"compile the original, so the tree still links\n", e->file, odir);
+	kp_vec_free(&iargs);
+	kp_ccline_free(&cl);
+	return rc;
+}
 
-	int here = open(".", O_RDONLY);
-	unsigned ok = 0, failed = 0;
-	json_t *mirror = json_array();
-	for (size_t i = 0; i < ne; i++) {
-		struct entry *e = &es[i];
-		const char *rel = e->real + root + (e->real[root] == '/');
-		size_t m = strlen(odir) + strlen(rel) + 2;
-		e->out = malloc(m);
-		snprintf(e->out, m, "%s/%s", odir, rel);
-		char *d = strdup(e->out);
-		*strrchr(d, '/') = 0;
-		kp_mkdirs(d);
-		free(d);
-		struct kp_ccline cl;
-		kp_ccline_parse(e->args.n - 1, e->args.v + 1, &cl);
-		struct kp_vec iargs = {0};
-		kp_vec_push(&iargs, "instrument");
-		kp_vec_push(&iargs, e->file);
-		kp_vec_push(&iargs, "-o");
-		kp_vec_push(&iargs, e->out);
-		if (quiet)
-			kp_vec_push(&iargs, "--quiet");
-		for (int k = 0; k < incdirs.n; k++) {
-			kp_vec_push(&iargs, "--include-dir");
-			kp_vec_push(&iargs, incdirs.v[k]);
-		}
-		if (incdirs.n) {
-			char incout[PATH_MAX + 16];
-			snprintf(incout, sizeof incout, "%s/kpath-include", odir);
-			kp_vec_push(&iargs, "--include-out");
-			kp_vec_push(&iargs, incout);
-		}
-		kp_vec_push(&iargs, "--");
-		for (int k = 0; k < cl.parse_flags.n; k++)
-			kp_vec_push(&iargs, cl.parse_flags.v[k]);
-		int rc;
-		if (chdir(e->dir) != 0) {
-			fprintf(stderr, "kpath: error: cannot enter '%s': %s\n", e->dir, strerror(errno));
-			rc = 1;
-		} else {
-			rc = kp_instrument_main(iargs.n, iargs.v);
-		}
-		if (here >= 0 && fchdir(here) != 0)
-			fprintf(stderr, "kpath: warning: cannot return to the working directory\n");
-		struct kp_vec rest = {0};
-		for (int k = 1; k < e->args.n; k++)
-			kp_vec_push(&rest, e->args.v[k]);
-		json_array_append_new(mirror, mirror_entry(e, &cl, &rest, rc == 0));
-		kp_vec_free(&rest);
-		if (rc == 0) {
-			ok++;
-		} else {
-			failed++;
-			status = 1;
-			fprintf(stderr, "kpath: warning: %s not instrumented; %s/compile_commands.json and its Makefile "
-				"compile the original, so the tree still links\n", e->file, odir);
-		}
-		kp_vec_free(&iargs);
-		kp_ccline_free(&cl);
-	}
-	if (here >= 0)
-		close(here);
+/* ODIR/compile_commands.json and ODIR/Makefile; 0 or 1. */
+static int write_mirror(const char *odir, json_t *mirror)
+{
+	int status = 0;
 	char mpath[PATH_MAX + 32];
 	snprintf(mpath, sizeof mpath, "%s/compile_commands.json", odir);
 	if (json_dump_file(mirror, mpath, JSON_INDENT(2)) != 0) {
@@ -377,19 +377,70 @@ int kp_compdb_main(int argc, char **argv)
 		fprintf(stderr, "kpath: warning: %s/Makefile not written: %s\n", odir, why);
 		status = 1;
 	}
-	json_decref(mirror);
-	fprintf(stderr, "kpath: %u of %zu C files instrumented into %s (source root %.*s)%s\n", ok, ne, odir,
-	        (int)(root ? root : 1), es[0].real, failed ? "; see the errors above" : "");
-	if (ok)
-		fprintf(stderr, "kpath: build and link it: make -C %s PROG=NAME [LDLIBS=...]\n", odir);
-	for (size_t i = 0; i < ne; i++) {
-		free(es[i].dir);
-		free(es[i].file);
-		free(es[i].real);
-		free(es[i].out);
-		kp_vec_free(&es[i].args);
+	return status;
+}
+
+/* The output directory, made: -o DIR, else BROOT/kpath-src. */
+static bool output_dir(const struct compdb_opts *o, const char *broot, char odir[PATH_MAX])
+{
+	if (o->outdir) {
+		kp_mkdirs(o->outdir);
+		if (!realpath(o->outdir, odir)) {
+			fprintf(stderr, "kpath: error: output directory '%s': %s\n", o->outdir, strerror(errno));
+			return false;
+		}
+		return true;
 	}
+	if (snprintf(odir, PATH_MAX, "%.*s/kpath-src", PATH_MAX - 16, broot) >= PATH_MAX)
+		return false;
+	kp_mkdirs(odir);
+	return true;
+}
+
+int kp_compdb_main(int argc, char **argv)
+{
+	struct compdb_opts o;
+	bool done;
+	int status = compdb_args(argc, argv, &o, &done);
+	if (status || done) {
+		kp_vec_free(&o.incdirs);
+		return status;
+	}
+	char broot[PATH_MAX], odir[PATH_MAX];
+	size_t ne = 0;
+	struct entry *es = NULL;
+	if (!realpath(o.build, broot)) {
+		fprintf(stderr, "kpath: error: build directory '%s': %s\n", o.build, strerror(errno));
+		status = 1;
+	} else if (!(es = read_entries(broot, &ne, &status)) || !output_dir(&o, broot, odir)) {
+		status = 1;
+	} else {
+		/* the common source root */
+		size_t root = strlen(es[0].real);
+		for (size_t i = 0; i < ne; i++)
+			root = common_dir(es[0].real, es[i].real, root);
+		int here = open(".", O_RDONLY);
+		unsigned ok = 0;
+		json_t *mirror = json_array();
+		for (size_t i = 0; i < ne; i++) {
+			const char *rel = es[i].real + root + (es[i].real[root] == '/');
+			if (instrument_entry(&es[i], rel, odir, &o, here, mirror) == 0)
+				ok++;
+			else
+				status = 1;
+		}
+		if (here >= 0)
+			close(here);
+		status |= write_mirror(odir, mirror);
+		json_decref(mirror);
+		fprintf(stderr, "kpath: %u of %zu C files instrumented into %s (source root %.*s)%s\n", ok, ne, odir,
+		        (int)(root ? root : 1), es[0].real, ok < ne ? "; see the errors above" : "");
+		if (ok)
+			fprintf(stderr, "kpath: build and link it: make -C %s PROG=NAME [LDLIBS=...]\n", odir);
+	}
+	for (size_t i = 0; es && i < ne; i++)
+		entry_free(&es[i]);
 	free(es);
-	kp_vec_free(&incdirs);
+	kp_vec_free(&o.incdirs);
 	return status;
 }

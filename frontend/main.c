@@ -12,6 +12,8 @@
  *   diff        report/diff.c           what changed between two profiles
  *   residual    report/residual.c       paths PROD ran that TESTS did not
  *   paths       frontend/paths.c        static Ball-Larus paths of a function
+ *   coverage    report/coverage_cmd.c   line, branch, function, path coverage
+ *   export      report/coverage_cmd.c   the same as lcov or Cobertura XML
  *   wpp         wpp/wpp_cmd.c           whole program paths: expand, stats, hot
  *   trace       wpp/trace_dump.c        a trace as text
  */
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "frontend.h"
+#include "coverage.h"
 #include "html.h"
 #include "kipf_tool.h"
 #include "report.h"
@@ -38,6 +41,8 @@ static void usage(FILE *out)
 	             "  merge A.json B.json... -o OUT.json       sum profiles\n"
 	             "  diff OLD.json NEW.json                   paths that appeared, vanished, changed\n"
 	             "  residual TESTS.json PROD.json            paths PROD ran that TESTS did not\n"
+	             "  coverage PROFILE... [--fail-under-line P] line, branch, function, path coverage\n"
+	             "  export --format lcov|cobertura PROFILE... coverage for CI services and editors\n"
 	             "  paths INPUT.c --function F [-- FLAGS]    list a function's Ball-Larus paths\n"
 	             "  kipf --k K [-o OUT.json] TRACE           rebuild a profile from a trace\n"
 	             "  html PROFILE -o DIR                      a static web site of a profile\n"
@@ -76,6 +81,10 @@ int main(int argc, char **argv)
 		return kp_kipf_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "html"))
 		return kp_html_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "coverage"))
+		return kp_coverage_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "export"))
+		return kp_export_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "wpp"))
 		return wpp_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "trace"))

@@ -96,6 +96,19 @@ uint32_t rep_decode_last(const struct rep_decode *d, size_t i);
 /* Whether a block of d spans line l. */
 int rep_decode_has_line(const struct rep_decode *d, unsigned l);
 
+/* A function's static graph (the profile's optional "cfg", validated by the
+ * reader): each block's span and the Ball-Larus DAG, edges grouped by src
+ * with increasing val.  nblocks 0 when the profile has none. */
+struct rep_cfg_edge {
+	uint32_t src, dst;
+	uint64_t val;
+};
+struct rep_cfg {
+	uint32_t nblocks, nedges;
+	uint32_t *line, *last_line;
+	struct rep_cfg_edge *edges;
+};
+
 struct rep_func {
 	char *name, *file;
 	char checksum[17];  /* 16 hex digits of the profile's checksum */
@@ -113,6 +126,7 @@ struct rep_func {
 	size_t ndecode, capdecode;
 	/* ID storage for the sequences: a list of chunks freed at once. */
 	struct rep_chunk *chunks;
+	struct rep_cfg cfg; /* the static graph (coverage.c) */
 };
 
 struct rep_report {

@@ -53,6 +53,27 @@ static int flatten_ipf(struct rep_func *rf, const struct kp_ipf *ipf,
 	}
 }
 
+/* Copies the static graph (the reader has checked its rules). */
+static int load_cfg(struct rep_cfg *rc, const struct kp_cfg *c)
+{
+	uint32_t e, nb = c->nblocks, ne = c->nedges;
+
+	if (nb == 0)
+		return 0;
+	rc->line = malloc(nb * sizeof *rc->line);
+	rc->last_line = malloc(nb * sizeof *rc->last_line);
+	rc->edges = malloc((ne ? ne : 1) * sizeof *rc->edges);
+	if (!rc->line || !rc->last_line || !rc->edges)
+		return -1; /* rep_func_free frees what was allocated */
+	memcpy(rc->line, c->line, nb * sizeof *rc->line);
+	memcpy(rc->last_line, c->last_line, nb * sizeof *rc->last_line);
+	for (e = 0; e < ne; e++)
+		rc->edges[e] = (struct rep_cfg_edge){ c->edges[e].src, c->edges[e].dst, c->edges[e].val };
+	rc->nblocks = nb;
+	rc->nedges = ne;
+	return 0;
+}
+
 static int load_func(struct rep_func *rf, const struct kp_func *f,
                      unsigned k)
 {
@@ -67,6 +88,8 @@ static int load_func(struct rep_func *rf, const struct kp_func *f,
 	rf->kiter_k = kp_kiter_k(f->kiter);
 	if ((r = flatten_ipf(rf, &f->ipf, k)) < 0)
 		return r;
+	if (load_cfg(&rf->cfg, &f->cfg) < 0)
+		return -1;
 	for (i = 0; i < f->npaths; i++) {
 		if (rep_func_add_decode(rf, f->paths[i].id, f->paths[i].lines,
 		                        f->paths[i].last_lines, f->paths[i].nlines) < 0)

@@ -216,6 +216,9 @@ void rep_func_free(struct rep_func *f)
 	free(f->multi);
 	free(f->name);
 	free(f->file);
+	free(f->cfg.line);
+	free(f->cfg.last_line);
+	free(f->cfg.edges);
 	memset(f, 0, sizeof *f);
 }
 

@@ -68,6 +68,13 @@ const char *kp_rule_node(uint64_t id, uint64_t count, uint64_t parent_count, int
 			 int forked);
 const char *kp_rule_path(const struct kp_path *q, uint64_t num_paths);
 const char *kp_rule_hex16(const char *s);
+/* profile_cfg.c: a function's "cfg" as JSON (NULL on allocation failure),
+ * and back: 0, or KP_ESCHEMA / KP_ENOMEM with the JSON path below "cfg"
+ * and the reason in where (".edges[3]: expected ..."); only the types are
+ * checked here, the rules by kp_rule_cfg. */
+struct json_t;
+struct json_t *kp_cfg_json(const struct kp_cfg *c);
+int kp_cfg_from_json(struct json_t *o, struct kp_cfg *c, char *where, size_t wlen);
 /* a + b, saturated at UINT64_MAX (merging never wraps a count: a wrapped
  * sum could fall below a child's, or to 0). */
 static inline uint64_t kp_add_sat(uint64_t a, uint64_t b)

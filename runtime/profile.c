@@ -27,6 +27,7 @@ static void func_free(struct kp_func *f)
 	}
 	free(f->paths);
 	kp_kiter_free(f->kiter);
+	kp_cfg_free(&f->cfg);
 }
 
 void kp_profile_free(struct kp_profile *p)
@@ -220,6 +221,8 @@ int kp_profile_merge_into(struct kp_profile *dst, const struct kp_profile *src, 
 		if (!d->source_hash[0])
 			memcpy(d->source_hash, s->source_hash, sizeof d->source_hash);
 		rc = kp_ipf_add(&d->ipf, &s->ipf, k);
+		if (rc == 0) /* equal checksums, equal graphs: the first known is kept */
+			rc = kp_cfg_copy(d, s);
 		uint32_t sorted = d->npaths;
 		for (uint32_t j = 0; j < s->npaths && rc == 0; j++)
 			rc = add_path(d, sorted, &s->paths[j]);

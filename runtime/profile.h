@@ -95,6 +95,21 @@ struct kp_path {
 	uint32_t json_index; /* its index in the file's "paths" (for messages) */
 };
 
+/* The function's static graph, copied from its descriptor (kpath_rt.h):
+ * every block's source span and the Ball-Larus DAG with its vals.  Written
+ * as the optional "cfg" of a function (docs/profile-schema.md); nblocks 0
+ * when unknown (profiles written before it existed).  Coverage
+ * (report/coverage.c) needs it: it holds the blocks no path ran. */
+struct kp_cfg_edge {
+	uint32_t src, dst;
+	uint64_t val;
+};
+struct kp_cfg {
+	uint32_t nblocks, nedges;
+	uint32_t *line, *last_line; /* nblocks each; 0, 0 for a block without a line */
+	struct kp_cfg_edge *edges;  /* grouped by increasing src, increasing val in a group */
+};
+
 struct kp_func {
 	char *name, *file;
 	unsigned line;
@@ -111,6 +126,7 @@ struct kp_func {
 	 * the fields "mode", "kiter_k", "kiter_loops"; NULL in the default
 	 * mode.  Written into the function's object, read back, kept by merging. */
 	void *kiter;
+	struct kp_cfg cfg;     /* the static graph, nblocks 0 if unknown */
 };
 
 struct kp_profile {
@@ -215,5 +231,19 @@ unsigned kp_kiter_k(const void *x);
 /* Adds the decoded path of every id occurring in f's k-IPF that f->paths
  * lacks. */
 int kp_func_decode_all(struct kp_func *f, const struct kp_dag *dag);
+
+/* profile_cfg.c.  kp_cfg_set: copies a descriptor-like table into f->cfg
+ * (replacing nothing: a no-op when f->cfg is known).  kp_cfg_copy: dst->cfg
+ * from src->cfg when dst has none.  kp_cfg_free.  Both return 0 or
+ * KP_ENOMEM.  kp_rule_cfg: NULL when c is well formed (every block's span
+ * is [0, 0] or first <= last with first >= 1, ENTRY and EXIT exist, every
+ * edge's ends are blocks, no edge leaves EXIT or enters ENTRY, edges are
+ * grouped by increasing src with increasing val, every val is below
+ * num_paths), else the rule broken, with *at the index of the offending
+ * block (field 'b') or edge ('e'). */
+int kp_cfg_set(struct kp_func *f, const struct kp_dag *dag);
+int kp_cfg_copy(struct kp_func *dst, const struct kp_func *src);
+void kp_cfg_free(struct kp_cfg *c);
+const char *kp_rule_cfg(const struct kp_cfg *c, uint64_t num_paths, char *field, uint32_t *at);
 
 #endif

@@ -98,6 +98,10 @@ int kp_profile_check(const struct kp_profile *p, char *err, size_t errlen)
 			why = check_forest(&f->ipf, 0, 1, p->k, f->num_paths, p->forked, &budget);
 			field = "kipf";
 		}
+		char kind;
+		uint32_t at;
+		if (!why && f->cfg.nblocks && (why = kp_rule_cfg(&f->cfg, f->num_paths, &kind, &at)))
+			field = kind == 'b' ? "cfg.blocks" : "cfg.edges";
 		if (why) {
 			snprintf(err, errlen, "functions[%zu].%s (%s): %s", i, field, f->name, why);
 			return KP_ESCHEMA;

@@ -89,6 +89,13 @@ static json_t *func_json(const struct kp_func *f)
 		goto fail;
 	json_object_set_new(o, "paths", paths);
 	json_object_set_new(o, "kipf", kipf);
+	if (f->cfg.nblocks) { /* optional, last: docs/profile-schema.md */
+		json_t *cfg = kp_cfg_json(&f->cfg);
+		if (!cfg || json_object_set_new(o, "cfg", cfg)) {
+			json_decref(o);
+			return NULL;
+		}
+	}
 	return o;
 fail:
 	json_decref(o);
@@ -388,6 +395,35 @@ static int read_paths(struct rd *r, json_t *a, struct kp_func *f)
 	return 0;
 }
 
+/* The optional "cfg" (profile_cfg.c): its types, then its rules, which
+ * are never forced (coverage indexes blocks and edges by them). */
+static int read_cfg(struct rd *r, json_t *o, struct kp_func *f)
+{
+	char where[128] = "", field[64];
+	uint32_t at;
+	int rc = kp_cfg_from_json(o, &f->cfg, where, sizeof where);
+	if (rc == KP_ENOMEM) {
+		seterr(r->err, r->errlen, "%s: out of memory", r->path);
+		return rc;
+	}
+	if (rc) {
+		/* where is ".blocks[2]: expected ..." */
+		const char *colon = strstr(where, ": ");
+		snprintf(field, sizeof field, "cfg%.*s", colon ? (int)(colon - where) : 0, where);
+		return bad(r, field, colon ? colon + 2 : where);
+	}
+	const char *rule = kp_rule_cfg(&f->cfg, f->num_paths, &field[0], &at);
+	if (rule) {
+		const char *part = field[0] == 'b' ? "blocks" : "edges";
+		if (field[0] == 'b' && f->cfg.nblocks < 2)
+			snprintf(field, sizeof field, "cfg.blocks");
+		else
+			snprintf(field, sizeof field, "cfg.%s[%u]", part, (unsigned)at);
+		return bad(r, field, rule);
+	}
+	return 0;
+}
+
 static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 {
 	const char *name, *file, *checksum;
@@ -443,6 +479,8 @@ static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 	snprintf(r->where + len, sizeof r->where - len, ".kipf");
 	rc = read_forest(r, kipf, &f->ipf, 0, 1, p->k, f->num_paths);
 	r->where[len] = 0;
+	if (rc == 0 && json_object_get(o, "cfg"))
+		rc = read_cfg(r, json_object_get(o, "cfg"), f);
 	return rc;
 }
 

@@ -22,9 +22,10 @@
  *
  * Storage: symbols are nodes of one array, linked by index into one
  * circular list per rule, whose head is the rule's guard node.  Digrams are
- * found in constant expected time in an open-addressing table of node
- * indices (the footnote of section 3.1: a hash table keeps the algorithm
- * linear).  Memory is proportional to the grammar, not to the stream.
+ * found in constant expected time in an open-addressing table of (digram,
+ * node index) entries (the footnote of section 3.1: a hash table keeps the
+ * algorithm linear).  Memory is proportional to the grammar, not to the
+ * stream.
  */
 #ifndef KPATH_SEQUITUR_H
 #define KPATH_SEQUITUR_H

@@ -21,5 +21,7 @@ int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const 
 	if (kp_ipf_add(&kf->ipf, t, p->k) != 0 || kp_ipf_compact(&kf->ipf, p->k) != 0)
 		return KP_ENOMEM;
 	struct kp_dag dag = { f->num_blocks, f->block_line, f->num_edges, f->edges, f->block_last_line };
+	if (kp_cfg_set(kf, &dag) != 0)
+		return KP_ENOMEM;
 	return kp_func_decode_all(kf, &dag);
 }

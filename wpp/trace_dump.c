@@ -212,9 +212,12 @@ int wpp_trace_main(int argc, char **argv)
 {
 	static const char u[] = "usage: kpath trace dump TRACE\n";
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("%s\nPrints a trace that an instrumented program wrote with KPATH_TRACE=TRACE\n"
-		       "(docs/trace-format.md) as text: \"thread N\", then one \"FUNCTION FILE:LINE ID\"\n"
-		       "per completed path, the form kpath wpp expand prints.\n", u);
+		printf("%s\n"
+		       "Prints a trace that an instrumented program wrote with KPATH_TRACE=TRACE\n"
+		       "(docs/trace-format.md) as text: for each thread that completed a path,\n"
+		       "\"thread N\", then one \"FUNCTION FILE:LINE ID\" per completed path, in order\n"
+		       "(FILE:LINE: where the function is defined; ID: the Ball-Larus path ID).\n"
+		       "kpath wpp expand prints a WPP of the same run in exactly this form.\n", u);
 		return 0;
 	}
 	if (argc != 3 || strcmp(argv[1], "dump") != 0) {

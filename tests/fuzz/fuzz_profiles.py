@@ -12,7 +12,7 @@ numbers, deep nesting, absurd line numbers, hostile `file` fields (absolute
 paths, ../, /dev/zero, a FIFO, a symlink out of the source root).
 
 Every reader runs on every case (report, report --json, report --force,
-show, show --json, merge, diff, residual --json, html; paths on every 8th case, with a name
+show, show --json, merge, diff, residual --json, coverage, coverage --json, html; paths on every 8th case, with a name
 and file from the case), each under a time limit and `ulimit -f`.  A run
 passes when:
   - it exits 0, or 1 with a message on stderr starting "kpath" (a clean
@@ -279,6 +279,7 @@ def run_case(kpath, src, data, idx, seed_text, with_paths):
             ["show", "case.json"], ["show", "--json", "case.json"],
             ["merge", "case.json", "seed.json", "-o", "merged.json"], ["diff", "seed.json", "case.json"],
             ["residual", "seed.json", "case.json", "--json"],
+            ["coverage", "case.json", "seed.json"], ["coverage", "--json", "case.json"],
             ["html", "case.json", "-o", "site"]]
     if with_paths:
         name, file = names_of(data)

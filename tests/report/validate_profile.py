@@ -88,7 +88,33 @@ def validate(doc, what="profile"):
                 if sp is not None and (len(sp) != len(q["lines"]) or
                                        any(s[0] != l or s[1] < s[0] for s, l in zip(sp, q["lines"]))):
                     errs.append("%s: %s: spans %r do not match lines %r" % (what, at, sp, q["lines"]))
+            cfg = fn.get("cfg")
+            if cfg is not None:
+                errs.extend("%s: functions[%d].%s" % (what, fi, e) for e in cfg_errors(cfg, num_paths))
     return errs
+
+
+def cfg_errors(cfg, num_paths):
+    """The rules of a function's "cfg" (runtime/profile_cfg.c, kp_rule_cfg)."""
+    blocks, edges = cfg["blocks"], cfg["edges"]
+    if len(blocks) < 2:
+        return ["cfg.blocks: fewer than 2 blocks"]
+    for i, (a, b) in enumerate(blocks):
+        if (a == 0 and b != 0) or (a != 0 and b < a):
+            return ["cfg.blocks[%d]: span [%d, %d] is neither [0, 0] nor 1 <= first <= last" % (i, a, b)]
+    prev = None
+    for i, (s, d, v) in enumerate(edges):
+        v = int(v)
+        if s >= len(blocks) or d >= len(blocks):
+            return ["cfg.edges[%d]: an end is not a block" % i]
+        if s == 1 or d == 0:
+            return ["cfg.edges[%d]: leaves EXIT or enters ENTRY" % i]
+        if v >= num_paths:
+            return ["cfg.edges[%d]: val %d not below num_paths %d" % (i, v, num_paths)]
+        if prev is not None and (s < prev[0] or (s == prev[0] and v < prev[1])):
+            return ["cfg.edges[%d]: not grouped by increasing src with increasing val" % i]
+        prev = (s, v)
+    return []
 
 
 def validate_file(path):

@@ -401,7 +401,7 @@ case_install() {
 case_help() {
 	"$KPATH" --version >v.txt || fail "kpath --version failed"
 	grep -Eq '^kpath [0-9]+\.[0-9]+\.[0-9]+$' v.txt || { show v.txt; fail "kpath --version printed no version"; }
-	for c in instrument cfg config report show merge diff paths kipf; do
+	for c in instrument cfg config report show merge diff paths kipf wpp trace; do
 		"$KPATH" $c --help >h.txt 2>&1 || fail "kpath $c --help exited with $?"
 		grep -q "^usage: kpath $c" h.txt || { show h.txt; fail "kpath $c --help has no usage line"; }
 		[ "$(grep -c . h.txt)" -ge 5 ] || { show h.txt; fail "kpath $c --help is a one-liner"; }

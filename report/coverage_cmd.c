@@ -1,0 +1,534 @@
+/*
+ * coverage_cmd.c: `kpath coverage PROFILE...`: read the profiles with the
+ * validated reader (rep_load), build the coverage (coverage.c), drop the
+ * blank, comment and preprocessor lines of readable sources, print a
+ * summary per file and in total (text or --json), and apply the
+ * --fail-under gates.  Exit statuses are coverage.h's.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "coverage.h"
+#include "rep.h"
+#include "rep_src.h"
+#include "report.h"
+
+enum { GATE_LINE, GATE_BRANCH, GATE_FUNCTION, GATE_PATH, NGATES };
+static const char *const gate_name[NGATES] = { "line", "branch", "function", "path" };
+
+struct cov_opts {
+	const char **profiles;
+	size_t nprofiles;
+	int json, help;
+	const char *source_dir;
+	const char *lcov, *cobertura; /* export files, "-" for stdout, or NULL */
+	double gate[NGATES]; /* -1: no gate */
+};
+
+static void cov_usage(FILE *out)
+{
+	fputs("usage: kpath coverage PROFILE... [--json] [--source-dir DIR]\n"
+	      "                      [--fail-under-line P] [--fail-under-branch P]\n"
+	      "                      [--fail-under-function P] [--fail-under-path P]\n"
+	      "  line, branch, function and Ball-Larus path coverage of the union of the\n"
+	      "  profiles (docs/coverage.md), per source file and in total\n"
+	      "  --json               one kpath-coverage/1 document\n"
+	      "  --source-dir DIR     find relative source file names under DIR (blank and\n"
+	      "                       comment lines of readable sources are not counted)\n"
+	      "  --fail-under-KIND P  exit 3 when KIND coverage is below P percent\n"
+	      "  --lcov FILE          also write an lcov tracefile (- for stdout: no summary)\n"
+	      "  --cobertura FILE     also write Cobertura XML (- for stdout: no summary)\n"
+	      "exit status: 0 ok, 1 unreadable profile, 2 usage, 3 below a threshold\n",
+	      out);
+}
+
+static int usage_error(FILE *err, const char *what, const char *arg)
+{
+	fprintf(err, "kpath coverage: %s%s%s\n", what, arg ? ": " : "", arg ? kp_term(arg) : "");
+	cov_usage(err);
+	return REP_EXIT_USAGE;
+}
+
+/* A percentage in [0, 100]: digits with at most one '.'. */
+static int parse_percent(const char *s, double *out)
+{
+	char *end;
+	const char *p;
+	int dots = 0;
+
+	if (!*s)
+		return -1;
+	for (p = s; *p; p++)
+		if (*p == '.' ? dots++ : (*p < '0' || *p > '9'))
+			return -1;
+	*out = strtod(s, &end);
+	return *end || *out < 0 || *out > 100 ? -1 : 0;
+}
+
+static int parse_args(int argc, char **argv, struct cov_opts *o, FILE *err)
+{
+	static const char *const opt[NGATES] = { "--fail-under-line", "--fail-under-branch",
+		                                 "--fail-under-function", "--fail-under-path" };
+	const char *val;
+	int i, r, k, dashdash = 0;
+
+	memset(o, 0, sizeof *o);
+	for (k = 0; k < NGATES; k++)
+		o->gate[k] = -1;
+	o->profiles = calloc((size_t)argc + 1, sizeof *o->profiles);
+	if (!o->profiles)
+		return fprintf(err, "kpath coverage: out of memory\n"), REP_EXIT_FAIL;
+	for (i = 1; i < argc; i++) {
+		if (dashdash || argv[i][0] != '-' || !argv[i][1]) {
+			o->profiles[o->nprofiles++] = argv[i];
+			continue;
+		}
+		if (!strcmp(argv[i], "--")) {
+			dashdash = 1;
+		} else if (!strcmp(argv[i], "--json")) {
+			o->json = 1;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			o->help = 1;
+		} else if ((r = rep_take_value(argc, argv, &i, "--source-dir", &val))) {
+			if (r < 0)
+				return usage_error(err, "--source-dir needs a value", NULL);
+			o->source_dir = val;
+		} else if ((r = rep_take_value(argc, argv, &i, "--lcov", &val))) {
+			if (r < 0)
+				return usage_error(err, "--lcov needs a file name", NULL);
+			o->lcov = val;
+		} else if ((r = rep_take_value(argc, argv, &i, "--cobertura", &val))) {
+			if (r < 0)
+				return usage_error(err, "--cobertura needs a file name", NULL);
+			o->cobertura = val;
+		} else {
+			for (k = 0; k < NGATES; k++)
+				if ((r = rep_take_value(argc, argv, &i, opt[k], &val)))
+					break;
+			if (k == NGATES)
+				return usage_error(err, "unknown option", argv[i]);
+			if (r < 0)
+				return usage_error(err, "a percentage is missing after", opt[k]);
+			if (parse_percent(val, &o->gate[k]) < 0)
+				return usage_error(err, "not a percentage from 0 to 100", val);
+		}
+	}
+	if (!o->help && o->nprofiles == 0)
+		return usage_error(err, "no profile given", NULL);
+	if (o->lcov && o->cobertura && !strcmp(o->lcov, "-") && !strcmp(o->cobertura, "-"))
+		return usage_error(err, "--lcov and --cobertura cannot both go to stdout", NULL);
+	return REP_EXIT_OK;
+}
+
+/* Which lines of a source hold code: not blank, not only comments and
+ * braces, not a preprocessor directive (C11 6.4.9 comments, 6.10 directives; string and
+ * character literals are skipped so that a comment opener in one opens nothing). */
+struct code_lines {
+	unsigned char *code; /* code[l] for l in 1..n */
+	uint32_t n;
+};
+
+static int scan_code_lines(const char *t, size_t len, struct code_lines *cl)
+{
+	enum { CODE, LINE_COMMENT, BLOCK_COMMENT, STR, CHR } st = CODE;
+	uint32_t line = 1, lines = 1;
+	int first = 1, directive = 0; /* first visible token of the line not yet seen */
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		lines += t[i] == '\n';
+	cl->code = calloc((size_t)lines + 1, 1);
+	if (!cl->code)
+		return -1;
+	cl->n = lines;
+	for (i = 0; i < len; i++) {
+		char c = t[i], d = i + 1 < len ? t[i + 1] : 0;
+		if (c == '\n') {
+			line++;
+			if (st == LINE_COMMENT)
+				st = CODE;
+			/* a directive continues past a backslash-newline */
+			if (!(directive && i > 0 && t[i - 1] == '\\')) {
+				first = 1;
+				directive = 0;
+			}
+			continue;
+		}
+		switch (st) {
+		case LINE_COMMENT:
+			break;
+		case BLOCK_COMMENT:
+			if (c == '*' && d == '/')
+				st = CODE, i++;
+			break;
+		case STR:
+		case CHR:
+			if (c == '\\' && d != '\n')
+				i++;
+			else if (c == (st == STR ? '"' : '\''))
+				st = CODE;
+			break;
+		case CODE:
+			if (c == '/' && d == '/') {
+				st = LINE_COMMENT;
+				i++;
+			} else if (c == '/' && d == '*') {
+				st = BLOCK_COMMENT;
+				i++;
+			} else if (c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v') {
+				if (first && c == '#')
+					directive = 1;
+				first = 0;
+				/* braces alone compile to nothing (gcov: "-") */
+				if (!directive && c != '{' && c != '}')
+					cl->code[line] = 1;
+				if (c == '"')
+					st = STR;
+				else if (c == '\'')
+					st = CHR;
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+static int keep_code_line(uint32_t line, void *ctx)
+{
+	const struct code_lines *cl = ctx;
+	return line > cl->n || cl->code[line]; /* beyond the end: kept, and said */
+}
+
+/* Drops non-code lines of every readable source; warns about the others. */
+static void filter_sources(struct cov_report *c, const struct cov_opts *o, FILE *err)
+{
+	struct rep_src_root root;
+	char why[512];
+	size_t i;
+
+	if (rep_src_root_open(&root, o->source_dir, why, sizeof why) < 0) {
+		fprintf(err, "kpath coverage: warning: --source-dir %s: blank and comment lines inside blocks "
+		             "are counted\n", kp_term(why));
+		return;
+	}
+	for (i = 0; i < c->nfiles; i++) {
+		struct cov_file *f = &c->files[i];
+		struct code_lines cl = { 0 };
+		char *text;
+		size_t len;
+		if (rep_src_read(&root, f->file, f->source_hash, &text, &len, why, sizeof why) != REP_SRC_OK) {
+			fprintf(err, "kpath coverage: warning: %s; its blank and comment lines inside blocks are "
+			             "counted\n", kp_term(why));
+			continue;
+		}
+		if (scan_code_lines(text, len, &cl) == 0)
+			cov_filter_lines(f, keep_code_line, &cl);
+		free(cl.code);
+		free(text);
+	}
+	rep_src_root_close(&root);
+	cov_total(c);
+}
+
+static void print_cell(FILE *out, struct cov_counts k)
+{
+	char n[48];
+	double p = cov_percent(k);
+
+	snprintf(n, sizeof n, "%llu/%llu", (unsigned long long)k.covered, (unsigned long long)k.total);
+	if (p < 0)
+		fprintf(out, "  %15s       -", n);
+	else
+		fprintf(out, "  %15s  %5.1f%%", n, p);
+}
+
+static void print_row(FILE *out, int width, const char *name, const struct cov_counts k[4])
+{
+	fprintf(out, "%-*s", width, name);
+	for (int i = 0; i < 4; i++)
+		print_cell(out, k[i]);
+	fputc('\n', out);
+}
+
+/* The first column is as wide as the longest file name (at least 28,
+ * at most 120: longer names push their row right). */
+static void render_text(FILE *out, const struct cov_report *c)
+{
+	int width = 28;
+	for (size_t i = 0; i < c->nfiles; i++) {
+		size_t n = strlen(kp_term(c->files[i].file));
+		if (n > (size_t)width)
+			width = n > 120 ? 120 : (int)n;
+	}
+	fprintf(out, "%-*s  %23s  %23s  %23s  %23s\n", width, "File", "Lines", "Branches", "Functions", "Paths");
+	for (size_t i = 0; i < c->nfiles; i++) {
+		const struct cov_file *f = &c->files[i];
+		const struct cov_counts k[4] = { f->line, f->branch, f->func, f->path };
+		print_row(out, width, kp_term(f->file), k);
+	}
+	const struct cov_counts t[4] = { c->line, c->branch, c->func, c->path };
+	print_row(out, width, "TOTAL", t);
+}
+
+static json_t *counts_json(struct cov_counts k)
+{
+	double p = cov_percent(k);
+	return json_pack("{sIsIso}", "covered", (json_int_t)(k.covered > INT64_MAX ? INT64_MAX : k.covered), "total",
+	                 (json_int_t)(k.total > INT64_MAX ? INT64_MAX : k.total), "percent",
+	                 p < 0 ? json_null() : json_real(p));
+}
+
+static json_t *summary_json(const struct cov_counts k[4])
+{
+	return json_pack("{sosososo}", "lines", counts_json(k[0]), "branches", counts_json(k[1]), "functions",
+	                 counts_json(k[2]), "paths", counts_json(k[3]));
+}
+
+static json_t *u64j(uint64_t v)
+{
+	char b[24];
+	if (v <= INT64_MAX)
+		return json_integer((json_int_t)v);
+	snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+	return json_string(b);
+}
+
+static json_t *file_json(const struct cov_file *f)
+{
+	const struct cov_counts k[4] = { f->line, f->branch, f->func, f->path };
+	json_t *o = summary_json(k), *fns = json_array(), *unc = json_array(), *lc = json_array(), *br = json_array();
+	size_t i;
+
+	if (!o || !fns || !unc || !lc || !br)
+		goto fail;
+	for (i = 0; i < f->nlines; i++)
+		if (json_array_append_new(lc, json_pack("[Io]", (json_int_t)f->lines[i].line, u64j(f->lines[i].count))))
+			goto fail;
+	for (i = 0; i < f->nbranches; i++) {
+		const struct cov_branch *x = &f->branches[i];
+		if (json_array_append_new(br, json_pack("{sIsssIsIso}", "line", (json_int_t)x->line, "function",
+		                                        f->fns[x->fn].name, "block", (json_int_t)x->block, "index",
+		                                        (json_int_t)x->index, "count", u64j(x->count))))
+			goto fail;
+	}
+	for (i = 0; i < f->nfns; i++)
+		if (json_array_append_new(fns, json_pack("{sssisosososb}", "name", f->fns[i].name, "line",
+		                                         (json_int_t)f->fns[i].line, "entries", u64j(f->fns[i].entries),
+		                                         "paths_run", u64j(f->fns[i].paths_run), "num_paths",
+		                                         u64j(f->fns[i].num_paths), "cfg", f->fns[i].has_cfg)))
+			goto fail;
+	for (i = 0; i < f->nlines; i++)
+		if (!f->lines[i].count && json_array_append_new(unc, json_integer(f->lines[i].line)))
+			goto fail;
+	/* set_new takes the reference even when it fails */
+	if (json_object_set_new(o, "file", json_string(f->file)) ||
+	    json_object_set_new(o, "uncovered_lines", json_incref(unc)) ||
+	    json_object_set_new(o, "function_list", json_incref(fns)) ||
+	    json_object_set_new(o, "line_counts", json_incref(lc)) ||
+	    json_object_set_new(o, "branch_list", json_incref(br)))
+		goto fail;
+	json_decref(unc);
+	json_decref(fns);
+	json_decref(lc);
+	json_decref(br);
+	return o;
+fail:
+	json_decref(unc);
+	json_decref(fns);
+	json_decref(lc);
+	json_decref(br);
+	json_decref(o);
+	return NULL;
+}
+
+static int render_json(FILE *out, const struct cov_report *c, const struct cov_opts *o)
+{
+	const struct cov_counts t[4] = { c->line, c->branch, c->func, c->path };
+	json_t *doc = json_object(), *profs = json_array(), *files = json_array();
+	int rc = -1;
+
+	if (!doc || !profs || !files || json_object_set_new(doc, "schema", json_string("kpath-coverage/1")) ||
+	    json_object_set(doc, "profiles", profs) || json_object_set_new(doc, "total", summary_json(t)) ||
+	    json_object_set(doc, "files", files))
+		goto out;
+	for (size_t i = 0; i < o->nprofiles; i++)
+		if (json_array_append_new(profs, json_string(o->profiles[i])))
+			goto out;
+	for (size_t i = 0; i < c->nfiles; i++)
+		if (json_array_append_new(files, file_json(&c->files[i])))
+			goto out;
+	rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0 && fputc('\n', out) != EOF ? 0 : -1;
+out:
+	json_decref(profs);
+	json_decref(files);
+	json_decref(doc);
+	return rc;
+}
+
+/* Writes one export to path ("-": out) through a temporary file renamed
+ * into place, so that a failed run leaves no half-written file.  0 or -1
+ * after a message. */
+static int write_export(const char *path, FILE *out, FILE *err, const struct cov_report *c, int cobertura,
+                        const char *root)
+{
+	char *tmp;
+	FILE *f;
+	int rc;
+
+	if (!strcmp(path, "-"))
+		return cobertura ? cov_write_cobertura(out, c, root) : cov_write_lcov(out, c);
+	tmp = malloc(strlen(path) + 32);
+	if (!tmp)
+		return fprintf(err, "kpath coverage: out of memory\n"), -1;
+	sprintf(tmp, "%s.tmp%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(err, "kpath coverage: %s: cannot create: %s\n", kp_term(path), strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	rc = cobertura ? cov_write_cobertura(f, c, root) : cov_write_lcov(f, c);
+	if (fclose(f) != 0)
+		rc = -1;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -1;
+	if (rc) {
+		fprintf(err, "kpath coverage: %s: cannot write: %s\n", kp_term(path), strerror(errno));
+		remove(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
+/* The gates: COV_EXIT_BELOW after naming every one that fails. */
+static int apply_gates(const struct cov_report *c, const struct cov_opts *o, FILE *err)
+{
+	const struct cov_counts k[NGATES] = { c->line, c->branch, c->func, c->path };
+	int rc = REP_EXIT_OK;
+
+	for (int g = 0; g < NGATES; g++) {
+		double p = cov_percent(k[g]);
+		if (o->gate[g] < 0 || p < 0 || p >= o->gate[g])
+			continue;
+		fprintf(err, "kpath coverage: %s coverage %.2f%% is below %g%% (--fail-under-%s)\n", gate_name[g], p,
+		        o->gate[g], gate_name[g]);
+		rc = COV_EXIT_BELOW;
+	}
+	return rc;
+}
+
+int kp_coverage_run(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct cov_opts o;
+	struct rep_report *reps = NULL, **rp = NULL;
+	struct cov_report c = { 0 };
+	char why[600];
+	size_t i, loaded = 0;
+	int rc = parse_args(argc, argv, &o, err);
+
+	if (rc != REP_EXIT_OK || o.help) {
+		if (o.help && rc == REP_EXIT_OK)
+			cov_usage(out);
+		free(o.profiles);
+		return rc;
+	}
+	rc = REP_EXIT_FAIL;
+	reps = calloc(o.nprofiles, sizeof *reps);
+	rp = calloc(o.nprofiles, sizeof *rp);
+	if (!reps || !rp) {
+		fprintf(err, "kpath coverage: out of memory\n");
+		goto out;
+	}
+	for (i = 0; i < o.nprofiles; i++, loaded++) {
+		if (rep_load(o.profiles[i], 0, &reps[i], why, sizeof why) < 0) {
+			fprintf(err, "kpath coverage: %s: %s\n", kp_term(o.profiles[i]), kp_term(why));
+			goto out;
+		}
+		rp[i] = &reps[i];
+	}
+	if (cov_build(&c, rp, o.profiles, o.nprofiles, why, sizeof why) < 0) {
+		fprintf(err, "kpath coverage: %s\n", kp_term(why));
+		goto out;
+	}
+	if (c.nocfg)
+		fprintf(err, "kpath coverage: warning: %zu function%s without a static graph (\"cfg\": profile "
+		             "written before it existed); their lines and branches are not counted\n",
+		        c.nocfg, c.nocfg == 1 ? "" : "s");
+	if (c.twice)
+		fprintf(err, "kpath coverage: warning: %zu function%s appear under two checksums (the code "
+		             "changed between builds); each build's graph is counted\n",
+		        c.twice, c.twice == 1 ? "" : "s");
+	filter_sources(&c, &o, err);
+	if (o.lcov && write_export(o.lcov, out, err, &c, 0, o.source_dir ? o.source_dir : "."))
+		goto out;
+	if (o.cobertura && write_export(o.cobertura, out, err, &c, 1, o.source_dir ? o.source_dir : "."))
+		goto out;
+	int to_stdout = (o.lcov && !strcmp(o.lcov, "-")) || (o.cobertura && !strcmp(o.cobertura, "-"));
+	if (!to_stdout && (o.json ? render_json(out, &c, &o) < 0 : (render_text(out, &c), ferror(out)))) {
+		fprintf(err, "kpath coverage: write error\n");
+		goto out;
+	}
+	rc = apply_gates(&c, &o, err);
+out:
+	cov_free(&c);
+	for (i = 0; i < loaded; i++)
+		rep_report_free(&reps[i]);
+	free(reps);
+	free(rp);
+	free(o.profiles);
+	return rc;
+}
+
+/* kpath export --format lcov|cobertura [-o OUT] PROFILE... [coverage options]:
+ * kpath coverage with --lcov/--cobertura OUT (default "-"). */
+int kp_export_main(int argc, char **argv)
+{
+	const char *format = NULL, *outp = "-", *val, **av;
+	int i, n = 0, r, rc;
+
+	av = calloc((size_t)argc + 3, sizeof *av);
+	if (!av)
+		return fprintf(stderr, "kpath export: out of memory\n"), REP_EXIT_FAIL;
+	av[n++] = "coverage";
+	for (i = 1; i < argc; i++) {
+		const char *opt = argv[i];
+		if ((r = rep_take_value(argc, argv, &i, "--format", &val)) > 0)
+			format = val;
+		else if (r == 0 && (r = rep_take_value(argc, argv, &i, "-o", &val)) > 0)
+			outp = val;
+		if (r < 0) {
+			free(av);
+			fprintf(stderr, "kpath export: %s needs a value\n", kp_term(opt));
+			return REP_EXIT_USAGE;
+		}
+		if (r > 0)
+			continue;
+		av[n++] = argv[i];
+	}
+	if (!format || (strcmp(format, "lcov") && strcmp(format, "cobertura"))) {
+		free(av);
+		fprintf(stderr, "kpath export: --format lcov or --format cobertura is required\n"
+		                "usage: kpath export --format lcov|cobertura [-o OUT] PROFILE... [--source-dir DIR]\n");
+		return REP_EXIT_USAGE;
+	}
+	av[n++] = !strcmp(format, "lcov") ? "--lcov" : "--cobertura";
+	av[n++] = outp;
+	rc = kp_coverage_run(n, (char **)av, stdout, stderr);
+	free(av);
+	if (fflush(stdout) != 0 && rc == REP_EXIT_OK)
+		rc = REP_EXIT_FAIL;
+	return rc;
+}
+
+int kp_coverage_main(int argc, char **argv)
+{
+	int rc = kp_coverage_run(argc, argv, stdout, stderr);
+	if (fflush(stdout) != 0 && rc == REP_EXIT_OK)
+		rc = REP_EXIT_FAIL;
+	return rc;
+}
