@@ -58,6 +58,8 @@ static void usage(FILE *out)
 	             "  --mode kiter --kiter K  number Roy & Srikant's k-iteration paths instead\n"
 	             "           (K >= 1 per innermost loop, docs/kiter-paths.md); --mode kipf,\n"
 	             "           the default, streams Ball-Larus IDs into the k-IPF\n"
+	             "  --kiter-loop FILE:LINE=K  with --mode kiter: K of the loop whose head\n"
+	             "           starts on LINE (repeatable; 1 makes it acyclic)\n"
 	             "  --check  testing aid: also report every CFG edge taken, for kpath's\n"
 	             "           checking runtime (tests/check), which verifies every path ID.\n");
 }
@@ -211,6 +213,8 @@ struct walk {
 	bool staged;          /* kpath cfg --stage: dump this stage's result */
 	enum stage stage;
 	unsigned kiter;       /* --mode kiter: K (rewrite/kiter_form.c); 0 in the default mode */
+	struct rw_kiter_loop *kiter_loops; /* --kiter-loop FILE:LINE=K */
+	unsigned nkiter_loops;
 };
 
 static const struct macro_fn *find_macro_fn(const struct macro_fns *m, const char *name)
@@ -280,7 +284,9 @@ static const char *run_stages(struct walk *w, const struct fn_plan *plan, struct
 	} else if (w->kiter) {
 		struct rw_kiter_result kr;
 		const char *why = rw_kiter_function(w->rw, plan, st->dag, st->place,
-		                                    &(struct rw_kiter_opts){.k = w->kiter}, &kr, err, errlen);
+		                                    &(struct rw_kiter_opts){.k = w->kiter, .loops = w->kiter_loops,
+		                                                            .nloops = w->nkiter_loops},
+		                                    &kr, err, errlen);
 		if (why) {
 			rw_place_input_free(&pi);
 			return why;
@@ -671,6 +677,8 @@ struct run_opts {
 	const struct inc_opts *inc;   /* --include-dir, --include-out */
 	struct kp_paths_req *paths;   /* kpath paths */
 	unsigned kiter;               /* --mode kiter --kiter K; 0: the default mode (kipf) */
+	struct rw_kiter_loop *kiter_loops; /* --kiter-loop FILE:LINE=K (used: set by the walk) */
+	unsigned nkiter_loops;
 };
 
 static int run(const struct run_opts *o);
@@ -751,6 +759,41 @@ int kp_cfg_main(int argc, char **argv)
 	return rc;
 }
 
+/* --kiter-loop FILE:LINE=K into *l; false when malformed. */
+static bool kiter_loop_arg(const char *s, struct rw_kiter_loop *l)
+{
+	const char *eq = strrchr(s, '='), *colon;
+	char *end;
+	if (!eq)
+		return false;
+	for (colon = eq; colon > s && colon[-1] != ':'; colon--)
+		;
+	if (colon <= s + 1 || colon == eq)
+		return false;
+	errno = 0;
+	unsigned long line = strtoul(colon, &end, 10), k;
+	if (end != eq || errno || line < 1 || line > UINT_MAX || *colon == '-' || *colon == '+')
+		return false;
+	k = strtoul(eq + 1, &end, 10);
+	if (!eq[1] || *end || errno || k < 1 || k > RW_KITER_MAX_K || eq[1] == '-' || eq[1] == '+')
+		return false;
+	static char files[64][PATH_MAX]; /* the option's FILE, kept for the run */
+	static unsigned nfiles;
+	size_t n = (size_t)(colon - 1 - s);
+	if (nfiles == 64 || n >= PATH_MAX)
+		return false;
+	memcpy(files[nfiles], s, n);
+	files[nfiles][n] = 0;
+	*l = (struct rw_kiter_loop){.file = files[nfiles++], .line = (unsigned)line, .k = (unsigned)k};
+	return true;
+}
+
+static bool kiter_needs_mode(void)
+{
+	fprintf(stderr, "kpath instrument: --kiter-loop needs --mode kiter\n");
+	return true;
+}
+
 /* --mode and --kiter (fixed spellings, issue 15): *k = 0 for the default
  * mode (kipf), K for --mode kiter.  False, with the reason on stderr, for a
  * mode kpath does not have, a K that is not an integer in 1..KI_MAX_K, or
@@ -798,6 +841,8 @@ int kp_instrument_main(int argc, char **argv)
 	const char **incdirs = NULL, *incout = NULL;
 	const char **flags = NULL;
 	const char *mode = NULL, *kiter = NULL;
+	struct rw_kiter_loop *kloops = NULL;
+	unsigned nkloops = 0;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			flags = (const char **)argv + i + 1;
@@ -815,6 +860,18 @@ int kp_instrument_main(int argc, char **argv)
 				return 2;
 			}
 			*(argv[i][2] == 'm' ? &mode : &kiter) = argv[i + 1];
+			i++;
+		} else if (!strcmp(argv[i], "--kiter-loop")) {
+			kloops = realloc(kloops, (nkloops + 1) * sizeof *kloops);
+			if (!kloops)
+				return 1;
+			if (i + 1 >= argc || !kiter_loop_arg(argv[i + 1], &kloops[nkloops])) {
+				fprintf(stderr, "kpath instrument: --kiter-loop '%s': expected FILE:LINE=K with LINE >= 1 and K "
+				        "in 1..%u\n", i + 1 < argc ? argv[i + 1] : "", RW_KITER_MAX_K);
+				free(kloops);
+				return 2;
+			}
+			nkloops++;
 			i++;
 		} else if (!strcmp(argv[i], "--no-expr-branches")) {
 			expr_branches = false;
@@ -848,15 +905,18 @@ int kp_instrument_main(int argc, char **argv)
 		return 2;
 	}
 	unsigned k = 0;
-	if (!kiter_args(mode, kiter, check, &k)) {
+	if (!kiter_args(mode, kiter, check, &k) || (nkloops && !k && kiter_needs_mode())) {
 		free(incdirs);
+		free(kloops);
 		return 2;
 	}
 	struct inc_opts inc = {incdirs, nincdirs, incout};
 	struct run_opts o = {.in = in, .out = out, .flags = flags, .nflags = nflags, .quiet = quiet, .check = check,
-	                     .no_expr_branches = !expr_branches, .inc = &inc, .kiter = k};
+	                     .no_expr_branches = !expr_branches, .inc = &inc, .kiter = k, .kiter_loops = kloops,
+	                     .nkiter_loops = nkloops};
 	int rc = run(&o);
 	free(incdirs);
+	free(kloops);
 	return rc;
 }
 
@@ -1004,7 +1064,7 @@ static int run(const struct run_opts *o)
 		w = (struct walk){.hdrs = &hdrs, .expanded = &mfns, .src = &src, .rw = &rw, .quiet = quiet,
 		                  .expr_branches = expr_branches, .dump = dump, .only = only, .paths = paths,
 		                  .collect = msg ? &mfns : NULL, .msg = msg, .staged = o->staged, .stage = o->stage,
-		                  .kiter = o->kiter};
+		                  .kiter = o->kiter, .kiter_loops = o->kiter_loops, .nkiter_loops = o->nkiter_loops};
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
 		if (!msg)
 			break;
@@ -1021,6 +1081,18 @@ static int run(const struct run_opts *o)
 		memset(&hdrs, 0, sizeof hdrs);
 	}
 	if (dump) {
+		rw_file_free(&rw);
+		goto done;
+	}
+	for (unsigned i = 0; i < o->nkiter_loops; i++)
+		if (!o->kiter_loops[i].used) {
+			fprintf(stderr, "%s:%u: error: --kiter-loop %s:%u=%u: no loop head starts on this line (the heads' lines "
+			        "are in the comment after each function's \"{\" in the output); %s not written\n",
+			        o->kiter_loops[i].file, o->kiter_loops[i].line, o->kiter_loops[i].file, o->kiter_loops[i].line,
+			        o->kiter_loops[i].k, out);
+			status = 1;
+		}
+	if (status) {
 		rw_file_free(&rw);
 		goto done;
 	}

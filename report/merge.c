@@ -33,6 +33,7 @@
  * never summed; both are kept (the profile format allows it) and the
  * conflict is reported on stderr.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,34 @@ static void report_conflicts(FILE *err, struct kp_profile *acc,
 	}
 }
 
+/* Whether src may be merged into acc: a function of both (same name and
+ * file) must be of one mode, and in mode kiter of one K (docs/kiter-mode.md:
+ * the IDs of two numberings have nothing in common, and summing them side by
+ * side would read as one function profiled twice).  Says why not on err. */
+static bool modes_agree(FILE *err, const struct kp_profile *acc, const struct kp_profile *src, const char *src_path)
+{
+	for (size_t i = 0; i < src->nfuncs; i++) {
+		const struct kp_func *s = &src->funcs[i];
+		for (size_t j = 0; j < acc->nfuncs; j++) {
+			const struct kp_func *a = &acc->funcs[j];
+			unsigned ks = kp_kiter_k(s->kiter), ka = kp_kiter_k(a->kiter);
+			if (strcmp(a->name, s->name) || strcmp(a->file, s->file) || ks == ka)
+				continue;
+			if (!ks || !ka)
+				fprintf(err, "kpath merge: error: %s (%s:%u): %s has a %s profile of it, the profiles before "
+				        "a %s one; a kiter and a kipf profile of the same function cannot be merged\n",
+				        kp_term(s->name), kp_term(s->file), s->line, kp_term(src_path), ks ? "kiter" : "kipf",
+				        ka ? "kiter" : "kipf");
+			else
+				fprintf(err, "kpath merge: error: %s (%s:%u): kiter K=%u in %s, K=%u before; profiles of "
+				        "different K cannot be merged\n",
+				        kp_term(s->name), kp_term(s->file), s->line, ks, kp_term(src_path), ka);
+			return false;
+		}
+	}
+	return true;
+}
+
 int kp_merge_run(int argc, char **argv, FILE *out, FILE *err)
 {
 	const char **inputs = NULL, *output = NULL, *val;
@@ -157,6 +186,11 @@ int kp_merge_run(int argc, char **argv, FILE *out, FILE *err)
 				        "before it k %u: merging at k %u\n",
 				        inputs[i], p.k, acc.k,
 				        p.k < acc.k ? p.k : acc.k);
+			if (!modes_agree(err, &acc, &p, inputs[i])) {
+				rc = REP_EXIT_FAIL;
+				kp_profile_free(&p);
+				break;
+			}
 			report_conflicts(err, &acc, &p, inputs[i]);
 			if (kp_profile_merge_into(&acc, &p, why, sizeof why) != 0) {
 				fprintf(err, "kpath merge: %s\n", kp_term(why));

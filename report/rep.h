@@ -113,6 +113,7 @@ struct rep_func {
 	char *name, *file;
 	char checksum[17];  /* 16 hex digits of the profile's checksum */
 	char source_hash[17]; /* the profile's source_hash, "" if unknown */
+	unsigned kiter_k;   /* "mode": "kiter" (docs/kiter-mode.md): its K; 0 in the default mode */
 	size_t at;          /* index in the profile's "functions" (messages) */
 	unsigned line;
 	uint64_t num_paths, invalid_paths;

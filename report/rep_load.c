@@ -85,6 +85,7 @@ static int load_func(struct rep_func *rf, const struct kp_func *f,
 		return -1;
 	snprintf(rf->checksum, sizeof rf->checksum, "%s", f->checksum);
 	memcpy(rf->source_hash, f->source_hash, sizeof rf->source_hash);
+	rf->kiter_k = kp_kiter_k(f->kiter);
 	if ((r = flatten_ipf(rf, &f->ipf, k)) < 0)
 		return r;
 	if (load_cfg(&rf->cfg, &f->cfg) < 0)

@@ -245,7 +245,12 @@ static int print_func(FILE *out, const struct rep_report *r,
 		fputs("  no paths executed\n", out);
 		return 0;
 	}
-	if (print_table(out, f, "Ball-Larus paths", f->single, f->nsingle,
+	char title[64];
+	if (f->kiter_k) /* one level: each path is a k-iteration path */
+		snprintf(title, sizeof title, "k-iteration paths (kiter K=%u)", f->kiter_k);
+	else
+		snprintf(title, sizeof title, "Ball-Larus paths");
+	if (print_table(out, f, title, f->single, f->nsingle,
 	                rep_shown(f->nsingle, o->top), "") < 0)
 		return -1;
 	/* Say what the multi-iteration table leaves out (rep_select_multi). */

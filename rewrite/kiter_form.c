@@ -1,7 +1,8 @@
 /*
  * kiter_form.c: `kpath instrument --mode kiter --kiter K`, the code of Roy &
- * Srikant's Algorithm 3 (CGO 2009; docs/kiter-paths.md, "The instrumentation
- * a later stage emits") on every CFG edge, and the function's descriptor.
+ * Srikant's Algorithm 3 (CGO 2009; docs/kiter-paths.md, "The
+ * instrumentation") on every CFG edge, and the function's descriptor
+ * (docs/kiter-mode.md).
  *
  * State per activation (locals, so recursion and threads never mix):
  *   kpath_rt_u64 kp_kc[M]   the counters c[0 .. M-1], M = the largest K in use
@@ -30,11 +31,11 @@
  * exceeds RW_KITER_LIMIT has its K lowered loop by loop (ki_fit).
  *
  * Edges without a site (a switch's dispatch into a case label also reached
- * by fall-through) carry their code at the label's start site; the other
- * edges into the label carry the difference.  This needs every edge into
- * the label to be a plain increment (no count, no exit, same loop), which
- * kpath's CFGs give; a function where it is not so is left out with a
- * reason, as is a function with setjmp (its counters would be stale after
+ * by fall-through) carry their code at the label's start site: all of it
+ * when it is the label's only way in (a dispatch that leaves the loop, say),
+ * else the other edges into the label carry the difference, which needs
+ * every edge into the label to be a plain increment (no count, no exit, same
+ * loop); a function where it is not so is left out with a reason, as is a function with setjmp (its counters would be stale after
  * a longjmp).
  *
  * The descriptor is the runtime's struct kpath_rt_func (kpath_rt.h), whose
@@ -100,6 +101,8 @@ struct kform {
 	uint32_t *cfg_edge;           /* per ki edge: its CFG edge */
 	uint32_t *ki_edge;            /* per CFG edge: its ki edge, KI_NONE when dead */
 	char desc[160];               /* "&kp_fn_NAME" */
+	bool *fit_lowered;            /* per node: a loop head whose K ki_fit lowered */
+	unsigned k;                   /* --kiter */
 };
 
 static uint64_t weight(const struct ki_numbering *n, uint32_t arc, bool comp)
@@ -243,9 +246,17 @@ static bool plain(const struct kform *kf, uint32_t ke, uint32_t *L)
 static bool move_to_start(struct kform *kf, uint32_t e, char **edge_code, char **start_code)
 {
 	const struct cfg *g = kf->plan->g;
-	uint32_t B = g->edges[e].dst, ke = kf->ki_edge[e], L;
-	if (B >= kf->plan->cap_block_start || kf->plan->block_start[B] == CFG_NONE || !plain(kf, ke, &L) ||
-	    start_code[B])
+	uint32_t B = g->edges[e].dst, ke = kf->ki_edge[e], L, others = 0;
+	if (B >= kf->plan->cap_block_start || kf->plan->block_start[B] == CFG_NONE || start_code[B])
+		return false;
+	for (uint32_t x = 0; x < g->nedges; x++)
+		others += x != e && g->edges[x].dst == B && kf->ki_edge[x] != KI_NONE;
+	if (!others) { /* the start site runs exactly when e is taken: any code moves */
+		start_code[B] = edge_code[e];
+		edge_code[e] = NULL;
+		return true;
+	}
+	if (!plain(kf, ke, &L))
 		return false;
 	unsigned K = L == KI_NONE ? 1 : kf->n->loops[L].k;
 	for (uint32_t x = 0; x < g->nedges; x++) {
@@ -312,6 +323,11 @@ static uint64_t kiter_checksum(const struct fn_plan *plan, const struct bl_dag *
 	for (uint32_t l = 0; l < n->nloops; l++)
 		h = (h ^ (n->loops[l].head * 131u + n->loops[l].k)) * 0x100000001b3ull;
 	return h;
+}
+
+static const char *lowered_why(enum ki_lowered l)
+{
+	return l == KI_LOWER_NOT_INNERMOST ? "not innermost: acyclic" : "irreducible: acyclic";
 }
 
 /* The descriptor: Glu's slots split by compensation, as a DAG (top of file). */
@@ -386,9 +402,63 @@ static char *descriptor(struct kform *kf, const struct rw_file *f, const struct 
 	return b.s;
 }
 
-static const char *lowered_why(enum ki_lowered l)
+/* Each loop's K for the profile (runtime/kiter.c), registered from a
+ * constructor where the compiler has them; at the end of the file, after
+ * the declarations the preamble adds (add_preamble). */
+static char *registration(struct kform *kf)
 {
-	return l == KI_LOWER_NOT_INNERMOST ? "not innermost" : l == KI_LOWER_IRREDUCIBLE ? "irreducible" : "fit";
+	const struct ki_numbering *n = kf->n;
+	const struct cfg *g = kf->plan->g;
+	const char *p = kf->p, *name = kf->plan->name;
+	struct sb b = {0};
+	sb_printf(&b, "static const unsigned %ski_lines_%s[] = {", p, name);
+	for (uint32_t l = 0; l < n->nloops; l++)
+		sb_printf(&b, "%s%u", l ? ", " : "", g->blocks[n->loops[l].head].line);
+	sb_printf(&b, "%s};\nstatic const unsigned %ski_k_%s[] = {", n->nloops ? "" : "0", p, name);
+	for (uint32_t l = 0; l < n->nloops; l++)
+		sb_printf(&b, "%s%u", l ? ", " : "", n->loops[l].k);
+	sb_printf(&b, "%s};\nstatic const char *const %ski_why_%s[] = {", n->nloops ? "" : "0", p, name);
+	for (uint32_t l = 0; l < n->nloops; l++) {
+		const struct ki_loop *L = &n->loops[l];
+		sb_printf(&b, "%s\"%s\"", l ? ", " : "",
+		          L->lowered != KI_LOWER_NONE ? lowered_why(L->lowered) : kf->fit_lowered[L->head] ? "fit" : "");
+	}
+	sb_printf(&b, "%s};\nstatic const struct kpath_rt_kiter %ski_%s = {%u, %u, %ski_lines_%s, %ski_k_%s, %ski_why_%s};\n",
+	          n->nloops ? "" : "0", p, name, kf->k, n->nloops, p, name, p, name, p, name);
+	sb_printf(&b, "#if defined(__GNUC__) || defined(__clang__)\n"
+	              "__attribute__((constructor, no_instrument_function)) static void %ski_register_%s(void)\n"
+	              "{\n\tkpath_rt_kiter_register(&%sfn_%s, &%ski_%s);\n}\n#endif\n",
+	          p, name, p, name, p, name);
+	return b.s;
+}
+
+/* The declarations the registration needs (runtime/kiter.c), once per file. */
+static const char kiter_preamble[] =
+	"/* kpath instrument --mode kiter (docs/kiter-mode.md) */\n"
+	"struct kpath_rt_kiter {\n"
+	"\tunsigned k, nloops;\n"
+	"\tconst unsigned *loop_line, *loop_k;\n"
+	"\tconst char *const *loop_why;\n"
+	"};\n"
+	"void kpath_rt_kiter_register(struct kpath_rt_func *f, const struct kpath_rt_kiter *k);\n";
+
+static void append(char **dst, const char *text)
+{
+	size_t n = *dst ? strlen(*dst) : 0, m = strlen(text);
+	char *s = realloc(*dst, n + m + 1);
+	if (!s) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	memcpy(s + n, text, m + 1);
+	*dst = s;
+}
+
+static void add_preamble(struct rw_file *f)
+{
+	if (f->preamble_extra && strstr(f->preamble_extra, kiter_preamble))
+		return;
+	append(&f->preamble_extra, kiter_preamble);
 }
 
 /* Declarations after the body's "{", with each loop's K as a comment. */
@@ -405,12 +475,22 @@ static char *entry_decls(struct kform *kf, uint64_t init)
 		const struct ki_loop *L = &n->loops[l];
 		unsigned line = kf->plan->g->blocks[L->head].line;
 		sb_printf(&b, " loop line %u K=%u", line, L->k);
-		if (L->k != L->k_asked || L->lowered != KI_LOWER_NONE)
+		if (L->lowered != KI_LOWER_NONE)
 			sb_printf(&b, " (%s)", lowered_why(L->lowered));
+		else if (kf->fit_lowered[L->head])
+			sb_printf(&b, " (lowered to fit %u paths)", RW_KITER_LIMIT);
 		sb_printf(&b, "%s", l + 1 < n->nloops ? "," : "");
 	}
 	sb_printf(&b, " */");
 	return b.s;
+}
+
+/* Whether a --kiter-loop FILE names the file src_name: the same string, or
+ * the same last component. */
+static bool same_file(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+	return !strcmp(a, b) || !strcmp(sa ? sa + 1 : a, sb ? sb + 1 : b);
 }
 
 const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
@@ -418,7 +498,7 @@ const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, con
                               struct rw_kiter_result *res, char *err, size_t errlen)
 {
 	const struct cfg *g = plan->g;
-	struct kform kf = {.plan = plan, .p = f->prefix};
+	struct kform kf = {.plan = plan, .p = f->prefix, .k = o->k};
 	const char *why = NULL;
 	unsigned *k_out = NULL;
 	char **edge_code = NULL, **start_code = NULL;
@@ -430,9 +510,10 @@ const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, con
 	kf.ki_edge = malloc((g->nedges + 1) * sizeof *kf.ki_edge);
 	kf.kg = ki_graph_from_cfg(g, dag, kf.cfg_edge);
 	k_out = calloc(g->nblocks + 1, sizeof *k_out);
+	kf.fit_lowered = calloc(g->nblocks + 1, sizeof *kf.fit_lowered);
 	edge_code = calloc(g->nedges + 1, sizeof *edge_code);
 	start_code = calloc(g->nblocks + 1, sizeof *start_code);
-	if (!kf.cfg_edge || !kf.ki_edge || !kf.kg || !k_out || !edge_code || !start_code) {
+	if (!kf.cfg_edge || !kf.ki_edge || !kf.kg || !k_out || !kf.fit_lowered || !edge_code || !start_code) {
 		fprintf(stderr, "kpath: out of memory\n");
 		exit(1);
 	}
@@ -443,15 +524,58 @@ const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, con
 	/* K as asked when the function fits the hard limit; else ki_fit lowers
 	 * it loop by loop (docs/kiter-paths.md, "Irreducible loops, deep nests,
 	 * overflow") */
-	struct ki_options ko = {.k = o->k, .limit = RW_KITER_LIMIT};
-	uint64_t fit = ki_fit(kf.kg, &ko, k_out);
-	if (fit == UINT64_MAX) {
-		snprintf(err, errlen, "more than %u k-iteration paths even with every loop acyclic", RW_KITER_LIMIT);
-		why = err;
-		goto out;
+	/* --kiter-loop: K per loop head (the target of a back edge) */
+	unsigned *k_head = calloc(g->nblocks + 1, sizeof *k_head);
+	if (!k_head) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
 	}
-	ko.k_head = k_out;
+	for (uint32_t v = 0; v < g->nblocks; v++)
+		k_head[v] = o->k;
+	for (uint32_t ke = 0; ke < kf.kg->nedges; ke++) {
+		uint32_t h = kf.kg->edges[ke].dst;
+		if (!kf.kg->edges[ke].back)
+			continue;
+		for (unsigned i = 0; i < o->nloops; i++)
+			if (g->blocks[h].line == o->loops[i].line && same_file(o->loops[i].file, f->src_name)) {
+				k_head[h] = o->loops[i].k;
+				o->loops[i].used = true;
+			}
+	}
+	struct ki_options ko = {.k = o->k, .k_head = k_head, .limit = RW_KITER_LIMIT};
 	enum ki_status st = ki_build(kf.kg, &ko, &kf.n, err, errlen);
+	if (st == KI_TOO_MANY) {
+		/* which loops could keep K (mixed mode): a build without the
+		 * limit, when its count fits 64 bits */
+		struct ki_numbering *full = NULL;
+		if (ki_build(kf.kg, &(struct ki_options){.k = o->k, .k_head = k_head}, &full, err, errlen) != KI_OK)
+			full = NULL;
+		uint64_t fit = ki_fit(kf.kg, &ko, k_out);
+		if (fit == UINT64_MAX) {
+			ki_free(full);
+			snprintf(err, errlen, "more than %u k-iteration paths even with every loop acyclic", RW_KITER_LIMIT);
+			why = err;
+			goto out;
+		}
+		ko.k_head = k_out;
+		st = ki_build(kf.kg, &ko, &kf.n, err, errlen);
+		struct sb note = {0};
+		for (uint32_t l = 0; st == KI_OK && l < kf.n->nloops; l++) {
+			const struct ki_loop *L = &kf.n->loops[l];
+			unsigned could = full ? full->loops[l].k : o->k;
+			if (L->k >= could)
+				continue;
+			if (!res->lowered)
+				sb_printf(&note, "K lowered to fit %u k-iteration paths:", RW_KITER_LIMIT);
+			sb_printf(&note, "%s loop at line %u to K=%u", res->lowered ? "," : "", g->blocks[L->head].line, L->k);
+			res->lowered = true;
+			kf.fit_lowered[L->head] = true;
+		}
+		if (res->lowered)
+			snprintf(res->note, sizeof res->note, "%s (%s paths)", note.s, U64(kf.n->total));
+		free(note.s);
+		ki_free(full);
+	}
 	if (st != KI_OK) {
 		if (st == KI_NOMEM) {
 			fprintf(stderr, "kpath: out of memory\n");
@@ -460,20 +584,6 @@ const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, con
 		why = err;
 		goto out;
 	}
-	/* loops ki_fit lowered: asked below o->k, and not for mixed mode */
-	struct sb note = {0};
-	for (uint32_t l = 0; l < kf.n->nloops; l++) {
-		const struct ki_loop *L = &kf.n->loops[l];
-		if (L->lowered != KI_LOWER_NONE || L->k_asked >= o->k)
-			continue;
-		if (!res->lowered)
-			sb_printf(&note, "K lowered to fit %u k-iteration paths:", RW_KITER_LIMIT);
-		sb_printf(&note, "%s loop at line %u to K=%u", res->lowered ? "," : "", g->blocks[L->head].line, L->k);
-		res->lowered = true;
-	}
-	if (res->lowered)
-		snprintf(res->note, sizeof res->note, "%s (%s paths)", note.s, U64(kf.n->total));
-	free(note.s);
 	snprintf(kf.desc, sizeof kf.desc, "&%sfn_%s", f->prefix, plan->name);
 	uint64_t init = 0;
 	for (uint32_t ke = 0; ke < kf.kg->nedges; ke++) {
@@ -487,8 +597,9 @@ const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, con
 		if (g->edges[e].site != CFG_NONE || !edge_code[e] || kf.ki_edge[e] == KI_NONE)
 			continue;
 		if (!move_to_start(&kf, e, edge_code, start_code)) {
-			snprintf(err, errlen, "an edge without an insertion site (line %u) carries k-iteration code kpath "
-			         "cannot move to the block it enters", g->blocks[g->edges[e].src].line);
+			snprintf(err, errlen, "a switch edge without an insertion site (line %u to line %u) carries "
+			         "k-iteration code kpath cannot move to the block it enters", g->blocks[g->edges[e].src].line,
+			         g->blocks[g->edges[e].dst].line);
 			why = err;
 			goto out;
 		}
@@ -498,6 +609,10 @@ const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, con
 	char dn[160];
 	snprintf(dn, sizeof dn, "%sfn_%s", f->prefix, plan->name);
 	form.desc_name = dn;
+	add_preamble(f);
+	char *reg = registration(&kf);
+	append(&f->tail_extra, reg);
+	free(reg);
 	rw_function_form(f, plan, dag, place, &form);
 	free(form.entry);
 	free(form.desc);
@@ -513,5 +628,7 @@ out:
 	free(kf.cfg_edge);
 	free(kf.ki_edge);
 	free(k_out);
+	free(kf.fit_lowered);
+	free(k_head);
 	return why;
 }

@@ -142,8 +142,17 @@ void rw_function_form(struct rw_file *f, const struct fn_plan *plan, const struc
  * k-iteration path numbering, the code of Algorithm 3 on every edge. */
 #define RW_KITER_MAX_K 16u          /* largest --kiter */
 #define RW_KITER_LIMIT 1000000u     /* hard limit of a function's static paths: above it ki_fit lowers K */
+/* --kiter-loop FILE:LINE=K: the K of the loop whose head block starts on
+ * LINE of FILE (the line the output's comment and the profile give). */
+struct rw_kiter_loop {
+	const char *file;
+	unsigned line, k;
+	bool used;                  /* set when some loop head matched */
+};
 struct rw_kiter_opts {
-	unsigned k;                 /* K of every innermost loop */
+	unsigned k;                 /* K of every innermost loop not named below */
+	struct rw_kiter_loop *loops;
+	unsigned nloops;
 };
 struct rw_kiter_result {
 	bool lowered;               /* ki_fit lowered some loop's K to fit RW_KITER_LIMIT */

@@ -26,6 +26,7 @@ static void func_free(struct kp_func *f)
 		free(f->paths[i].last_lines);
 	}
 	free(f->paths);
+	kp_kiter_free(f->kiter);
 	kp_cfg_free(&f->cfg);
 }
 
@@ -207,6 +208,11 @@ int kp_profile_merge_into(struct kp_profile *dst, const struct kp_profile *src, 
 				rc = KP_ENOMEM;
 				break;
 			}
+		}
+		/* equal checksums: a kiter function's K are in its checksum */
+		if (s->kiter && !d->kiter && !(d->kiter = kp_kiter_copy(s->kiter))) {
+			rc = KP_ENOMEM;
+			break;
 		}
 		d->invalid_paths = kp_add_sat(d->invalid_paths, s->invalid_paths);
 		d->emitted = kp_add_sat(d->emitted, s->emitted);

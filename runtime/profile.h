@@ -122,6 +122,10 @@ struct kp_func {
 	struct kp_ipf ipf;     /* the k-IPF, see above */
 	struct kp_path *paths; /* sorted by id, unique */
 	uint32_t npaths;
+	/* --mode kiter (docs/profile-schema.md, "kiter"): a jansson object of
+	 * the fields "mode", "kiter_k", "kiter_loops"; NULL in the default
+	 * mode.  Written into the function's object, read back, kept by merging. */
+	void *kiter;
 	struct kp_cfg cfg;     /* the static graph, nblocks 0 if unknown */
 };
 
@@ -215,6 +219,15 @@ int kp_decode_path(const struct kp_dag *dag, uint64_t id, uint32_t **lines, uint
  * never below its first) - else *last_lines = NULL. */
 int kp_decode_spans(const struct kp_dag *dag, uint64_t id, uint32_t **lines, uint32_t **last_lines,
 		    uint32_t *nlines);
+/* The kiter fields of a function (struct kp_func, kiter): free, copy (NULL
+ * stays NULL; NULL on OOM), and the runtime's, from what the instrumented
+ * file registered for descriptor f (runtime/kiter.c). */
+void kp_kiter_free(void *x);
+void *kp_kiter_copy(const void *x);
+void *kp_kiter_fields(const struct kpath_rt_func *f);
+/* Its kiter_k; 0 for NULL (the default mode). */
+unsigned kp_kiter_k(const void *x);
+
 /* Adds the decoded path of every id occurring in f's k-IPF that f->paths
  * lacks. */
 int kp_func_decode_all(struct kp_func *f, const struct kp_dag *dag);

@@ -85,6 +85,8 @@ static json_t *func_json(const struct kp_func *f)
 	    json_object_set_new(o, "emitted", u64_json(f->emitted)) ||
 	    (f->source_hash[0] && json_object_set_new(o, "source_hash", json_string(f->source_hash))))
 		goto fail;
+	if (f->kiter && json_object_update(o, (json_t *)f->kiter))
+		goto fail;
 	json_object_set_new(o, "paths", paths);
 	json_object_set_new(o, "kipf", kipf);
 	if (f->cfg.nblocks) { /* optional, last: docs/profile-schema.md */
@@ -450,6 +452,24 @@ static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 	f->emitted = emitted;
 	if (sh)
 		memcpy(f->source_hash, json_string_value(sh), sizeof f->source_hash);
+	json_t *mode = json_object_get(o, "mode");
+	if (mode) { /* docs/profile-schema.md, "kiter" */
+		json_t *kk = json_object_get(o, "kiter_k"), *loops = json_object_get(o, "kiter_loops"), *l;
+		size_t i;
+		if (!json_is_string(mode) || strcmp(json_string_value(mode), "kiter"))
+			return bad(r, "mode", "expected \"kiter\" (absent: the default mode, kipf)");
+		if (!json_is_integer(kk) || json_integer_value(kk) < 1)
+			return bad(r, "kiter_k", "expected an integer >= 1");
+		if (!json_is_array(loops))
+			return bad(r, "kiter_loops", "expected an array of {line, k}");
+		json_array_foreach(loops, i, l)
+			if (!json_is_integer(json_object_get(l, "line")) || !json_is_integer(json_object_get(l, "k")) ||
+			    json_integer_value(json_object_get(l, "k")) < 1)
+				return bad(r, "kiter_loops", "expected an array of {line, k} with k >= 1");
+		f->kiter = json_pack("{s:s, s:O, s:O}", "mode", "kiter", "kiter_k", kk, "kiter_loops", loops);
+		if (!f->kiter)
+			return KP_ENOMEM;
+	}
 	if ((rc = read_paths(r, json_object_get(o, "paths"), f)))
 		return rc;
 	json_t *kipf = json_object_get(o, "kipf");
@@ -573,4 +593,19 @@ int kp_profile_read_opts(const char *path, struct kp_profile *p, int force, char
 	if (rc == KP_ENOMEM)
 		seterr(err, errlen, "%s: out of memory", path);
 	return rc == 0 && r.forced ? KP_FORCED : rc;
+}
+
+void kp_kiter_free(void *x)
+{
+	json_decref((json_t *)x);
+}
+
+void *kp_kiter_copy(const void *x)
+{
+	return x ? json_deep_copy((const json_t *)x) : NULL;
+}
+
+unsigned kp_kiter_k(const void *x)
+{
+	return x ? (unsigned)json_integer_value(json_object_get((const json_t *)x, "kiter_k")) : 0;
 }

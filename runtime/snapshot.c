@@ -17,6 +17,7 @@ int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const 
 	if (f->source_hash && !kp_rule_hex16(f->source_hash))
 		memcpy(kf->source_hash, f->source_hash, sizeof kf->source_hash);
 	kf->invalid_paths = invalid;
+	kf->kiter = kp_kiter_fields(f);
 	if (kp_ipf_add(&kf->ipf, t, p->k) != 0 || kp_ipf_compact(&kf->ipf, p->k) != 0)
 		return KP_ENOMEM;
 	struct kp_dag dag = { f->num_blocks, f->block_line, f->num_edges, f->edges, f->block_last_line };
