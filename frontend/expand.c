@@ -81,8 +81,10 @@ static char *xstrdup(const char *s)
 
 struct pp {
 	const struct xp_request *rq;
-	char *tmp;       /* temporary copy beside the source */
+	char *tmpdir;    /* a private directory under $TMPDIR */
+	char *tmp;       /* the temporary copy in it */
 	char *tmp_base;  /* its last component (must not leak into expansions) */
+	char *srcdir;    /* the source's directory: first for #include "..." */
 };
 
 /* Flags for `clang -E`: the parser flags without those that write files or
@@ -123,13 +125,18 @@ static bool pp_run(struct pp *pp, const char *text, size_t len, struct sbuf *out
 		return false;
 	}
 	const char *clang = getenv("KPATH_CLANG");
-	const char **argv = malloc((size_t)(rq->nflags + 10) * sizeof *argv);
+	const char **argv = malloc((size_t)(rq->nflags + 12) * sizeof *argv);
 	if (!argv) {
 		fprintf(stderr, "kpath: out of memory\n");
 		exit(1);
 	}
 	int argc = 0;
 	argv[argc++] = clang && *clang ? clang : KPATH_CLANG_DEFAULT;
+	/* #include "..." looks first beside the including file: the copy's
+	 * directory holds nothing else, and the source's directory comes next,
+	 * before any -iquote or -I of the user's, as it would for the source. */
+	argv[argc++] = "-iquote";
+	argv[argc++] = pp->srcdir;
 	for (int i = 0; i < rq->nflags; i++)
 		if (keep_flag(rq->flags, rq->nflags, &i))
 			argv[argc++] = rq->flags[i];
@@ -645,16 +652,40 @@ out:
 	return ok;
 }
 
-static bool make_tmp_name(struct pp *pp, const char *path)
+/* The copy clang -E reads goes into a fresh directory under $TMPDIR (or
+ * /tmp), never beside the source: source trees may be read-only, and a
+ * build that globs its sources must not see it.  Its name differs from the
+ * source's so that an expansion naming it (__BASE_FILE__) can be told from
+ * one naming the source (__FILE__, which the #line gives). */
+static bool make_tmp_name(struct pp *pp, const char *path, char *err, size_t errsz)
 {
 	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
-	size_t n = dirlen + strlen(path) + 64;
+	const char *base = slash ? slash + 1 : path;
+	const char *td = getenv("TMPDIR");
+	if (!td || !*td)
+		td = "/tmp";
+	size_t dn = strlen(td) + 32, n = dn + strlen(base) + 64;
+	pp->tmpdir = malloc(dn);
 	pp->tmp = malloc(n);
-	if (!pp->tmp)
+	pp->srcdir = slash ? malloc((size_t)(slash - path) + 2) : xstrdup(".");
+	if (!pp->tmpdir || !pp->tmp || !pp->srcdir) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	if (slash) {
+		size_t sl = slash == path ? 1 : (size_t)(slash - path);
+		memcpy(pp->srcdir, path, sl);
+		pp->srcdir[sl] = 0;
+	}
+	snprintf(pp->tmpdir, dn, "%s/kpath-xp-XXXXXX", td);
+	if (!mkdtemp(pp->tmpdir)) {
+		snprintf(err, errsz, "cannot create a temporary directory %s: %s", pp->tmpdir, strerror(errno));
+		free(pp->tmpdir);
+		pp->tmpdir = NULL;
 		return false;
-	snprintf(pp->tmp, n, "%.*s.kpath-xp-%ld-%s", (int)dirlen, path, (long)getpid(), path + dirlen);
-	pp->tmp_base = pp->tmp + dirlen;
+	}
+	snprintf(pp->tmp, n, "%s/.kpath-xp-%ld-%s", pp->tmpdir, (long)getpid(), base);
+	pp->tmp_base = strrchr(pp->tmp, '/') + 1;
 	return true;
 }
 
@@ -667,12 +698,15 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	j.reason = calloc(rq->nfns + 1, sizeof *j.reason);
 	bool *sel = calloc(rq->nfns + 1, sizeof *sel);
 	res->expanded = calloc(rq->nfns + 1, sizeof *res->expanded);
-	if (!j.expansion || !j.reason || !sel || !res->expanded || !make_tmp_name(&j.pp, rq->path)) {
+	if (!j.expansion || !j.reason || !sel || !res->expanded) {
 		fprintf(stderr, "kpath: out of memory\n");
 		exit(1);
 	}
 	char err[256];
-	if (rq->nregions && !pp_run(&j.pp, rq->text, rq->len, &j.orig_pp, err, sizeof err)) {
+	if (rq->nregions && !make_tmp_name(&j.pp, rq->path, err, sizeof err)) {
+		for (uint32_t f = 0; f < rq->nfns; f++)
+			set_reason(&j, f, "%s", err);
+	} else if (rq->nregions && !pp_run(&j.pp, rq->text, rq->len, &j.orig_pp, err, sizeof err)) {
 		for (uint32_t f = 0; f < rq->nfns; f++)
 			set_reason(&j, f, "%s", err);
 	} else if (rq->nregions) {
@@ -694,7 +728,10 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 						set_reason(&j, f, "its expansion interferes with another function's (__COUNTER__?)");
 		}
 	}
-	remove(j.pp.tmp);
+	if (j.pp.tmpdir) {
+		remove(j.pp.tmp);
+		rmdir(j.pp.tmpdir);
+	}
 	for (uint32_t f = 0; f < rq->nfns; f++)
 		sel[f] = !j.reason[f];
 	struct sbuf b = {0};
@@ -711,6 +748,8 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	free(j.expansion);
 	free(sel);
 	free(j.pp.tmp);
+	free(j.pp.tmpdir);
+	free(j.pp.srcdir);
 	free(j.orig_pp.p);
 	free(j.orig.t);
 }
