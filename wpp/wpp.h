@@ -72,24 +72,35 @@ int wpp_expand(const struct wpp_grammar *g, uint32_t r, int (*fn)(void *arg, uin
 
 /* ---- hot subpaths (wpp_hot.c) ------------------------------------------ */
 
+enum wpp_hot_method {
+	WPP_HOT_EXACT,  /* every minimal hot subpath, exact frequency (wpp_hot_exact.c) */
+	WPP_HOT_FIGURE7 /* the paper's Figure 7 traversal: a sound subset (wpp_hot.c) */
+};
+
 struct wpp_hot_opts {
 	unsigned min_len, max_len; /* 1 <= min_len <= max_len */
 	uint64_t min_cost;
 	const uint64_t *term_cost;   /* a path's cost, per terminal */
+	enum wpp_hot_method method;  /* WPP_HOT_EXACT when zero-initialised */
 };
 
 struct wpp_hot {
 	uint32_t *terms;  /* len terminals */
 	unsigned len;
-	uint64_t freq;    /* the frequency of the rule where it was found */
+	uint64_t freq;    /* EXACT: occurrences in the stream; FIGURE7: the frequency of the rule where it was found */
 	uint64_t cost;    /* freq x sum of term_cost, saturated */
-	uint32_t rule;    /* that rule */
+	uint32_t rule;    /* FIGURE7: that rule; EXACT: the most frequent rule where an occurrence crosses symbols */
 };
 
-/* The minimal hot subpaths of g (the WPP paper, Figure 7, with the
- * corrections of docs/wpp.md), in the order the traversal reports them.
- * 0 or -1 (ENOMEM). */
+/* The minimal hot subpaths of g by o->method (docs/wpp.md says exactly
+ * what each reports).  EXACT: every distinct subpath s, min_len <= |s| <=
+ * max_len, with occurrences x cost(s) >= min_cost and no shorter prefix
+ * of length >= min_len as hot, in trie order.  FIGURE7: Figure 7 of the
+ * WPP paper with the corrections of docs/wpp.md, in the order the
+ * traversal reports them.  0 or -1 (ENOMEM). */
 int wpp_hot_find(const struct wpp_grammar *g, const struct wpp_hot_opts *o, struct wpp_hot **out, size_t *n);
+int wpp_hot_exact(const struct wpp_grammar *g, const struct wpp_hot_opts *o, struct wpp_hot **out, size_t *n);
+int wpp_hot_figure7(const struct wpp_grammar *g, const struct wpp_hot_opts *o, struct wpp_hot **out, size_t *n);
 void wpp_hot_free(struct wpp_hot *h, size_t n);
 
 /* ---- shared by the readers (wpp_read.c) -------------------------------- */

@@ -4,7 +4,7 @@
  *
  *   kpath wpp expand FILE      every thread's path stream, as kpath trace dump prints a trace
  *   kpath wpp stats FILE       per thread: length, rules, grammar size, compression ratio
- *   kpath wpp hot FILE --min-len A --max-len B --min-cost C [--cost blocks|unit] [--json]
+ *   kpath wpp hot FILE --min-len A --max-len B --min-cost C [--cost blocks|unit] [--method exact|figure7] [--json]
  *                              minimal hot subpaths (WPP paper, section 4.2)
  */
 #include <inttypes.h>
@@ -18,7 +18,8 @@
 static const char wpp_usage[] =
 	"usage: kpath wpp expand FILE\n"
 	"       kpath wpp stats FILE\n"
-	"       kpath wpp hot FILE --min-len A --max-len B --min-cost C [--cost blocks|unit] [--json]\n";
+	"       kpath wpp hot FILE --min-len A --max-len B --min-cost C [--cost blocks|unit]\n"
+	"                     [--method exact|figure7] [--json]\n";
 
 static int usage(void)
 {
@@ -39,7 +40,10 @@ static int help(void)
 	       "  hot     the minimal hot subpaths: sequences of A..B consecutive paths\n"
 	       "          whose frequency x sum of path costs is at least C; a path's\n"
 	       "          cost is its number of blocks (--cost blocks, default) or 1\n"
-	       "          (--cost unit); --json for a machine-readable list (docs/wpp.md)\n",
+	       "          (--cost unit); every such subpath with its exact frequency\n"
+	       "          (--method exact, default) or the paper's Figure 7 traversal\n"
+	       "          (--method figure7: a subset); --json for a machine-readable list\n"
+	       "          (docs/wpp.md)\n",
 	       wpp_usage);
 	return 0;
 }
@@ -199,6 +203,7 @@ static int cmd_hot(int argc, char **argv)
 	uint64_t min_len = 0, max_len = 0, min_cost = 0;
 	int json = 0, have = 0;
 	enum cost_model model = COST_BLOCKS;
+	enum wpp_hot_method method = WPP_HOT_EXACT;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		uint64_t *dst = !strcmp(a, "--min-len") ? &min_len : !strcmp(a, "--max-len") ? &max_len
@@ -216,6 +221,12 @@ static int cmd_hot(int argc, char **argv)
 				return 2;
 			}
 			model = strcmp(argv[++i], "unit") ? COST_BLOCKS : COST_UNIT;
+		} else if (!strcmp(a, "--method")) {
+			if (i + 1 >= argc || (strcmp(argv[i + 1], "exact") && strcmp(argv[i + 1], "figure7"))) {
+				fprintf(stderr, "kpath wpp hot: --method takes exact or figure7\n");
+				return 2;
+			}
+			method = strcmp(argv[++i], "exact") ? WPP_HOT_FIGURE7 : WPP_HOT_EXACT;
 		} else if (!strcmp(a, "--json")) {
 			json = 1;
 		} else if (a[0] == '-' || path) {
@@ -244,7 +255,7 @@ static int cmd_hot(int argc, char **argv)
 			for (uint32_t t = 0; t < g->nterms; t++)
 				cost[t] = path_cost(&w.funcs[g->terms[t].func], g->terms[t].id, model);
 		struct wpp_hot_opts o = { .min_len = (unsigned)min_len, .max_len = (unsigned)max_len,
-					  .min_cost = min_cost, .term_cost = cost };
+					  .min_cost = min_cost, .term_cost = cost, .method = method };
 		if (!cost || wpp_hot_find(g, &o, &hot, &n) != 0) {
 			fprintf(stderr, "kpath wpp hot: %s: out of memory\n", path);
 			free(cost);
@@ -270,8 +281,9 @@ static int cmd_hot(int argc, char **argv)
 			json_array_append_new(threads, t);
 		} else {
 			printf("thread %" PRIu64 ": %zu minimal hot subpath(s) of %" PRIu64 "..%" PRIu64
-			       " paths with cost >= %" PRIu64 " (path cost: %s)\n",
-			       g->thread, n, min_len, max_len, min_cost, model == COST_UNIT ? "1" : "blocks");
+			       " paths with cost >= %" PRIu64 " (path cost: %s; %s)\n",
+			       g->thread, n, min_len, max_len, min_cost, model == COST_UNIT ? "1" : "blocks",
+			       method == WPP_HOT_EXACT ? "exact" : "Figure 7");
 			for (size_t k = 0; k < n; k++) {
 				printf("  #%zu  cost %" PRIu64 " = frequency %" PRIu64 " x %" PRIu64 ", %u paths (rule %u)\n",
 				       k + 1, hot[k].cost, hot[k].freq, hot[k].freq ? hot[k].cost / hot[k].freq : 0,
@@ -289,6 +301,7 @@ static int cmd_hot(int argc, char **argv)
 		json_object_set_new(root, "max_len", json_integer((json_int_t)max_len));
 		json_object_set_new(root, "min_cost", json_integer((json_int_t)min_cost));
 		json_object_set_new(root, "path_cost", json_string(model == COST_UNIT ? "unit" : "blocks"));
+		json_object_set_new(root, "method", json_string(method == WPP_HOT_EXACT ? "exact" : "figure7"));
 		json_object_set_new(root, "threads", threads);
 		threads = NULL;
 		if (json_dumpf(root, stdout, JSON_INDENT(1)) != 0 || fputc('\n', stdout) == EOF)

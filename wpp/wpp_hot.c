@@ -183,7 +183,7 @@ static void take_child(struct hot *h, struct frame *f, uint32_t c)
 	}
 }
 
-int wpp_hot_find(const struct wpp_grammar *g, const struct wpp_hot_opts *o, struct wpp_hot **out, size_t *n)
+int wpp_hot_figure7(const struct wpp_grammar *g, const struct wpp_hot_opts *o, struct wpp_hot **out, size_t *n)
 {
 	struct hot h = { .g = g, .o = o };
 	unsigned L = o->max_len;
@@ -258,6 +258,11 @@ done:
 	free(h.rs);
 	free((void *)h.freq);
 	return rc;
+}
+
+int wpp_hot_find(const struct wpp_grammar *g, const struct wpp_hot_opts *o, struct wpp_hot **out, size_t *n)
+{
+	return o->method == WPP_HOT_FIGURE7 ? wpp_hot_figure7(g, o, out, n) : wpp_hot_exact(g, o, out, n);
 }
 
 void wpp_hot_free(struct wpp_hot *h, size_t n)
