@@ -103,6 +103,14 @@ int wpp_hot_exact(const struct wpp_grammar *g, const struct wpp_hot_opts *o, str
 int wpp_hot_figure7(const struct wpp_grammar *g, const struct wpp_hot_opts *o, struct wpp_hot **out, size_t *n);
 void wpp_hot_free(struct wpp_hot *h, size_t n);
 
+/* A path's cost (docs/wpp.md): BLOCKS, its blocks that have a source line
+ * (the lines kpath report prints for it; 1 for an ID that does not decode,
+ * or a path without lines); UNIT, 1. */
+enum wpp_cost_model { WPP_COST_BLOCKS, WPP_COST_UNIT };
+uint64_t wpp_path_cost(const struct wpp_func *f, uint64_t id, enum wpp_cost_model m);
+/* Each terminal's cost in g (malloc'd, nterms entries), NULL on ENOMEM. */
+uint64_t *wpp_term_costs(const struct wpp_file *w, const struct wpp_grammar *g, enum wpp_cost_model m);
+
 /* ---- shared by the readers (wpp_read.c) -------------------------------- */
 
 /* The whole file (malloc'd, *len its size), or NULL with errno set. */

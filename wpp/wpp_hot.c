@@ -260,6 +260,23 @@ done:
 	return rc;
 }
 
+uint64_t wpp_path_cost(const struct wpp_func *f, uint64_t id, enum wpp_cost_model m)
+{
+	uint32_t *lines, n;
+	if (m == WPP_COST_UNIT || kp_decode_path(&f->dag, id, &lines, &n) != 0)
+		return 1;
+	free(lines);
+	return n ? n : 1;
+}
+
+uint64_t *wpp_term_costs(const struct wpp_file *w, const struct wpp_grammar *g, enum wpp_cost_model m)
+{
+	uint64_t *cost = malloc(((size_t)g->nterms + 1) * sizeof *cost);
+	for (uint32_t t = 0; cost && t < g->nterms; t++)
+		cost[t] = wpp_path_cost(&w->funcs[g->terms[t].func], g->terms[t].id, m);
+	return cost;
+}
+
 int wpp_hot_find(const struct wpp_grammar *g, const struct wpp_hot_opts *o, struct wpp_hot **out, size_t *n)
 {
 	return o->method == WPP_HOT_FIGURE7 ? wpp_hot_figure7(g, o, out, n) : wpp_hot_exact(g, o, out, n);
