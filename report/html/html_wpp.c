@@ -128,7 +128,7 @@ static int find_hot(struct html_wpp *w, const struct html_opts *o, uint32_t i)
 			t->min_cost = 1;
 		ho.min_cost = t->min_cost;
 		rc = wpp_hot_find(g, &ho, &t->hot, &t->n);
-		if (rc == 0)
+		if (rc == 0 && t->n)
 			qsort(t->hot, t->n, sizeof *t->hot, by_cost);
 	}
 	free(cost);

@@ -20,6 +20,7 @@
  *     with their true counts) is measured and printed, not asserted
  *     (docs/wpp.md).
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,15 +162,58 @@ static int collect_term(void *arg, uint32_t t)
 	return 0;
 }
 
-/* Brute force: the hot substrings (true count x cost >= C) that are
- * minimal (no proper prefix of length >= min_len is hot). */
+/* Brute force over one stream x[0..n): every substring's occurrence count
+ * (overlapping ones included) and its first occurrence, for lengths up to
+ * BF_MAXM, by sorting the start positions of each length. */
+enum { BF_MAXLEN = 512, BF_MAXM = 8 };
+static struct bf {
+	const uint32_t *x;
+	size_t n;
+	uint64_t cnt[BF_MAXM + 1][BF_MAXLEN];
+	uint32_t first[BF_MAXM + 1][BF_MAXLEN];
+} bf;
+static unsigned bf_m;
+
+static int bf_cmp(const void *a, const void *b)
+{
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	int c = memcmp(bf.x + i, bf.x + j, bf_m * sizeof *bf.x);
+	return c ? c : (i > j) - (i < j);
+}
+
+static void bf_init(const uint32_t *x, size_t n)
+{
+	static uint32_t idx[BF_MAXLEN];
+	bf.x = x;
+	bf.n = n;
+	for (bf_m = 1; bf_m <= BF_MAXM && bf_m <= n; bf_m++) {
+		size_t k = n - bf_m + 1;
+		for (uint32_t i = 0; i < k; i++)
+			idx[i] = i;
+		qsort(idx, k, sizeof *idx, bf_cmp);
+		for (size_t a = 0, b; a < k; a = b) {
+			for (b = a + 1; b < k && memcmp(x + idx[a], x + idx[b], bf_m * sizeof *x) == 0; b++)
+				;
+			for (size_t i = a; i < b; i++) {
+				bf.cnt[bf_m][idx[i]] = b - a;
+				bf.first[bf_m][idx[i]] = idx[a]; /* the smallest: ties sort by position */
+			}
+		}
+	}
+}
+
+/* Is x[i..i+m) hot (true count x cost >= C) and minimal (no proper prefix
+ * of length >= min_len is hot)? */
 static int brute_minimal(const uint32_t *x, size_t n, size_t i, unsigned m, const struct wpp_hot_opts *o)
 {
+	uint64_t c = 0;
+	assert(bf.x == x && bf.n == n && m <= BF_MAXM);
+	(void)n;
+	for (unsigned j = 0; j < o->min_len - 1; j++)
+		c += o->term_cost[x[i + j]];
 	for (unsigned len = o->min_len; len <= m; len++) {
-		uint64_t c = 0;
-		for (unsigned j = 0; j < len; j++)
-			c += o->term_cost[x[i + j]];
-		if (count(x, n, x + i, len) * c >= o->min_cost)
+		c += o->term_cost[x[i + len - 1]];
+		if (bf.cnt[len][i] * c >= o->min_cost)
 			return len == m;
 	}
 	return 0;
@@ -177,7 +221,7 @@ static int brute_minimal(const uint32_t *x, size_t n, size_t i, unsigned m, cons
 
 static void soundness(unsigned streams)
 {
-	enum { MAXLEN = 400 };
+	enum { MAXLEN = 400 }; /* <= BF_MAXLEN */
 	uint32_t x[MAXLEN];
 	uint64_t reported = 0, exact = 0, brute = 0, brute_found = 0;
 	for (unsigned s = 0; s < streams; s++) {
@@ -197,6 +241,7 @@ static void soundness(unsigned streams)
 		struct collect c = { x, 0 };
 		wpp_expand(&w, 0, collect_term, &c);
 		CHECK(c.n == len);
+		bf_init(x, len);
 		uint64_t cost[8];
 		for (uint32_t t = 0; t < w.nterms; t++)
 			cost[t] = 1 + rng() % 3;
@@ -231,13 +276,8 @@ static void soundness(unsigned streams)
 		 * traversal reported (any frequency) */
 		for (size_t p = 0; p < len; p++)
 			for (unsigned m2 = o.min_len; m2 <= o.max_len && p + m2 <= len; m2++) {
-				if (!brute_minimal(x, len, p, m2, &o))
-					continue;
-				size_t q = 0;
-				while (memcmp(x + q, x + p, m2 * sizeof *x) != 0)
-					q++;
-				if (q != p)
-					continue; /* counted at its first occurrence */
+				if (bf.first[m2][p] != p || !brute_minimal(x, len, p, m2, &o))
+					continue; /* distinct: counted at its first occurrence */
 				brute++;
 				for (size_t i = 0; i < n; i++)
 					if (h[i].len == m2 && memcmp(h[i].terms, x + p, m2 * sizeof *x) == 0) {
@@ -348,7 +388,7 @@ static size_t make_stream(uint32_t *x, size_t max, unsigned kind)
  * all substrings (distinct minimal hot substrings, true counts). */
 static void exact(unsigned streams)
 {
-	enum { MAXLEN = 512 };
+	enum { MAXLEN = BF_MAXLEN };
 	uint32_t x[MAXLEN], y[MAXLEN];
 	uint64_t total = 0;
 	for (unsigned s = 0; s < streams; s++) {
@@ -367,6 +407,7 @@ static void exact(unsigned streams)
 			CHECK(w.terms[y[i]].id == x[i]);
 			x[i] = y[i];
 		}
+		bf_init(x, len);
 		uint64_t cost[8];
 		for (uint32_t t = 0; t < w.nterms; t++)
 			cost[t] = rng() % 4; /* zero costs too */
@@ -378,12 +419,7 @@ static void exact(unsigned streams)
 		CHECK(wpp_hot_find(&w, &o, &h, &n) == 0);
 		for (size_t p = 0; p < len; p++)
 			for (unsigned m = o.min_len; m <= o.max_len && p + m <= len; m++) {
-				if (!brute_minimal(x, len, p, m, &o))
-					continue;
-				size_t q = 0;
-				while (memcmp(x + q, x + p, m * sizeof *x) != 0)
-					q++;
-				if (q != p)
+				if (bf.first[m][p] != p || !brute_minimal(x, len, p, m, &o))
 					continue; /* distinct: at its first occurrence */
 				brute++;
 				uint64_t cnt = count(x, len, x + p, m), sum = 0, found = 0;
