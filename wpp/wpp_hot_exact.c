@@ -81,8 +81,10 @@ static int trie_grow(struct trie *t)
 {
 	uint32_t ns = t->nslot ? 2 * t->nslot : 1024;
 	uint32_t *s = malloc((size_t)ns * sizeof *s);
-	if (!s || ns < t->nslot)
-		return free(s), -1;
+	if (!s || ns < t->nslot) {
+		free(s);
+		return -1;
+	}
 	memset(s, 0xff, (size_t)ns * sizeof *s);
 	for (uint32_t i = 1; i < t->nn; i++) { /* node 0 is the root */
 		uint32_t h = hash2(t->n[i].parent, t->n[i].term) & (ns - 1);

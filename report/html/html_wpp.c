@@ -60,8 +60,10 @@ static int match_funcs(struct html_wpp *w, const struct html_model *m, char *why
 	size_t matched = 0;
 
 	w->fmap = malloc(((size_t)w->w.nfuncs + 1) * sizeof *w->fmap);
-	if (!w->fmap)
-		return snprintf(why, whylen, "%s: out of memory", w->path), -1;
+	if (!w->fmap) {
+		snprintf(why, whylen, "%s: out of memory", w->path);
+		return -1;
+	}
 	for (uint32_t i = 0; i < w->w.nfuncs; i++) {
 		const struct wpp_func *f = &w->w.funcs[i];
 
@@ -142,8 +144,10 @@ int html_wpp_load(struct html_wpp **out, const struct html_opts *o, const struct
 	struct html_wpp *w = calloc(1, sizeof *w);
 
 	*out = NULL;
-	if (!w)
-		return snprintf(why, whylen, "%s: out of memory", o->wpp), -1;
+	if (!w) {
+		snprintf(why, whylen, "%s: out of memory", o->wpp);
+		return -1;
+	}
 	w->path = o->wpp;
 	w->min_len = o->wpp_min_len ? o->wpp_min_len : HTML_WPP_MIN_LEN;
 	w->max_len = o->wpp_max_len ? o->wpp_max_len : HTML_WPP_MAX_LEN;
