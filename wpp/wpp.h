@@ -72,25 +72,44 @@ int wpp_expand(const struct wpp_grammar *g, uint32_t r, int (*fn)(void *arg, uin
 
 /* ---- hot subpaths (wpp_hot.c) ------------------------------------------ */
 
+enum wpp_hot_method {
+	WPP_HOT_EXACT,  /* every minimal hot subpath, exact frequency (wpp_hot_exact.c) */
+	WPP_HOT_FIGURE7 /* the paper's Figure 7 traversal: a sound subset (wpp_hot.c) */
+};
+
 struct wpp_hot_opts {
 	unsigned min_len, max_len; /* 1 <= min_len <= max_len */
 	uint64_t min_cost;
 	const uint64_t *term_cost;   /* a path's cost, per terminal */
+	enum wpp_hot_method method;  /* WPP_HOT_EXACT when zero-initialised */
 };
 
 struct wpp_hot {
 	uint32_t *terms;  /* len terminals */
 	unsigned len;
-	uint64_t freq;    /* the frequency of the rule where it was found */
+	uint64_t freq;    /* EXACT: occurrences in the stream; FIGURE7: the frequency of the rule where it was found */
 	uint64_t cost;    /* freq x sum of term_cost, saturated */
-	uint32_t rule;    /* that rule */
+	uint32_t rule;    /* FIGURE7: that rule; EXACT: the most frequent rule where an occurrence crosses symbols */
 };
 
-/* The minimal hot subpaths of g (the WPP paper, Figure 7, with the
- * corrections of docs/wpp.md), in the order the traversal reports them.
- * 0 or -1 (ENOMEM). */
+/* The minimal hot subpaths of g by o->method (docs/wpp.md says exactly
+ * what each reports).  EXACT: every distinct subpath s, min_len <= |s| <=
+ * max_len, with occurrences x cost(s) >= min_cost and no shorter prefix
+ * of length >= min_len as hot, in trie order.  FIGURE7: Figure 7 of the
+ * WPP paper with the corrections of docs/wpp.md, in the order the
+ * traversal reports them.  0 or -1 (ENOMEM). */
 int wpp_hot_find(const struct wpp_grammar *g, const struct wpp_hot_opts *o, struct wpp_hot **out, size_t *n);
+int wpp_hot_exact(const struct wpp_grammar *g, const struct wpp_hot_opts *o, struct wpp_hot **out, size_t *n);
+int wpp_hot_figure7(const struct wpp_grammar *g, const struct wpp_hot_opts *o, struct wpp_hot **out, size_t *n);
 void wpp_hot_free(struct wpp_hot *h, size_t n);
+
+/* A path's cost (docs/wpp.md): BLOCKS, its blocks that have a source line
+ * (the lines kpath report prints for it; 1 for an ID that does not decode,
+ * or a path without lines); UNIT, 1. */
+enum wpp_cost_model { WPP_COST_BLOCKS, WPP_COST_UNIT };
+uint64_t wpp_path_cost(const struct wpp_func *f, uint64_t id, enum wpp_cost_model m);
+/* Each terminal's cost in g (malloc'd, nterms entries), NULL on ENOMEM. */
+uint64_t *wpp_term_costs(const struct wpp_file *w, const struct wpp_grammar *g, enum wpp_cost_model m);
 
 /* ---- shared by the readers (wpp_read.c) -------------------------------- */
 

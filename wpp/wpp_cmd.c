@@ -4,7 +4,7 @@
  *
  *   kpath wpp expand FILE      every thread's path stream, as kpath trace dump prints a trace
  *   kpath wpp stats FILE       per thread: length, rules, grammar size, compression ratio
- *   kpath wpp hot FILE --min-len A --max-len B --min-cost C [--cost blocks|unit] [--json]
+ *   kpath wpp hot FILE --min-len A --max-len B --min-cost C [--cost blocks|unit] [--method exact|figure7] [--json]
  *                              minimal hot subpaths (WPP paper, section 4.2)
  */
 #include <inttypes.h>
@@ -18,7 +18,8 @@
 static const char wpp_usage[] =
 	"usage: kpath wpp expand FILE\n"
 	"       kpath wpp stats FILE\n"
-	"       kpath wpp hot FILE --min-len A --max-len B --min-cost C [--cost blocks|unit] [--json]\n";
+	"       kpath wpp hot FILE --min-len A --max-len B --min-cost C [--cost blocks|unit]\n"
+	"                     [--method exact|figure7] [--json]\n";
 
 static int usage(void)
 {
@@ -39,7 +40,10 @@ static int help(void)
 	       "  hot     the minimal hot subpaths: sequences of A..B consecutive paths\n"
 	       "          whose frequency x sum of path costs is at least C; a path's\n"
 	       "          cost is its number of blocks (--cost blocks, default) or 1\n"
-	       "          (--cost unit); --json for a machine-readable list (docs/wpp.md)\n",
+	       "          (--cost unit); every such subpath with its exact frequency\n"
+	       "          (--method exact, default) or the paper's Figure 7 traversal\n"
+	       "          (--method figure7: a subset); --json for a machine-readable list\n"
+	       "          (docs/wpp.md)\n",
 	       wpp_usage);
 	return 0;
 }
@@ -129,19 +133,6 @@ static int cmd_stats(const char *path)
 
 /* ---- hot ---------------------------------------------------------------- */
 
-enum cost_model { COST_BLOCKS, COST_UNIT };
-
-/* A path's cost: 1, or its blocks with a source line (the lines kpath
- * report prints for it; an ID that does not decode costs 1). */
-static uint64_t path_cost(const struct wpp_func *f, uint64_t id, enum cost_model m)
-{
-	uint32_t *lines, n;
-	if (m == COST_UNIT || kp_decode_path(&f->dag, id, &lines, &n) != 0)
-		return 1;
-	free(lines);
-	return n ? n : 1;
-}
-
 static json_t *path_json(const struct wpp_file *w, const struct wpp_term *t)
 {
 	const struct wpp_func *f = &w->funcs[t->func];
@@ -198,7 +189,8 @@ static int cmd_hot(int argc, char **argv)
 	const char *path = NULL;
 	uint64_t min_len = 0, max_len = 0, min_cost = 0;
 	int json = 0, have = 0;
-	enum cost_model model = COST_BLOCKS;
+	enum wpp_cost_model model = WPP_COST_BLOCKS;
+	enum wpp_hot_method method = WPP_HOT_EXACT;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		uint64_t *dst = !strcmp(a, "--min-len") ? &min_len : !strcmp(a, "--max-len") ? &max_len
@@ -215,7 +207,13 @@ static int cmd_hot(int argc, char **argv)
 				fprintf(stderr, "kpath wpp hot: --cost takes blocks or unit\n");
 				return 2;
 			}
-			model = strcmp(argv[++i], "unit") ? COST_BLOCKS : COST_UNIT;
+			model = strcmp(argv[++i], "unit") ? WPP_COST_BLOCKS : WPP_COST_UNIT;
+		} else if (!strcmp(a, "--method")) {
+			if (i + 1 >= argc || (strcmp(argv[i + 1], "exact") && strcmp(argv[i + 1], "figure7"))) {
+				fprintf(stderr, "kpath wpp hot: --method takes exact or figure7\n");
+				return 2;
+			}
+			method = strcmp(argv[++i], "exact") ? WPP_HOT_FIGURE7 : WPP_HOT_EXACT;
 		} else if (!strcmp(a, "--json")) {
 			json = 1;
 		} else if (a[0] == '-' || path) {
@@ -237,14 +235,11 @@ static int cmd_hot(int argc, char **argv)
 	json_t *root = json ? json_object() : NULL, *threads = json ? json_array() : NULL;
 	for (uint32_t i = 0; i < w.ng && rc == 0; i++) {
 		const struct wpp_grammar *g = &w.g[i];
-		uint64_t *cost = malloc(((size_t)g->nterms + 1) * sizeof *cost);
+		uint64_t *cost = wpp_term_costs(&w, g, model);
 		struct wpp_hot *hot = NULL;
 		size_t n = 0;
-		if (cost)
-			for (uint32_t t = 0; t < g->nterms; t++)
-				cost[t] = path_cost(&w.funcs[g->terms[t].func], g->terms[t].id, model);
 		struct wpp_hot_opts o = { .min_len = (unsigned)min_len, .max_len = (unsigned)max_len,
-					  .min_cost = min_cost, .term_cost = cost };
+					  .min_cost = min_cost, .term_cost = cost, .method = method };
 		if (!cost || wpp_hot_find(g, &o, &hot, &n) != 0) {
 			fprintf(stderr, "kpath wpp hot: %s: out of memory\n", path);
 			free(cost);
@@ -271,8 +266,9 @@ static int cmd_hot(int argc, char **argv)
 			json_array_append_new(threads, t);
 		} else {
 			printf("thread %" PRIu64 ": %zu minimal hot subpath(s) of %" PRIu64 "..%" PRIu64
-			       " paths with cost >= %" PRIu64 " (path cost: %s)\n",
-			       g->thread, n, min_len, max_len, min_cost, model == COST_UNIT ? "1" : "blocks");
+			       " paths with cost >= %" PRIu64 " (path cost: %s; %s)\n",
+			       g->thread, n, min_len, max_len, min_cost, model == WPP_COST_UNIT ? "1" : "blocks",
+			       method == WPP_HOT_EXACT ? "exact" : "Figure 7");
 			for (size_t k = 0; k < n; k++) {
 				printf("  #%zu  cost %" PRIu64 " = frequency %" PRIu64 " x %" PRIu64 ", %u paths (rule %u)\n",
 				       k + 1, hot[k].cost, hot[k].freq, hot[k].freq ? hot[k].cost / hot[k].freq : 0,
@@ -289,7 +285,8 @@ static int cmd_hot(int argc, char **argv)
 		json_object_set_new(root, "min_len", json_integer((json_int_t)min_len));
 		json_object_set_new(root, "max_len", json_integer((json_int_t)max_len));
 		json_object_set_new(root, "min_cost", json_integer((json_int_t)min_cost));
-		json_object_set_new(root, "path_cost", json_string(model == COST_UNIT ? "unit" : "blocks"));
+		json_object_set_new(root, "path_cost", json_string(model == WPP_COST_UNIT ? "unit" : "blocks"));
+		json_object_set_new(root, "method", json_string(method == WPP_HOT_EXACT ? "exact" : "figure7"));
 		json_object_set_new(root, "threads", threads);
 		threads = NULL;
 		if (json_dumpf(root, stdout, JSON_INDENT(1)) != 0 || fputc('\n', stdout) == EOF)

@@ -183,7 +183,7 @@ static void take_child(struct hot *h, struct frame *f, uint32_t c)
 	}
 }
 
-int wpp_hot_find(const struct wpp_grammar *g, const struct wpp_hot_opts *o, struct wpp_hot **out, size_t *n)
+int wpp_hot_figure7(const struct wpp_grammar *g, const struct wpp_hot_opts *o, struct wpp_hot **out, size_t *n)
 {
 	struct hot h = { .g = g, .o = o };
 	unsigned L = o->max_len;
@@ -258,6 +258,28 @@ done:
 	free(h.rs);
 	free((void *)h.freq);
 	return rc;
+}
+
+uint64_t wpp_path_cost(const struct wpp_func *f, uint64_t id, enum wpp_cost_model m)
+{
+	uint32_t *lines, n;
+	if (m == WPP_COST_UNIT || kp_decode_path(&f->dag, id, &lines, &n) != 0)
+		return 1;
+	free(lines);
+	return n ? n : 1;
+}
+
+uint64_t *wpp_term_costs(const struct wpp_file *w, const struct wpp_grammar *g, enum wpp_cost_model m)
+{
+	uint64_t *cost = malloc(((size_t)g->nterms + 1) * sizeof *cost);
+	for (uint32_t t = 0; cost && t < g->nterms; t++)
+		cost[t] = wpp_path_cost(&w->funcs[g->terms[t].func], g->terms[t].id, m);
+	return cost;
+}
+
+int wpp_hot_find(const struct wpp_grammar *g, const struct wpp_hot_opts *o, struct wpp_hot **out, size_t *n)
+{
+	return o->method == WPP_HOT_FIGURE7 ? wpp_hot_figure7(g, o, out, n) : wpp_hot_exact(g, o, out, n);
 }
 
 void wpp_hot_free(struct wpp_hot *h, size_t n)

@@ -41,6 +41,10 @@ struct html_opts {
 	const char *out;         /* -o DIR */
 	const char *source_root; /* --source-root DIR, or NULL (current dir) */
 	size_t top;              /* --top N rows per path table, 0 = all */
+	const char *wpp;         /* --wpp FILE, or NULL (html_wpp.h) */
+	unsigned wpp_min_len, wpp_max_len; /* 0: the defaults of html_wpp.h */
+	uint64_t wpp_min_cost;
+	int wpp_min_cost_set;
 	int help;
 };
 #define HTML_TOP_DEFAULT 25
@@ -98,6 +102,7 @@ struct html_model {
 	struct html_file *files;
 	size_t nfiles;
 	uint64_t total_flow;
+	const struct html_wpp *wpp; /* --wpp, or NULL; owned by html_main.c */
 };
 
 /* Builds m from a read profile (moved into m->prof; p is emptied).

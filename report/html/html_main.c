@@ -16,6 +16,7 @@
 
 #include "html.h"
 #include "html_int.h"
+#include "html_wpp.h"
 #include "rep_src.h"
 #include "report.h"
 
@@ -114,6 +115,13 @@ static int write_pages(struct html_site *site, const struct html_model *m, const
 	html_page_index(f, m, base_name(o->profile));
 	if (html_site_close(f, "index.html", why, whylen) < 0)
 		return -1;
+	if (m->wpp) {
+		if (!(f = html_site_create(site, HTML_WPP_PAGE, why, whylen)))
+			return -1;
+		html_wpp_page(f, m);
+		if (html_site_close(f, HTML_WPP_PAGE, why, whylen) < 0)
+			return -1;
+	}
 	for (i = 0; i < m->nfuncs; i++) {
 		const struct html_func *fn = &m->funcs[i];
 
@@ -174,6 +182,7 @@ int kp_html_run(int argc, char **argv, FILE *out, FILE *err)
 	struct html_model m;
 	struct html_site site;
 	struct rep_src_root root;
+	struct html_wpp *wpp = NULL;
 	char why[1024];
 	int rc;
 
@@ -207,13 +216,22 @@ int kp_html_run(int argc, char **argv, FILE *out, FILE *err)
 		html_hl_cleanup();
 		return HTML_EXIT_FAIL;
 	}
-	if (html_site_open(&site, o.out, why, sizeof why) < 0) {
+	if (o.wpp && html_wpp_load(&wpp, &o, &m, why, sizeof why) < 0) {
 		fprintf(err, "kpath html: %s\n", kp_term(why));
 		html_model_free(&m);
 		html_hl_cleanup();
 		return HTML_EXIT_FAIL;
 	}
+	m.wpp = wpp;
+	if (html_site_open(&site, o.out, why, sizeof why) < 0) {
+		fprintf(err, "kpath html: %s\n", kp_term(why));
+		html_wpp_free(wpp);
+		html_model_free(&m);
+		html_hl_cleanup();
+		return HTML_EXIT_FAIL;
+	}
 	rc = write_site(&site, &m, &o, err);
+	html_wpp_free(wpp);
 	if (rc == 0)
 		fprintf(err, "kpath html: %s: %zu functions, %zu files -> %s/index.html\n", o.profile, m.nfuncs, m.nfiles,
 		        o.out);

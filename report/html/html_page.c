@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "html_int.h"
+#include "html_wpp.h"
 
 /* Iterations cycle through this many colours (kpath.css .it1 ...). */
 #define ITER_COLOURS 6
@@ -89,6 +90,7 @@ int html_page_index(FILE *out, const struct html_model *m, const char *profile_n
 	stat_item(out, "files", m->nfiles);
 	stat_item(out, "total flow", m->total_flow);
 	fputs("</dl>\n", out);
+	html_wpp_index_note(out, m);
 	if (m->prof.dropped)
 		fprintf(out, "<p class=\"warn\">The runtime dropped %" PRIu64 " events for lack of memory: "
 		        "counts are incomplete.</p>\n", m->prof.dropped);
@@ -296,6 +298,7 @@ int html_page_func(FILE *out, const struct html_model *m, const struct html_func
 	stat_item(out, "multi-iteration paths", f->nmulti);
 	stat_item(out, "k", m->prof.k);
 	fputs("</dl>\n", out);
+	html_wpp_func_note(out, m, f);
 	if (f->pf->invalid_paths)
 		fprintf(out, "<p class=\"warn\">%" PRIu64 " invalid path IDs were received and not recorded.</p>\n",
 		        f->pf->invalid_paths);
@@ -326,4 +329,20 @@ int html_page_func(FILE *out, const struct html_model *m, const struct html_func
 	fputs("</section>\n</div>\n</main>\n", out);
 	foot(out);
 	return ferror(out) ? -1 : 0;
+}
+
+/* For the other pages (html_wpp.h). */
+void html_page_head(FILE *out, const char *title_a, const char *title_b)
+{
+	head(out, title_a, title_b);
+}
+
+void html_page_foot(FILE *out)
+{
+	foot(out);
+}
+
+void html_page_count(FILE *out, uint64_t v)
+{
+	put_count(out, v);
 }

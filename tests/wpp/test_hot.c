@@ -3,8 +3,12 @@
  * Program Paths" (PLDI 1999; the "WPP paper"), section 4.2, Figure 7.
  *
  *   - Figure 5: abbcabbcabbc as S -> AAA, A -> BC, B -> ab, C -> bc, path
- *     costs 1, lengths 2..3, minimum cost 6: exactly ab and bc;
- *   - soundness, on thousands of seeded random and structured streams
+ *     costs 1, lengths 2..3, minimum cost 6: exactly ab and bc by Figure 7,
+ *     exactly ab, bb, bc and cab by the exact search;
+ *   - the exact search (WPP_HOT_EXACT, the default) equals a brute-force
+ *     enumeration of all substrings, on seeded random, motif and nested
+ *     streams compressed by runtime/sequitur.c;
+ *   - Figure 7 (WPP_HOT_FIGURE7): soundness, on thousands of seeded random and structured streams
  *     compressed by runtime/sequitur.c: every reported subpath has a length
  *     in [min_len, max_len], occurs in the stream at least `frequency`
  *     times (brute-force count over the expansion), so its true cost is at
@@ -16,6 +20,7 @@
  *     with their true counts) is measured and printed, not asserted
  *     (docs/wpp.md).
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +55,8 @@ static void figure5(void)
 	struct wpp_grammar g = { .length = 12, .nterms = 3, .terms = terms, .nrules = 4, .start = start,
 				 .syms = syms };
 	uint64_t cost[] = { 1, 1, 1 };
-	struct wpp_hot_opts o = { .min_len = 2, .max_len = 3, .min_cost = 6, .term_cost = cost };
+	struct wpp_hot_opts o = { .min_len = 2, .max_len = 3, .min_cost = 6, .term_cost = cost,
+				  .method = WPP_HOT_FIGURE7 };
 	struct wpp_hot *h;
 	size_t n;
 	CHECK(wpp_grammar_check(&g, 1) == NULL);
@@ -65,7 +71,25 @@ static void figure5(void)
 		CHECK(h[1].len == 2 && h[1].terms[0] == 1 && h[1].terms[1] == 2); /* bc */
 		CHECK(h[1].freq == 3 && h[1].cost == 6 && h[1].rule == 3);
 	}
-	printf("figure 5: %zu hot subpaths (expected ab, bc)\n", n);
+	printf("figure 5, Figure 7: %zu hot subpaths (expected ab, bc)\n", n);
+	wpp_hot_free(h, n);
+	/* exact: abbcabbcabbc has ab x3, bb x3, bc x3 (cost 6), ca x2 (cost 4,
+	 * not hot) and cab x2 (cost 6, minimal: its prefix ca is not hot) */
+	o.method = WPP_HOT_EXACT;
+	CHECK(wpp_hot_find(&g, &o, &h, &n) == 0);
+	CHECK(n == 4);
+	static const char *want[] = { "ab", "bb", "bc", "cab" };
+	unsigned seen = 0;
+	for (size_t i = 0; i < n; i++) {
+		char str[4] = { 0 };
+		for (unsigned j = 0; j < h[i].len && j < 3; j++)
+			str[j] = (char)('a' + h[i].terms[j]);
+		for (unsigned k = 0; k < 4; k++)
+			if (!strcmp(str, want[k]) && h[i].cost == 6 && h[i].freq == (k == 3 ? 2u : 3u))
+				seen |= 1u << k;
+	}
+	CHECK(seen == 15);
+	printf("figure 5, exact: %zu hot subpaths (expected ab, bb, bc, cab)\n", n);
 	wpp_hot_free(h, n);
 }
 
@@ -138,15 +162,58 @@ static int collect_term(void *arg, uint32_t t)
 	return 0;
 }
 
-/* Brute force: the hot substrings (true count x cost >= C) that are
- * minimal (no proper prefix of length >= min_len is hot). */
+/* Brute force over one stream x[0..n): every substring's occurrence count
+ * (overlapping ones included) and its first occurrence, for lengths up to
+ * BF_MAXM, by sorting the start positions of each length. */
+enum { BF_MAXLEN = 512, BF_MAXM = 8 };
+static struct bf {
+	const uint32_t *x;
+	size_t n;
+	uint64_t cnt[BF_MAXM + 1][BF_MAXLEN];
+	uint32_t first[BF_MAXM + 1][BF_MAXLEN];
+} bf;
+static unsigned bf_m;
+
+static int bf_cmp(const void *a, const void *b)
+{
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	int c = memcmp(bf.x + i, bf.x + j, bf_m * sizeof *bf.x);
+	return c ? c : (i > j) - (i < j);
+}
+
+static void bf_init(const uint32_t *x, size_t n)
+{
+	static uint32_t idx[BF_MAXLEN];
+	bf.x = x;
+	bf.n = n;
+	for (bf_m = 1; bf_m <= BF_MAXM && bf_m <= n; bf_m++) {
+		size_t k = n - bf_m + 1;
+		for (uint32_t i = 0; i < k; i++)
+			idx[i] = i;
+		qsort(idx, k, sizeof *idx, bf_cmp);
+		for (size_t a = 0, b; a < k; a = b) {
+			for (b = a + 1; b < k && memcmp(x + idx[a], x + idx[b], bf_m * sizeof *x) == 0; b++)
+				;
+			for (size_t i = a; i < b; i++) {
+				bf.cnt[bf_m][idx[i]] = b - a;
+				bf.first[bf_m][idx[i]] = idx[a]; /* the smallest: ties sort by position */
+			}
+		}
+	}
+}
+
+/* Is x[i..i+m) hot (true count x cost >= C) and minimal (no proper prefix
+ * of length >= min_len is hot)? */
 static int brute_minimal(const uint32_t *x, size_t n, size_t i, unsigned m, const struct wpp_hot_opts *o)
 {
+	uint64_t c = 0;
+	assert(bf.x == x && bf.n == n && m <= BF_MAXM);
+	(void)n;
+	for (unsigned j = 0; j < o->min_len - 1; j++)
+		c += o->term_cost[x[i + j]];
 	for (unsigned len = o->min_len; len <= m; len++) {
-		uint64_t c = 0;
-		for (unsigned j = 0; j < len; j++)
-			c += o->term_cost[x[i + j]];
-		if (count(x, n, x + i, len) * c >= o->min_cost)
+		c += o->term_cost[x[i + len - 1]];
+		if (bf.cnt[len][i] * c >= o->min_cost)
 			return len == m;
 	}
 	return 0;
@@ -154,7 +221,7 @@ static int brute_minimal(const uint32_t *x, size_t n, size_t i, unsigned m, cons
 
 static void soundness(unsigned streams)
 {
-	enum { MAXLEN = 400 };
+	enum { MAXLEN = 400 }; /* <= BF_MAXLEN */
 	uint32_t x[MAXLEN];
 	uint64_t reported = 0, exact = 0, brute = 0, brute_found = 0;
 	for (unsigned s = 0; s < streams; s++) {
@@ -174,10 +241,12 @@ static void soundness(unsigned streams)
 		struct collect c = { x, 0 };
 		wpp_expand(&w, 0, collect_term, &c);
 		CHECK(c.n == len);
+		bf_init(x, len);
 		uint64_t cost[8];
 		for (uint32_t t = 0; t < w.nterms; t++)
 			cost[t] = 1 + rng() % 3;
-		struct wpp_hot_opts o = { .min_len = 1 + (unsigned)(rng() % 3), .term_cost = cost };
+		struct wpp_hot_opts o = { .min_len = 1 + (unsigned)(rng() % 3), .term_cost = cost,
+					  .method = WPP_HOT_FIGURE7 };
 		o.max_len = o.min_len + (unsigned)(rng() % 4);
 		o.min_cost = 1 + rng() % (len / 2 + 2);
 		struct wpp_hot *h;
@@ -207,13 +276,8 @@ static void soundness(unsigned streams)
 		 * traversal reported (any frequency) */
 		for (size_t p = 0; p < len; p++)
 			for (unsigned m2 = o.min_len; m2 <= o.max_len && p + m2 <= len; m2++) {
-				if (!brute_minimal(x, len, p, m2, &o))
-					continue;
-				size_t q = 0;
-				while (memcmp(x + q, x + p, m2 * sizeof *x) != 0)
-					q++;
-				if (q != p)
-					continue; /* counted at its first occurrence */
+				if (bf.first[m2][p] != p || !brute_minimal(x, len, p, m2, &o))
+					continue; /* distinct: counted at its first occurrence */
 				brute++;
 				for (size_t i = 0; i < n; i++)
 					if (h[i].len == m2 && memcmp(h[i].terms, x + p, m2 * sizeof *x) == 0) {
@@ -255,7 +319,8 @@ static void flat(unsigned streams)
 		start[1] = len;
 		struct wpp_grammar g = { .length = len, .nterms = 16, .terms = terms, .nrules = 1, .start = start,
 					 .syms = syms };
-		struct wpp_hot_opts o = { .min_len = 1 + (unsigned)(rng() % 3), .term_cost = cost };
+		struct wpp_hot_opts o = { .min_len = 1 + (unsigned)(rng() % 3), .term_cost = cost,
+					  .method = WPP_HOT_FIGURE7 };
 		o.max_len = o.min_len + (unsigned)(rng() % 5);
 		o.min_cost = 1 + rng() % 12;
 		struct wpp_hot *h;
@@ -288,9 +353,105 @@ static void flat(unsigned streams)
 	CHECK(total > 1000);
 }
 
+/* A stream: random, a motif with noise, or nested repetition (blocks
+ * repeated inside blocks, so SEQUITUR builds deep rules used many times). */
+static size_t make_stream(uint32_t *x, size_t max, unsigned kind)
+{
+	size_t len = 1 + rng() % max;
+	unsigned k = 1 + (unsigned)(rng() % 5), motif = 1 + (unsigned)(rng() % 6);
+	uint32_t m[6];
+	for (unsigned i = 0; i < motif; i++)
+		m[i] = (uint32_t)(rng() % k);
+	if (kind == 2) {
+		size_t n = 1 + rng() % 4;
+		for (size_t i = 0; i < n; i++)
+			x[i] = (uint32_t)(rng() % k);
+		while (n < max / 2) { /* x := x x' x with x' a small variation */
+			size_t reps = 2 + rng() % 3;
+			for (size_t r = 1; r < reps && n * 2 <= max; r++) {
+				memcpy(x + n, x, n * sizeof *x);
+				if (rng() % 3 == 0)
+					x[n + rng() % n] = (uint32_t)(rng() % k);
+				n *= 2;
+			}
+			if (n * 2 > max)
+				break;
+		}
+		return n;
+	}
+	for (size_t i = 0; i < len; i++)
+		x[i] = kind == 0 ? (uint32_t)(rng() % k) : (rng() % 8 ? m[i % motif] : (uint32_t)(rng() % k));
+	return len;
+}
+
+/* The issue's check: WPP_HOT_EXACT equals the brute-force enumeration of
+ * all substrings (distinct minimal hot substrings, true counts). */
+static void exact(unsigned streams)
+{
+	enum { MAXLEN = BF_MAXLEN };
+	uint32_t x[MAXLEN], y[MAXLEN];
+	uint64_t total = 0;
+	for (unsigned s = 0; s < streams; s++) {
+		size_t len = make_stream(x, MAXLEN, s % 3);
+		struct kp_sq g;
+		kp_sq_init(&g, 1);
+		for (size_t i = 0; i < len; i++)
+			kp_sq_append(&g, 0, x[i]);
+		kp_sq_finish(&g);
+		struct wpp_grammar w;
+		to_wpp(&g, &w);
+		struct collect c = { y, 0 };
+		wpp_expand(&w, 0, collect_term, &c);
+		CHECK(c.n == len);
+		for (size_t i = 0; i < len; i++) { /* terminal indices, in first-seen order */
+			CHECK(w.terms[y[i]].id == x[i]);
+			x[i] = y[i];
+		}
+		bf_init(x, len);
+		uint64_t cost[8];
+		for (uint32_t t = 0; t < w.nterms; t++)
+			cost[t] = rng() % 4; /* zero costs too */
+		struct wpp_hot_opts o = { .min_len = 1 + (unsigned)(rng() % 3), .term_cost = cost };
+		o.max_len = o.min_len + (unsigned)(rng() % 5);
+		o.min_cost = rng() % (len / 2 + 3);
+		struct wpp_hot *h;
+		size_t n, brute = 0;
+		CHECK(wpp_hot_find(&w, &o, &h, &n) == 0);
+		for (size_t p = 0; p < len; p++)
+			for (unsigned m = o.min_len; m <= o.max_len && p + m <= len; m++) {
+				if (bf.first[m][p] != p || !brute_minimal(x, len, p, m, &o))
+					continue; /* distinct: at its first occurrence */
+				brute++;
+				uint64_t cnt = count(x, len, x + p, m), sum = 0, found = 0;
+				for (unsigned j = 0; j < m; j++)
+					sum += cost[x[p + j]];
+				for (size_t i = 0; i < n; i++)
+					found += h[i].len == m && memcmp(h[i].terms, x + p, m * sizeof *x) == 0 &&
+						 h[i].freq == cnt && h[i].cost == cnt * sum;
+				if (found != 1) {
+					fprintf(stderr, "stream %u (len %zu): brute-force hot substring at %zu, length %u, count %"
+						PRIu64 " reported %" PRIu64 " times\n", s, len, p, m, cnt, found);
+					failures++;
+				}
+			}
+		if (n != brute) {
+			fprintf(stderr, "stream %u: %zu reported, %zu by brute force\n", s, n, brute);
+			failures++;
+		}
+		total += n;
+		wpp_hot_free(h, n);
+		wpp_grammar_release(&w);
+		kp_sq_free(&g);
+	}
+	printf("exact: %u streams (random, motif, nested), %" PRIu64
+	       " minimal hot subpaths, equal to brute force\n", streams, total);
+	CHECK(total > 1000);
+}
+
 int main(void)
 {
 	figure5();
+	exact(3000);
 	soundness(3000);
 	flat(2000);
 	if (failures)
