@@ -196,6 +196,12 @@ void rep_print_lines(FILE *out, const struct rep_func *f, const uint64_t *ids,
 int rep_regex_compile(regex_t *re, const char *pattern, int whole,
                       const char *cmd, const char *opt, FILE *err);
 
+/* rep_summary.c: the summary the text report opens with (functions run,
+ * coverage.c's line, branch, function and path coverage of the whole of r;
+ * sources under source_dir, NULL for the current directory).  0, or -1 on
+ * a write error. */
+int rep_summary_print(FILE *out, const struct rep_report *r, const char *path, const char *source_dir);
+
 /* rep_text.c, rep_json.c.  funcs[0..n) are the functions to show, in
  * ranked order; selected is set when they were chosen with --function (the
  * text form then shows even a function that never ran in full).  Return 0,
