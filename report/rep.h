@@ -161,6 +161,11 @@ void rep_report_free(struct rep_report *r);
  * first violation in why. */
 int rep_load(const char *path, int force, struct rep_report *r, char *why, size_t whylen);
 
+/* The same from a profile already read (kpath html): 0, or -1 with the
+ * reason in why, r then empty. */
+struct kp_profile;
+int rep_from_profile(const struct kp_profile *p, struct rep_report *r, char *why, size_t whylen);
+
 /* rep_rank.c: sorts everything as the invariants above say. */
 void rep_rank_report(struct rep_report *r);
 /* Keeps in f->multi the rows the options ask for (>= min_iter iterations;
