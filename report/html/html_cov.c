@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "html_int.h"
+#include "report.h"
 
 static uint64_t add_sat(uint64_t a, uint64_t b)
 {
@@ -129,15 +130,21 @@ static int build_names(struct html_model *m)
 int html_model_coverage(struct html_model *m, const char *source_root, FILE *err, char *why, size_t whylen)
 {
 	const struct rep_report *one = &m->rep;
-	const char *name = "profile";
+	const char *name = "the profile";
 	size_t i, j;
 
 	if (build_names(m) < 0 || rep_from_profile(&m->prof, &m->rep, why, whylen) < 0) {
 		snprintf(why, whylen, "out of memory");
 		return -1;
 	}
-	if (cov_build(&m->cov, &one, &name, 1, why, whylen) < 0)
-		return -1;
+	/* A path that does not decode on its function's graph (a profile the
+	 * reader accepts but coverage.c cannot use): the pages go without
+	 * coverage, as `kpath report` does, and say so. */
+	if (cov_build(&m->cov, &one, &name, 1, why, whylen) < 0) {
+		if (err)
+			fprintf(err, "kpath html: warning: no coverage: %s\n", kp_term(why));
+		return 0;
+	}
 	m->has_cov = 1;
 	cov_filter_sources(&m->cov, source_root, "html", err);
 	for (i = 0; i < m->nfiles; i++)

@@ -133,8 +133,9 @@ int html_model_build(struct html_model *m, struct kp_profile *p);
 void html_model_free(struct html_model *m);
 /* Builds m->cov from m->prof with coverage.c (blank and comment lines of
  * the sources readable under source_root dropped, as kpath coverage does;
- * warnings about the others go to err) and the directory rows.  0, or -1
- * with the reason in why. */
+ * warnings about the others go to err unless it is NULL) and the
+ * directory rows.  A profile coverage.c cannot use leaves has_cov 0 after
+ * a warning.  0, or -1 (out of memory) with the reason in why. */
 int html_model_coverage(struct html_model *m, const char *source_root, FILE *err, char *why, size_t whylen);
 /* The function a call to name[0..n) in f's file most likely reaches: the
  * one of that name in f's file, else the only one of that name; NULL if

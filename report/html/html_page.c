@@ -41,8 +41,8 @@ void html_share_cell(FILE *out, uint64_t count, uint64_t flow)
 {
 	double s = html_share(count, flow);
 
-	fprintf(out, "<td class=\"share\"><span class=\"sbar\"><span style=\"width:%.1f%%\"></span></span>%.1f%%</td>",
-	        s, s);
+	fprintf(out, "<td class=\"share\" data-sort=\"%.4f\"><span class=\"sbar\"><span style=\"width:%.1f%%\">"
+	        "</span></span>%.1f%%</td>", s, s, s);
 }
 
 /* A count with its digits grouped by threes with thin spaces (U+2009), so

@@ -177,6 +177,9 @@ async function testSort(page) {
   check((await page.getAttribute('#funcs thead th:text-is("flow")', 'aria-sort')) === 'descending', 'sort: aria-sort descending');
   await page.click('#funcs thead th:text-is("flow")');
   check(asc(await col('funcs', 3, 'data-sort')), 'sort: flow again, smallest first');
+  await page.click('#funcs thead th:text-is("share")');
+  const share = await col('funcs', 4, 'data-sort');
+  check(desc(share) && share[0] > share[share.length - 1], `sort: share, largest first ${share.join(' ')}`);
   await page.click('#funcs thead th:text-is("function")');
   const names = await col('funcs', 1);
   check(same(names, [...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()))) && names.length === profile.functions.length,
