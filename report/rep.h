@@ -206,6 +206,11 @@ int rep_regex_compile(regex_t *re, const char *pattern, int whole,
  * sources under source_dir, NULL for the current directory).  0, or -1 on
  * a write error. */
 int rep_summary_print(FILE *out, const struct rep_report *r, const char *path, const char *source_dir);
+/* The same as a JSON object ("functions_run", "functions_total", and
+ * "lines", "branches", "functions", "paths" each {covered, total, percent
+ * (null: nothing to cover)}), or NULL when out of memory. */
+typedef struct json_t json_t;
+json_t *rep_summary_json(const struct rep_report *r, const char *path, const char *source_dir);
 
 /* rep_text.c, rep_json.c.  funcs[0..n) are the functions to show, in
  * ranked order; selected is set when they were chosen with --function (the

@@ -13,9 +13,11 @@
  *
  * A figure with nothing to cover (no function has a static graph) shows
  * "-" for its percentage, and a note says why.  The summary is of the whole
- * profile, whatever --function and --file select.
+ * profile, whatever --function and --file select.  --json carries the same
+ * as "summary" (rep_summary_json).
  */
 #include <inttypes.h>
+#include <jansson.h>
 #include <string.h>
 
 #include "coverage.h"
@@ -73,4 +75,34 @@ int rep_summary_print(FILE *out, const struct rep_report *r, const char *path, c
 		        "counted; see --source-dir)\n", unread, unread == 1 ? "" : "s", unread == 1 ? "its" : "their");
 	cov_free(&c);
 	return ferror(out) ? -1 : 0;
+}
+
+static json_t *counts_json(struct cov_counts k)
+{
+	double p = cov_percent(k);
+
+	return json_pack("{sIsIso}", "covered", (json_int_t)(k.covered > INT64_MAX ? INT64_MAX : k.covered), "total",
+	                 (json_int_t)(k.total > INT64_MAX ? INT64_MAX : k.total), "percent",
+	                 p < 0 ? json_null() : json_real(p));
+}
+
+json_t *rep_summary_json(const struct rep_report *r, const char *path, const char *source_dir)
+{
+	const struct rep_report *one = r;
+	struct cov_report c;
+	char why[600];
+	size_t i, ran = 0;
+	json_t *o;
+
+	for (i = 0; i < r->nfuncs; i++)
+		ran += r->funcs[i].flow > 0;
+	if (cov_build(&c, &one, &path, 1, why, sizeof why) < 0)
+		return json_pack("{sIsIss}", "functions_run", (json_int_t)ran, "functions_total", (json_int_t)r->nfuncs,
+		                 "coverage_unavailable", why);
+	cov_filter_sources(&c, source_dir, "report", NULL);
+	o = json_pack("{sIsIsosososo}", "functions_run", (json_int_t)ran, "functions_total", (json_int_t)r->nfuncs,
+	              "lines", counts_json(c.line), "branches", counts_json(c.branch), "functions",
+	              counts_json(c.func), "paths", counts_json(c.path));
+	cov_free(&c);
+	return o;
 }

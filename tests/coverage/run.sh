@@ -19,7 +19,8 @@
 #    genhtml (when lcov is installed), the Cobertura XML validated against
 #    coverage-04.dtd with xmllint; their figures are the summary's;
 #  - kpath report opens with the same figures (its summary: functions run,
-#    lines, branches, functions, paths) as coverage's TOTAL row.
+#    lines, branches, functions, paths) as coverage's TOTAL row, and its
+#    --json "summary" is coverage --json's "total".
 set -u
 KPATH=$1
 SRC=$2
@@ -216,6 +217,17 @@ assert [got["lines"], got["branches"], got["functions"], got["Ball-Larus paths"]
 assert got["lines"] == (41, 49) and got["branches"] == (19, 30), got
 assert got["functions run"][1] == got["functions"][1] and got["functions run"][0] == 5, got
 assert rep[8] == "", "no note expected: " + rep[8]
+EOF
+
+"$KPATH" report --json m.json >repj.out 2>rep.err || fail "report --json: exit $?"
+"$KPATH" coverage --json m.json >covj.out 2>cov.err || fail "coverage --json m.json"
+python3 - repj.out covj.out <<'EOF' || fail "report --json summary differs from coverage --json's total"
+import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+t = json.load(open(sys.argv[2]))["total"]
+for k in ("lines", "branches", "functions", "paths"):
+    assert s[k] == t[k], (k, s[k], t[k])
+assert (s["functions_run"], s["functions_total"]) == (5, 6), s
 EOF
 
 [ $nfail -eq 0 ] || exit 1
