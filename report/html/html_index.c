@@ -138,7 +138,7 @@ static void files_table(FILE *out, const struct html_model *m)
 
 	fprintf(out, "<section>\n<h2>Files</h2>\n<div class=\"scroll\"><table class=\"list files sortable filterable\" "
 	        "id=\"files\">\n<thead><tr><th>file</th>%s<th data-type=\"num\" class=\"num\">flow</th>"
-	        "<th data-type=\"num\">share</th><th>functions, hottest first</th></tr></thead>\n<tbody>\n",
+	        "<th>functions, hottest first</th></tr></thead>\n<tbody>\n",
 	        m->has_cov ? cov_heads : "");
 	for (j = 0; j < m->nfiles; j++) {
 		const struct html_file *fl = &m->files[j];
@@ -152,9 +152,7 @@ static void files_table(FILE *out, const struct html_model *m)
 			          fl->cov ? fl->cov->func : none, fl->cov ? fl->cov->path : none);
 		fprintf(out, "<td class=\"num\" data-sort=\"%" PRIu64 "\">", fl->flow);
 		html_put_count(out, fl->flow);
-		fputs("</td>", out);
-		html_share_cell(out, fl->flow, m->total_flow);
-		fputs("<td class=\"fnlist\">", out);
+		fputs("</td><td class=\"fnlist\">", out);
 		for (i = 0; i < m->nfuncs; i++) {
 			if (m->funcs[i].file != j)
 				continue;
@@ -171,7 +169,7 @@ static void files_table(FILE *out, const struct html_model *m)
 		cov_cells(out, m->cov.line, m->cov.branch, m->cov.func, m->cov.path);
 		fprintf(out, "<td class=\"num\">");
 		html_put_count(out, m->total_flow);
-		fputs("</td><td></td><td></td></tr></tfoot>\n", out);
+		fputs("</td><td></td></tr></tfoot>\n", out);
 	}
 	fputs("</table></div>\n</section>\n", out);
 }
