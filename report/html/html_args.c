@@ -28,7 +28,8 @@ void html_usage(FILE *out)
 	      "                     existing DIR must be empty or an earlier site)\n"
 	      "  --source-dir DIR   resolve the profile's relative source file\n"
 	      "                     names against DIR (default: current directory)\n"
-	      "  --top N            rows per path table (default 25; 0 = all)\n"
+	      "  --top N            rows per path table, maximal and prefix rows each\n"
+	      "                     (default 25; 0 = all)\n"
 	      "  --help             print this help\n",
 	      out);
 }
