@@ -360,7 +360,7 @@ static int finish_file(struct cov_report *c, const char *name, const char *hash,
 	return 0;
 }
 
-int cov_build(struct cov_report *c, struct rep_report *const *reps, const char *const *names, size_t n,
+int cov_build(struct cov_report *c, const struct rep_report *const *reps, const char *const *names, size_t n,
               char *why, size_t whylen)
 {
 	struct member *m;

@@ -79,7 +79,7 @@ struct rep_report;
  * once per checksum).  The report keeps pointers into reps, which must
  * outlive it.  Returns 0, or -1 with a reason (JSON path of the offending
  * function) in why. */
-int cov_build(struct cov_report *c, struct rep_report *const *reps, const char *const *names, size_t n,
+int cov_build(struct cov_report *c, const struct rep_report *const *reps, const char *const *names, size_t n,
               char *why, size_t whylen);
 void cov_free(struct cov_report *c);
 /* Drops from f the lines for which keep(line, ctx) is 0, and recounts. */
@@ -91,8 +91,10 @@ double cov_percent(struct cov_counts k);
 
 /* coverage_src.c: drops from every file of c whose source is readable
  * under source_dir (NULL: the current directory) with its recorded hash the
- * lines that hold no code, and recounts; warns on err about the others. */
-void cov_filter_sources(struct cov_report *c, const char *source_dir, FILE *err);
+ * lines that hold no code, and recounts; warns on err (unless NULL), as
+ * "kpath CMD: warning: ...", about the others.  Returns how many files
+ * kept their blank and comment lines (source not read). */
+size_t cov_filter_sources(struct cov_report *c, const char *source_dir, const char *cmd, FILE *err);
 
 /* coverage_export.c: c as an lcov tracefile, or as Cobertura XML
  * (coverage-04.dtd) whose <source> is source_root.  0, or -1 on a write

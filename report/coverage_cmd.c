@@ -315,7 +315,8 @@ static int apply_gates(const struct cov_report *c, const struct cov_opts *o, FIL
 int kp_coverage_run(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct cov_opts o;
-	struct rep_report *reps = NULL, **rp = NULL;
+	struct rep_report *reps = NULL;
+	const struct rep_report **rp = NULL;
 	struct cov_report c = { 0 };
 	char why[600];
 	size_t i, loaded = 0;
@@ -353,7 +354,7 @@ int kp_coverage_run(int argc, char **argv, FILE *out, FILE *err)
 		fprintf(err, "kpath coverage: warning: %zu function%s appear under two checksums (the code "
 		             "changed between builds); each build's graph is counted\n",
 		        c.twice, c.twice == 1 ? "" : "s");
-	cov_filter_sources(&c, o.source_dir, err);
+	cov_filter_sources(&c, o.source_dir, "coverage", err);
 	if (o.lcov && write_export(o.lcov, out, err, &c, 0, o.source_dir ? o.source_dir : "."))
 		goto out;
 	if (o.cobertura && write_export(o.cobertura, out, err, &c, 1, o.source_dir ? o.source_dir : "."))

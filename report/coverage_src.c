@@ -91,16 +91,17 @@ static int keep_code_line(uint32_t line, void *ctx)
 	return line > cl->n || cl->code[line]; /* beyond the end: kept, and said */
 }
 
-void cov_filter_sources(struct cov_report *c, const char *source_dir, FILE *err)
+size_t cov_filter_sources(struct cov_report *c, const char *source_dir, const char *cmd, FILE *err)
 {
 	struct rep_src_root root;
 	char why[512];
-	size_t i;
+	size_t i, unread = 0;
 
 	if (rep_src_root_open(&root, source_dir, why, sizeof why) < 0) {
-		fprintf(err, "kpath coverage: warning: --source-dir %s: blank and comment lines inside blocks "
-		             "are counted\n", kp_term(why));
-		return;
+		if (err)
+			fprintf(err, "kpath %s: warning: --source-dir %s: blank and comment lines inside blocks "
+			             "are counted\n", cmd, kp_term(why));
+		return c->nfiles;
 	}
 	for (i = 0; i < c->nfiles; i++) {
 		struct cov_file *f = &c->files[i];
@@ -108,8 +109,10 @@ void cov_filter_sources(struct cov_report *c, const char *source_dir, FILE *err)
 		char *text;
 		size_t len;
 		if (rep_src_read(&root, f->file, f->source_hash, &text, &len, why, sizeof why) != REP_SRC_OK) {
-			fprintf(err, "kpath coverage: warning: %s; its blank and comment lines inside blocks are "
-			             "counted\n", kp_term(why));
+			if (err)
+				fprintf(err, "kpath %s: warning: %s; its blank and comment lines inside blocks are "
+				             "counted\n", cmd, kp_term(why));
+			unread++;
 			continue;
 		}
 		if (scan_code_lines(text, len, &cl) == 0)
@@ -119,4 +122,5 @@ void cov_filter_sources(struct cov_report *c, const char *source_dir, FILE *err)
 	}
 	rep_src_root_close(&root);
 	cov_total(c);
+	return unread;
 }

@@ -161,6 +161,11 @@ void rep_report_free(struct rep_report *r);
  * first violation in why. */
 int rep_load(const char *path, int force, struct rep_report *r, char *why, size_t whylen);
 
+/* The same from a profile already read (kpath html): 0, or -1 with the
+ * reason in why, r then empty. */
+struct kp_profile;
+int rep_from_profile(const struct kp_profile *p, struct rep_report *r, char *why, size_t whylen);
+
 /* rep_rank.c: sorts everything as the invariants above say. */
 void rep_rank_report(struct rep_report *r);
 /* Keeps in f->multi the rows the options ask for (>= min_iter iterations;
@@ -195,6 +200,17 @@ void rep_print_lines(FILE *out, const struct rep_func *f, const uint64_t *ids,
  * Returns 0, or -1 after printing "kpath CMD: OPT 'RE': reason" to err. */
 int rep_regex_compile(regex_t *re, const char *pattern, int whole,
                       const char *cmd, const char *opt, FILE *err);
+
+/* rep_summary.c: the summary the text report opens with (functions run,
+ * coverage.c's line, branch, function and path coverage of the whole of r;
+ * sources under source_dir, NULL for the current directory).  0, or -1 on
+ * a write error. */
+int rep_summary_print(FILE *out, const struct rep_report *r, const char *path, const char *source_dir);
+/* The same as a JSON object ("functions_run", "functions_total", and
+ * "lines", "branches", "functions", "paths" each {covered, total, percent
+ * (null: nothing to cover)}), or NULL when out of memory. */
+typedef struct json_t json_t;
+json_t *rep_summary_json(const struct rep_report *r, const char *path, const char *source_dir);
 
 /* rep_text.c, rep_json.c.  funcs[0..n) are the functions to show, in
  * ranked order; selected is set when they were chosen with --function (the

@@ -14,7 +14,8 @@
  *             "iterations": 2, "ids": [6, 2],
  *             "lines": [[12, 13, 15], [13, 15]] } ] } } ] }
  *
- * (plus top-level "multi_selection": "maximal" | "all", "min_iterations",
+ * (plus top-level "summary": functions run and the whole profile's
+ * coverage, rep_summary_json; "multi_selection": "maximal" | "all", "min_iterations",
  * "sort": "count" | "length", the options that chose the multi rows; total
  * counts every recorded sequence, selected the rows the options keep.)
  * The same rows as the text form, in the same order; functions that never
@@ -170,6 +171,7 @@ int rep_json_render(FILE *out, const struct rep_report *r, const char *path,
 	e |= set(root, "min_iterations", json_integer((json_int_t)opt->min_iter));
 	e |= set(root, "sort",
 	         json_string(opt->sort == REP_SORT_LENGTH ? "length" : "count"));
+	e |= set(root, "summary", rep_summary_json(r, path, opt->source_dir));
 	e |= set(root, "functions", fa = json_array());
 	for (i = 0; !e && i < n; i++)
 		e |= json_array_append_new(fa, jfunc(funcs[i], top));

@@ -99,11 +99,42 @@ static int load_func(struct rep_func *rf, const struct kp_func *f,
 	return 0;
 }
 
+int rep_from_profile(const struct kp_profile *p, struct rep_report *r, char *why, size_t whylen)
+{
+	size_t i;
+	int rc = 0;
+
+	memset(r, 0, sizeof *r);
+	r->schema = KP_SCHEMA;
+	r->k = p->k;
+	r->runs = p->runs;
+	r->dropped = p->dropped;
+	if (p->nfuncs) {
+		r->funcs = calloc(p->nfuncs, sizeof *r->funcs);
+		if (!r->funcs)
+			rc = -1;
+	}
+	for (i = 0; rc == 0 && i < p->nfuncs; i++) {
+		rc = load_func(&r->funcs[i], &p->funcs[i], p->k);
+		r->funcs[i].at = i;
+		r->nfuncs = i + 1; /* so that rep_report_free frees it */
+		if (rc == -2)
+			snprintf(why, whylen, "functions[%zu].kipf: malformed forest", i);
+	}
+	if (rc == -1)
+		snprintf(why, whylen, "out of memory");
+	if (rc) {
+		rep_report_free(r);
+		return -1;
+	}
+	return 0;
+}
+
 int rep_load(const char *path, int force, struct rep_report *r, char *why, size_t whylen)
 {
 	struct kp_profile p;
 	char err[512];
-	size_t i, plen = strlen(path);
+	size_t plen = strlen(path);
 	int rc = 0, read;
 	const char *reason = err;
 
@@ -119,29 +150,9 @@ int rep_load(const char *path, int force, struct rep_report *r, char *why, size_
 		kp_profile_free(&p);
 		return -1;
 	}
-	r->schema = KP_SCHEMA;
-	r->k = p.k;
-	r->runs = p.runs;
-	r->dropped = p.dropped;
-	if (p.nfuncs) {
-		r->funcs = calloc(p.nfuncs, sizeof *r->funcs);
-		if (!r->funcs)
-			rc = -1;
-	}
-	for (i = 0; rc == 0 && i < p.nfuncs; i++) {
-		rc = load_func(&r->funcs[i], &p.funcs[i], p.k);
-		r->funcs[i].at = i;
-		r->nfuncs = i + 1; /* so that rep_report_free frees it */
-		if (rc == -2)
-			snprintf(why, whylen,
-			         "functions[%zu].kipf: malformed forest", i);
-	}
+	rc = rep_from_profile(&p, r, why, whylen);
 	kp_profile_free(&p);
-	if (rc == -1)
-		snprintf(why, whylen, "out of memory");
-	if (rc) {
-		rep_report_free(r);
+	if (rc)
 		return -1;
-	}
 	return read == KP_FORCED;
 }

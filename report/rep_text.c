@@ -3,6 +3,11 @@
  *
  *   profile loop.json: kpath-profile/1, k 4, runs 1, 3 functions
  *
+ *   summary
+ *     functions run     2 / 3
+ *     lines            14 / 19   73.7%
+ *     ...              (rep_summary.c)
+ *
  *   f  corpus/loop.c:12
  *     num_paths 8, runs 1, k 4, invalid_paths 0, flow 14
  *     Ball-Larus paths: 3 executed, top 3
@@ -282,6 +287,9 @@ int rep_text_render(FILE *out, const struct rep_report *r, const char *path,
 	fprintf(out, "profile %s: %s, k %u, runs %" PRIu64 ", %zu function%s\n",
 	        kp_term(path), r->schema ? r->schema : "?", r->k, r->runs, r->nfuncs,
 	        r->nfuncs == 1 ? "" : "s");
+	fputc('\n', out);
+	if (rep_summary_print(out, r, path, o->source_dir) < 0)
+		return -1;
 	/* Functions that never ran are listed briefly at the end unless one
 	 * was asked for by name (then it is shown in full). */
 	for (i = 0; i < n; i++) {

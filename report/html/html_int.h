@@ -27,7 +27,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "coverage.h"
 #include "profile.h"
+#include "rep.h"
 
 enum {
 	HTML_EXIT_OK = 0,
@@ -64,6 +66,8 @@ void html_slug(char *buf, size_t cap, const char *s);
 struct html_seq {
 	uint64_t count;
 	uint32_t depth;      /* >= 1 */
+	int extended;        /* a recorded longer sequence starts with this one
+	                        (a prefix row; the maximal rows have 0) */
 	const uint64_t *ids; /* depth IDs in execution order */
 };
 
@@ -93,6 +97,21 @@ struct html_file {
 	size_t nfuncs;
 	struct html_source *src; /* NULL if not loaded or unreadable */
 	char why[512];           /* why src is NULL */
+	const struct cov_file *cov; /* its coverage (html_model_coverage), or NULL */
+};
+
+/* A directory of the index: the files whose name starts with dir + "/"
+ * (at any depth), coverage summed (html_model_coverage). */
+struct html_dir {
+	char *dir;
+	size_t nfiles;
+	struct cov_counts line, branch, func, path;
+};
+
+/* A function by name, for links from the source (html_model_link). */
+struct html_name {
+	const char *name;
+	size_t func; /* index into html_model.funcs */
 };
 
 struct html_model {
@@ -103,12 +122,31 @@ struct html_model {
 	size_t nfiles;
 	uint64_t total_flow;
 	const struct html_wpp *wpp; /* --wpp, or NULL; owned by html_main.c */
+	/* Coverage: coverage.c's model of the profile, the one computation
+	 * `kpath coverage` and `kpath report` use (html_model_coverage). */
+	struct rep_report rep; /* what cov points into */
+	struct cov_report cov;
+	int has_cov;
+	struct html_dir *dirs; /* sorted by name */
+	size_t ndirs;
+	struct html_name *byname; /* sorted by name, then function index */
 };
 
 /* Builds m from a read profile (moved into m->prof; p is emptied).
  * Returns 0 or -1 (out of memory). */
 int html_model_build(struct html_model *m, struct kp_profile *p);
 void html_model_free(struct html_model *m);
+/* Builds m->cov from m->prof with coverage.c (blank and comment lines of
+ * the sources readable under source_root dropped, as kpath coverage does;
+ * warnings about the others go to err unless it is NULL) and the
+ * directory rows.  A profile coverage.c cannot use leaves has_cov 0 after
+ * a warning.  0, or -1 (out of memory) with the reason in why. */
+int html_model_coverage(struct html_model *m, const char *source_root, FILE *err, char *why, size_t whylen);
+/* The function a call to name[0..n) in f's file most likely reaches: the
+ * one of that name in f's file, else the only one of that name; NULL if
+ * none (or f itself). */
+const struct html_func *html_model_link(const struct html_model *m, const struct html_func *f, const char *name,
+                                        size_t n);
 /* Checks every line of f against the nlines of its source (a line
  * beyond it is an error, not a row) and counts the lines (linecount,
  * min_line, max_line; without it a page has no line table).  at is f's
@@ -159,14 +197,32 @@ struct rep_src_root;
 struct html_source *html_source_load(const char *name, const struct rep_src_root *root, char *err, size_t errlen);
 void html_source_free(struct html_source *s);
 /* Writes line (1-based) as highlighted, escaped HTML (without its end of
- * line). */
-void html_source_line(FILE *out, const struct html_source *s, uint32_t line);
+ * line).  With link, a token highlighted as a function name for which
+ * link(text, n, ctx) gives a page becomes <a href="PAGE">. */
+typedef const char *html_link_fn(const char *text, size_t n, void *ctx);
+void html_source_line(FILE *out, const struct html_source *s, uint32_t line, html_link_fn *link, void *ctx);
+
+/* html_page.c: the pieces every page shares.  html_put_count groups
+ * digits by threes (thin spaces); html_share_cell is a <td> with a bar. */
+void html_head(FILE *out, const char *title_a, const char *title_b);
+void html_foot(FILE *out);
+void html_put_count(FILE *out, uint64_t v);
+void html_share_cell(FILE *out, uint64_t count, uint64_t flow);
+void html_stat_item(FILE *out, const char *label, uint64_t v);
+/* html_index.c: a coverage cell (<td class="pct" data-sort=P>). */
+void html_cov_cell(FILE *out, struct cov_counts k);
+/* ... and a figure of a dl.stats (<div class=lo|mid|hi|na>). */
+void html_cov_item(FILE *out, const char *label, struct cov_counts k);
+
+/* html_paths.c: a function page's path tables (top 0 = all rows). */
+void html_paths_bl(FILE *out, const struct html_func *f, size_t top);
+void html_paths_multi(FILE *out, const struct html_func *f, size_t top, unsigned k);
 
 /* html_page.c.  The lines a function's page shows: its counted lines and
  * the definition around f->line (tree-sitter), within src. */
 void html_page_range(const struct html_func *f, const struct html_source *src, uint32_t *first, uint32_t *last);
 /* Each returns 0 or -1 on a write error (errno set). */
-int html_page_index(FILE *out, const struct html_model *m, const char *profile_name);
+int html_page_index(FILE *out, const struct html_model *m, const char *profile_name); /* html_index.c */
 int html_page_func(FILE *out, const struct html_model *m, const struct html_func *f, size_t top);
 
 /* html_site.c: the output directory, replaced atomically. */

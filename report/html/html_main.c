@@ -1,7 +1,8 @@
 /*
  * html_main.c: `kpath html PROFILE -o DIR`, the driver.
  *
- *   parse args -> read profile -> build model -> open temp site ->
+ *   parse args -> read profile -> build model -> read sources ->
+ *   coverage (html_cov.c) -> open temp site ->
  *   write index, function pages, assets -> replace DIR
  *
  * A profile that cannot be read (missing, truncated, wrong schema) fails
@@ -210,6 +211,8 @@ int kp_html_run(int argc, char **argv, FILE *out, FILE *err)
 	}
 	rc = load_sources(&m, &root, err, why, sizeof why);
 	rep_src_root_close(&root);
+	if (rc == 0)
+		rc = html_model_coverage(&m, o.source_root, err, why, sizeof why);
 	if (rc < 0) {
 		fprintf(err, "kpath html: %s: %s\n", kp_term(o.profile), kp_term(why));
 		html_model_free(&m);

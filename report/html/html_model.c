@@ -70,6 +70,7 @@ static void flatten_below(struct flatten *fl, uint32_t i, uint32_t depth)
 		s = depth == 0 ? &fl->f->single[fl->f->nsingle++] : &fl->f->multi[fl->f->nmulti++];
 		s->count = nd->count;
 		s->depth = depth + 1;
+		s->extended = nd->first_child != KP_NONE;
 		memcpy(fl->pool + fl->used, fl->path, (depth + 1) * sizeof *fl->pool);
 		s->ids = fl->pool + fl->used;
 		fl->used += depth + 1;
@@ -309,6 +310,13 @@ void html_model_free(struct html_model *m)
 	for (i = 0; i < m->nfiles; i++)
 		if (m->files[i].src)
 			html_source_free(m->files[i].src);
+	for (i = 0; i < m->ndirs; i++)
+		free(m->dirs[i].dir);
+	free(m->dirs);
+	free(m->byname);
+	if (m->has_cov)
+		cov_free(&m->cov);
+	rep_report_free(&m->rep);
 	free(m->funcs);
 	free(m->files);
 	kp_profile_free(&m->prof);

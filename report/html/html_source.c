@@ -67,7 +67,7 @@ void html_source_free(struct html_source *s)
 	free(s);
 }
 
-void html_source_line(FILE *out, const struct html_source *s, uint32_t line)
+void html_source_line(FILE *out, const struct html_source *s, uint32_t line, html_link_fn *link, void *ctx)
 {
 	size_t b, e, run;
 	int cls = -1;
@@ -89,11 +89,18 @@ void html_source_line(FILE *out, const struct html_source *s, uint32_t line)
 		cls = s->hl.cls[run];
 		while (end < e && s->hl.cls[end] == cls)
 			end++;
+		const char *href = link && cls >= 0 && !strcmp(html_hl_class(cls), "tok-function")
+		                       ? link(s->text + run, end - run, ctx) : NULL;
+
+		if (href)
+			fprintf(out, "<a class=\"fnlink\" href=\"%s\">", href);
 		if (cls >= 0)
 			fprintf(out, "<span class=\"%s\">", html_hl_class(cls));
 		html_escape_n(out, s->text + run, end - run);
 		if (cls >= 0)
 			fputs("</span>", out);
+		if (href)
+			fputs("</a>", out);
 		run = end;
 	}
 }

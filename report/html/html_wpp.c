@@ -275,9 +275,9 @@ static void thread_section(FILE *out, const struct html_model *m, const struct h
 		fprintf(out, "<section class=\"hot\" id=\"hot-%u-%zu\" data-thread=\"%" PRIu64 "\" data-cost=\"%" PRIu64
 		        "\" data-freq=\"%" PRIu64 "\">\n<h3>#%zu <span class=\"total\">cost ",
 		        i, k + 1, g->thread, h->cost, h->freq, k + 1);
-		html_page_count(out, h->cost);
+		html_put_count(out, h->cost);
 		fputs(" = frequency ", out);
-		html_page_count(out, h->freq);
+		html_put_count(out, h->freq);
 		fprintf(out, " &times; %" PRIu64 ", %u paths</span></h3>\n", h->freq ? h->cost / h->freq : 0, h->len);
 		fputs("<table class=\"list hotpaths\">\n<thead><tr><th class=\"num\">#</th><th>function</th><th>file</th>"
 		      "<th class=\"num\">path</th><th>lines</th><th class=\"num\">cost</th></tr></thead>\n<tbody>\n",
@@ -294,7 +294,7 @@ int html_wpp_page(FILE *out, const struct html_model *m)
 	const struct html_wpp *w = m->wpp;
 	const char *base = strrchr(w->path, '/') ? strrchr(w->path, '/') + 1 : w->path;
 
-	html_page_head(out, "hot subpaths", base);
+	html_head(out, "hot subpaths", base);
 	fputs("<body class=\"wpp\">\n<header class=\"bar\"><a class=\"brand\" href=\"index.html\">kpath</a>"
 	      "<nav><a href=\"index.html\">index</a><span class=\"gt\">\xe2\x80\xba</span><strong>hot subpaths"
 	      "</strong></nav></header>\n<main>\n<section class=\"head\">\n<h1>Hot subpaths of <code>",
@@ -309,7 +309,7 @@ int html_wpp_page(FILE *out, const struct html_model *m)
 	for (uint32_t i = 0; i < w->w.ng; i++)
 		thread_section(out, m, w, i);
 	fputs("</main>\n", out);
-	html_page_foot(out);
+	html_foot(out);
 	return ferror(out) ? -1 : 0;
 }
 

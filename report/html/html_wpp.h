@@ -36,9 +36,4 @@ int html_wpp_page(FILE *out, const struct html_model *m);
 void html_wpp_index_note(FILE *out, const struct html_model *m);
 void html_wpp_func_note(FILE *out, const struct html_model *m, const struct html_func *f);
 
-/* html_page.c, shared with this page. */
-void html_page_head(FILE *out, const char *title_a, const char *title_b);
-void html_page_foot(FILE *out);
-void html_page_count(FILE *out, uint64_t v);
-
 #endif

@@ -17,7 +17,10 @@
 #  - a profile without cfg: function and path coverage only, with a warning;
 #  - the exports: the lcov tracefile read back by lcov --summary and
 #    genhtml (when lcov is installed), the Cobertura XML validated against
-#    coverage-04.dtd with xmllint; their figures are the summary's.
+#    coverage-04.dtd with xmllint; their figures are the summary's;
+#  - kpath report opens with the same figures (its summary: functions run,
+#    lines, branches, functions, paths) as coverage's TOTAL row, and its
+#    --json "summary" is coverage --json's "total".
 set -u
 KPATH=$1
 SRC=$2
@@ -194,6 +197,37 @@ assert ls[24].get("branch") == "true" and ls[24].get("condition-coverage") == "7
 assert ls[8].get("condition-coverage") == "50% (2/4)", ls[8].attrib
 m = {x.get("name"): x for x in cls.find("methods")}
 assert m["never_called"].get("line-rate") == "0.0" and m["logic"].get("line-rate") == "1.0"
+EOF
+
+# kpath report's summary: coverage's TOTAL (41/49 lines, 19/30 branches)
+"$KPATH" report m.json >rep.out 2>rep.err || fail "report: exit $?: $(cat rep.err)"
+"$KPATH" coverage m.json >cov.out 2>cov.err || fail "coverage m.json"
+python3 - rep.out cov.out <<'EOF' || fail "report summary differs from coverage's TOTAL: $(head -9 rep.out)"
+import re, sys
+rep = open(sys.argv[1]).read().split("\n")
+assert rep[1] == "" and rep[2] == "summary", rep[:3]
+got = {}
+for line in rep[3:8]:
+    m = re.match(r"  (functions run|lines|branches|functions|Ball-Larus paths) +(\d+) / (\d+)(?: +([\d.]+)%| +-)?$", line)
+    assert m, line
+    got[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+total = [l for l in open(sys.argv[2]) if l.startswith("TOTAL")][0].split()
+want = [tuple(map(int, total[i].split("/"))) for i in (1, 3, 5, 7)]
+assert [got["lines"], got["branches"], got["functions"], got["Ball-Larus paths"]] == want, (got, want)
+assert got["lines"] == (41, 49) and got["branches"] == (19, 30), got
+assert got["functions run"][1] == got["functions"][1] and got["functions run"][0] == 5, got
+assert rep[8] == "", "no note expected: " + rep[8]
+EOF
+
+"$KPATH" report --json m.json >repj.out 2>rep.err || fail "report --json: exit $?"
+"$KPATH" coverage --json m.json >covj.out 2>cov.err || fail "coverage --json m.json"
+python3 - repj.out covj.out <<'EOF' || fail "report --json summary differs from coverage --json's total"
+import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+t = json.load(open(sys.argv[2]))["total"]
+for k in ("lines", "branches", "functions", "paths"):
+    assert s[k] == t[k], (k, s[k], t[k])
+assert (s["functions_run"], s["functions_total"]) == (5, 6), s
 EOF
 
 [ $nfail -eq 0 ] || exit 1

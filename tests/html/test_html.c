@@ -198,6 +198,42 @@ static void test_model_spans(void)
 	html_model_free(&m);
 }
 
+/* Names in the source link to the function of that name: the one in the
+ * same file, else the only one; never the function itself, never a
+ * function whose name merely starts with the token. */
+static void test_links(void)
+{
+	struct kp_profile p;
+	struct html_model m;
+	char err[512];
+	const struct html_func *f = NULL, *mainf = NULL;
+	size_t i;
+
+	kp_profile_init(&p, 1);
+	CHECK(kp_profile_read(fmt("%s/loop.json", fixdir), &p, err, sizeof err) == 0);
+	CHECK(html_model_build(&m, &p) == 0);
+	CHECK(html_model_coverage(&m, fixdir, NULL, err, sizeof err) == 0);
+	for (i = 0; i < m.nfuncs; i++) {
+		if (!strcmp(m.funcs[i].pf->name, "f"))
+			f = &m.funcs[i];
+		if (!strcmp(m.funcs[i].pf->name, "main"))
+			mainf = &m.funcs[i];
+	}
+	CHECK(f && mainf);
+	if (f && mainf) {
+		CHECK(html_model_link(&m, mainf, "f(3)", 1) == f);
+		CHECK(html_model_link(&m, f, "main", 4) == mainf);
+		CHECK(html_model_link(&m, f, "f", 1) == NULL);       /* itself */
+		CHECK(html_model_link(&m, mainf, "ma", 2) == NULL);  /* a prefix of main */
+		CHECK(html_model_link(&m, mainf, "printf", 6) == NULL);
+		CHECK(html_model_link(&m, f, "mainx", 5) == NULL);
+	}
+	/* coverage.c's model: loop.json has no cfg, so only functions and paths */
+	CHECK(m.has_cov && m.cov.nocfg == 2 && m.cov.line.total == 0 && m.cov.func.total == 2);
+	CHECK(m.nfiles == 1 && m.files[0].cov == &m.cov.files[0] && m.ndirs == 0);
+	html_model_free(&m);
+}
+
 static void test_highlight(void)
 {
 	static const char src[] = "int f(void) { /* c<1> */ return \"s\" ? 1 : MAX; }\nint x;\n";
@@ -238,6 +274,17 @@ static void test_site(void)
 		CHECK(strstr(page, "data-ids=\"2 1 0\" data-iters=\"5 6 7 5;5 6 5;5 8\"") != NULL);
 		CHECK(strstr(page, "<span class=\"tok-keyword\">for</span>") != NULL);
 		CHECK(strstr(page, "<span class=\"tok-operator\">&lt;</span>") != NULL);
+		/* maximal multi-iteration rows, then the prefixes (hidden by CSS) */
+		CHECK(strstr(page, "<tr class=\"path\" tabindex=\"0\" aria-selected=\"false\" id=\"kp1\" data-ids=\"2 1 0\"") != NULL);
+		CHECK(strstr(page, "<tr class=\"path prefix\" tabindex=\"0\" aria-selected=\"false\" id=\"kpp1\" data-ids=\"2 1\"") != NULL);
+		CHECK(strstr(page, "3 executed, 3 maximal") == NULL && strstr(page, "5 executed, 3 maximal") != NULL);
+		CHECK(strstr(page, "also show the 2 prefixes") != NULL);
+		/* each Ball-Larus path's lines: spans in path order, joined */
+		CHECK(strstr(page, "data-ids=\"4\" data-iters=\"2 5 6 5\">") != NULL &&
+		      strstr(page, "<td class=\"lines\">2 5-6</td></tr>") != NULL);
+		/* no cfg in loop.json: no line is marked covered or not */
+		CHECK(strstr(page, "class=\"unc\"") == NULL && strstr(page, "class=\"cov\"") == NULL);
+		CHECK(strstr(idx, "2 functions of this profile carry no static graph") != NULL);
 		/* the function definition's lines 2..9, not main's */
 		CHECK(strstr(page, "id=\"L9\"") != NULL && strstr(page, "id=\"L10\"") == NULL &&
 		      strstr(page, "id=\"L1\"") == NULL);
@@ -246,6 +293,10 @@ static void test_site(void)
 	free(page);
 	page = slurp(fmt("%s/f2-main.html", site));
 	CHECK(page && strstr(page, "&quot;%d &amp; &lt;%s&gt;\\n&quot;") != NULL);
+	/* the call f(3) links to f's page; printf is not a profile function */
+	CHECK(page && strstr(page, "<a class=\"fnlink\" href=\"f1-f.html\"><span class=\"tok-function\">f</span></a>(") != NULL);
+	CHECK(page && strstr(page, "fnlink\" href=\"f1-f.html\"><span class=\"tok-function\">printf") == NULL &&
+	      strstr(page, ">printf</span>") != NULL);
 	free(page);
 	CHECK(no_temp_left());
 
@@ -374,6 +425,7 @@ int main(int argc, char **argv)
 	test_escape();
 	test_model();
 	test_model_spans();
+	test_links();
 	test_highlight();
 	test_site();
 	test_odd_names();

@@ -1,5 +1,6 @@
 /*
- * kpath.js: selecting a path on a function page of `kpath html`.
+ * kpath.js: the pages of `kpath html`: sortable columns and the filter box
+ * (index), selecting a path and the prefix toggle (function pages).
  *
  * Markup contract (report/html/html_page.c): a selectable path is
  * <tr class="path" tabindex="0" data-ids="A B .." data-iters="L ..;L ..">,
@@ -9,14 +10,82 @@
  * td.badges cell.  Selecting a path marks every line of every iteration
  * (class "hl", and "hl-itN" for the colour of the first iteration through
  * it) and puts one numbered badge per iteration on the line; the iteration
- * bar, or Left/Right, shows one iteration at a time.
+ * bar, or Left/Right, shows one iteration at a time.  Rows of class
+ * "prefix" (report/html/html_paths.c) are hidden until input#show-prefixes
+ * is ticked; a link to one ticks it.
+ *
+ * Index (report/html/html_index.c): a th of a table.sortable sorts its
+ * column on click (by the cells' data-sort when the th has data-type="num",
+ * by text otherwise; a second click reverses); input#filter hides the rows
+ * of each table.filterable whose text does not contain it.
  */
 (function () {
   'use strict';
+  var each = function (list, fn) { Array.prototype.forEach.call(list, fn); };
+
+  function sortBy(table, th, col) {
+    var num = th.getAttribute('data-type') === 'num';
+    var dir = th.getAttribute('aria-sort') === (num ? 'descending' : 'ascending') ? -1 : 1;
+    if (num) dir = -dir; /* numbers: largest first on the first click */
+    var key = function (tr) {
+      var td = tr.cells[col];
+      if (!td) return num ? -Infinity : '';
+      return num ? Number(td.getAttribute('data-sort')) : td.textContent.trim().toLowerCase();
+    };
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows).map(function (tr, i) { return [key(tr), i, tr]; });
+    rows.sort(function (a, b) {
+      if (a[0] < b[0]) return -dir;
+      if (a[0] > b[0]) return dir;
+      return a[1] - b[1];
+    });
+    rows.forEach(function (r) { body.appendChild(r[2]); });
+    each(table.tHead.rows[0].cells, function (c) { c.removeAttribute('aria-sort'); });
+    th.setAttribute('aria-sort', dir > 0 ? 'ascending' : 'descending');
+  }
+
+  each(document.querySelectorAll('table.sortable'), function (table) {
+    each(table.tHead.rows[0].cells, function (th, col) {
+      th.tabIndex = 0;
+      th.title = 'sort by ' + th.textContent;
+      th.addEventListener('click', function () { sortBy(table, th, col); });
+      th.addEventListener('keydown', function (e) {
+        if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); sortBy(table, th, col); }
+      });
+    });
+  });
+
+  var filter = document.getElementById('filter');
+  if (filter) {
+    var count = document.getElementById('filter-count');
+    var apply = function () {
+      var q = filter.value.trim().toLowerCase(), shown = 0, all = 0;
+      each(document.querySelectorAll('table.filterable tbody tr'), function (tr) {
+        var hit = !q || tr.textContent.toLowerCase().indexOf(q) >= 0;
+        tr.classList.toggle('filtered-out', !hit);
+        if (tr.closest('#funcs')) { all++; shown += hit; }
+      });
+      count.textContent = q ? shown + ' of ' + all + ' functions' : '';
+    };
+    filter.addEventListener('input', apply);
+    apply();
+  }
+
+  paths();
+
+  function paths() {
   var COLOURS = 6;
   var rows = Array.prototype.slice.call(document.querySelectorAll('tr.path'));
   var bar = document.getElementById('iterbar');
   if (!rows.length || !bar) return;
+  var toggle = document.getElementById('show-prefixes');
+  var kpTable = document.getElementById('kp-table');
+  function showPrefixes(on) {
+    if (toggle) toggle.checked = on;
+    if (kpTable) kpTable.classList.toggle('show-prefixes', on);
+  }
+  if (toggle) toggle.addEventListener('change', function () { showPrefixes(toggle.checked); });
+  function visible(row) { return row && row.offsetParent !== null; }
 
   var sel = { row: null, iters: [], shown: 0 }; /* shown: 0 = all, i = iteration i */
 
@@ -36,7 +105,8 @@
 
   function clearLines() {
     Array.prototype.forEach.call(document.querySelectorAll('tr.hl'), function (tr) {
-      tr.className = '';
+      for (var i = 1; i <= COLOURS; i++) tr.classList.remove('hl-it' + i);
+      tr.classList.remove('hl');
       tr.querySelector('td.badges').textContent = '';
     });
   }
@@ -52,7 +122,7 @@
         seen[l] = true;
         var tr = document.getElementById('L' + l);
         if (!tr) return;
-        if (!tr.classList.contains('hl')) tr.className = 'hl hl-' + colour(i);
+        if (!tr.classList.contains('hl')) tr.classList.add('hl', 'hl-' + colour(i));
         var b = document.createElement('span');
         b.className = 'badge ' + colour(i);
         b.textContent = String(i + 1);
@@ -64,7 +134,9 @@
     renderBar();
     if (first) {
       var r = first.getBoundingClientRect();
-      if (r.top < 0 || r.bottom > window.innerHeight) first.scrollIntoView({ block: 'center' });
+      var bar = document.querySelector('header.bar');
+      var top = bar ? bar.getBoundingClientRect().bottom : 0;
+      if (r.top < top || r.bottom > window.innerHeight) first.scrollIntoView({ block: 'center' });
     }
   }
 
@@ -130,14 +202,21 @@
     paint();
   }
 
+  /* the next shown row from idx in direction d (hidden prefixes skipped) */
+  function near(idx, d) {
+    for (var i = idx + d; i >= 0 && i < rows.length; i += d)
+      if (visible(rows[i])) return rows[i];
+    return null;
+  }
+
   rows.forEach(function (row, idx) {
     row.addEventListener('click', function () { select(row); });
     row.addEventListener('keydown', function (e) {
       var to = null;
       switch (e.key) {
       case 'Enter': case ' ': select(row); break;
-      case 'ArrowDown': to = rows[idx + 1]; break;
-      case 'ArrowUp': to = rows[idx - 1]; break;
+      case 'ArrowDown': to = near(idx, 1); break;
+      case 'ArrowUp': to = near(idx, -1); break;
       case 'ArrowRight': step(1); break;
       case 'ArrowLeft': step(-1); break;
       case 'Escape': select(null); break;
@@ -156,6 +235,28 @@
   });
 
   var start = location.hash && document.getElementById(location.hash.slice(1));
-  if (start && start.classList.contains('path')) select(start);
-  else renderBar();
+  if (start && start.classList.contains('path')) {
+    if (start.classList.contains('prefix')) showPrefixes(true);
+    select(start);
+    /* The row scrolls into view inside its panel, and the page stays at
+     * the top (the header and the function's name in view) unless the row
+     * cannot be shown otherwise: then the page scrolls just enough.  The
+     * header bar is sticky, so it stays in view either way. */
+    var settle = function () {
+      var aside = start.closest('aside'), a, r;
+      window.scrollTo(0, 0);
+      if (!aside) return;
+      a = aside.getBoundingClientRect();
+      r = start.getBoundingClientRect();
+      if (r.top < a.top + 34 || r.bottom > Math.min(a.bottom, window.innerHeight))
+        aside.scrollTop += r.top - a.top - 34;
+      r = start.getBoundingClientRect();
+      if (r.bottom > window.innerHeight) window.scrollBy(0, r.bottom - window.innerHeight + 16);
+    };
+    settle();
+    window.addEventListener('load', function () { setTimeout(settle, 0); });
+  } else {
+    renderBar();
+  }
+  }
 }());
