@@ -20,7 +20,10 @@
  * an out-of-range PPP ID (section 5, "Additional checks"; ppp_classify), and
  * every other path is counted exactly by its Ball-Larus ID in the residual
  * side (runtime/ppp.c maps both back to Ball-Larus IDs in the profile).
- * Where both IDs are constants at an end, the check is done here.
+ * Where both IDs are constants at an end, the check is done here.  Where
+ * the whole ID space NS + N fits the runtime's counter array anyway (4096),
+ * the PPP register is left out and a constant table indexed by the
+ * Ball-Larus ID gives the same slot (map_of): same counts, less work.
  *
  * The descriptor is the Ball-Larus one (same DAG, same checksum, so a ppp
  * profile compares with a k = 1 profile path for path) with num_paths
@@ -76,6 +79,9 @@ struct pform {
 	const struct ppp_slots *slots;
 	const char *p;
 	uint64_t ns, total;      /* slots; NS + N */
+	bool map;                /* total <= 4096: classified by a table indexed by the Ball-Larus ID */
+	bool acyclic;            /* one path per activation: kpath_rt_count, no cursor */
+	bool map_used;           /* some end reads that table (else it is not written: -Wunused) */
 	bool read_r, read_q;     /* some code reads the register */
 };
 
@@ -104,15 +110,34 @@ static void put_upd(struct sb *b, const char *reg, const struct bl_code *c)
 		sb_printf(b, "%s += %s", reg, U64(c->val));
 }
 
-/* The count of a path end whose IDs are c (Ball-Larus) and pc (PPP). */
-static void put_count(struct pform *pf, struct sb *b, const struct bl_code *c, const struct bl_code *pc)
+/* Where the whole ID space is an array anyway (NS + N <= 4096, the
+ * runtime's KP_COUNTS_ARRAY_MAX), the PPP register would add work and save
+ * no memory: the Ball-Larus ID is classified by a constant table instead,
+ * kp_pm[bl] = the slot of the interesting path bl, or NS + bl (docs/ppp.md,
+ * "Departures").  The counts and the profile are the same. */
+static uint64_t map_of(const struct pform *pf, uint64_t bl)
+{
+	for (uint64_t s = 0; s < pf->ns; s++)
+		if (pf->slots->bl[s] == bl)
+			return s;
+	return pf->ns + bl;
+}
+
+/* The ID counted at a path end whose IDs are c (Ball-Larus) and pc (PPP). */
+static void put_id(struct pform *pf, struct sb *b, const struct bl_code *c, const struct bl_code *pc)
 {
 	char r[64], q[64];
-	uint64_t bound = pf->total <= 4096 ? pf->total : pf->ns; /* KP_COUNTS_ARRAY_MAX: all inline */
 	snprintf(r, sizeof r, "%sr", pf->p);
 	snprintf(q, sizeof q, "%sq", pf->p);
-	sb_printf(b, "kpath_rt_count(&%sfn_%s, ", pf->p, pf->plan->name);
-	if (!c->end_rel && !pc->end_rel) { /* both IDs known here: classify now */
+	if (pf->map && !c->end_rel) {
+		sb_printf(b, "%s", U64(map_of(pf, c->end)));
+	} else if (pf->map) {
+		struct sb bv = {0};
+		put_end(&bv, r, c);
+		sb_printf(b, "%spm_%s[%s]", pf->p, pf->plan->name, bv.s);
+		pf->map_used = true;
+		free(bv.s);
+	} else if (!c->end_rel && !pc->end_rel) { /* both IDs known here: classify now */
 		uint64_t s = ppp_classify(pf->slots, pc->end, c->end);
 		sb_printf(b, "%s", U64(s != PPP_RESIDUAL ? s : pf->ns + c->end));
 	} else if (!pf->ns) {
@@ -126,7 +151,23 @@ static void put_count(struct pform *pf, struct sb *b, const struct bl_code *c, c
 		free(bv.s);
 		free(qv.s);
 	}
-	sb_printf(b, ", %s)", U64(bound));
+}
+
+/* The path end of edge e, as the default mode reports one (rewrite/place.c):
+ * kpath_rt_count in an acyclic function, else the cursor's emit, or leave
+ * at the function's exit; the ID is put_id's. */
+static void put_count(struct pform *pf, struct sb *b, uint32_t e, const struct bl_code *c, const struct bl_code *pc)
+{
+	uint64_t bound = pf->total <= 4096 ? pf->total : pf->ns; /* KP_COUNTS_ARRAY_MAX: all inline */
+	if (pf->acyclic) {
+		sb_printf(b, "kpath_rt_count(&%sfn_%s, ", pf->p, pf->plan->name);
+		put_id(pf, b, c, pc);
+		sb_printf(b, ", %s)", U64(bound));
+		return;
+	}
+	sb_printf(b, "kpath_rt_%s(&%sc, ", pf->plan->g->edges[e].dst == CFG_EXIT ? "leave" : "emit", pf->p);
+	put_id(pf, b, c, pc);
+	sb_printf(b, ")");
 }
 
 /* The code of CFG edge e: the end's count, then both updates (NULL: none). */
@@ -144,7 +185,7 @@ static char *edge_text(struct pform *pf, uint32_t e)
 	snprintf(q, sizeof q, "%sq", pf->p);
 	struct sb b = {0};
 	if (c.ends)
-		put_count(pf, &b, &c, &pc);
+		put_count(pf, &b, e, &c, &pc);
 	if (c.upd != BL_UPD_NONE && pf->read_r)
 		put_upd(&b, r, &c);
 	if (pc.upd != BL_UPD_NONE && pf->read_q)
@@ -180,8 +221,8 @@ static void find_reads(struct pform *pf)
 		    !bl_code_edge(pf->place, g, pf->dag, e, &c))
 			continue;
 		ppp_code_edge(pf->pp, pf->place, g, pf->dag, pf->n, e, &pc);
-		bool both_const = c.ends && !c.end_rel && !pc.end_rel;
-		bool ns = pf->ns != 0; /* with no slot the PPP ID is never looked at */
+		bool both_const = c.ends && !c.end_rel && (pf->map || !pc.end_rel);
+		bool ns = pf->ns != 0 && !pf->map; /* with no slot (or a map) the PPP ID is never looked at */
 		pf->read_r |= (c.ends && c.end_rel && !both_const) || c.upd == BL_UPD_ADD;
 		pf->read_q |= ns && ((pc.ends && pc.end_rel && !both_const) || pc.upd == BL_UPD_ADD);
 		/* an end relative to one register reads both when classified at run time */
@@ -194,7 +235,7 @@ static void find_reads(struct pform *pf)
 		bl_code_start(pf->place, b, &c);
 		ppp_code_start(pf->pp, pf->place, b, &pc);
 		pf->read_r |= c.upd == BL_UPD_ADD;
-		pf->read_q |= pf->ns && pc.upd == BL_UPD_ADD;
+		pf->read_q |= pf->ns && !pf->map && pc.upd == BL_UPD_ADD;
 	}
 }
 
@@ -224,7 +265,14 @@ static char *descriptor(struct pform *pf, const struct rw_file *f)
 	sb_printf(&b, "static const kpath_rt_u64 %sps_%s[] = {", p, name);
 	for (uint64_t s = 0; s < pf->ns; s++)
 		sb_printf(&b, "%s%s", s ? ", " : "", U64(pf->slots->bl[s]));
-	sb_printf(&b, "%s};\nstatic const unsigned %slines_%s[] = {", pf->ns ? "" : "0", p, name);
+	sb_printf(&b, "%s};\n", pf->ns ? "" : "0");
+	if (pf->map_used) {
+		sb_printf(&b, "static const kpath_rt_u64 %spm_%s[] = {", p, name);
+		for (uint64_t i = 0; i < d->num_paths[CFG_ENTRY]; i++)
+			sb_printf(&b, "%s%s", i ? ", " : "", U64(map_of(pf, i)));
+		sb_printf(&b, "%s};\n", d->num_paths[CFG_ENTRY] ? "" : "0");
+	}
+	sb_printf(&b, "static const unsigned %slines_%s[] = {", p, name);
 	for (uint32_t i = 0; i < g->nblocks; i++)
 		sb_printf(&b, "%s%u", i ? ", " : "", g->blocks[i].line);
 	sb_printf(&b, "};\nstatic const unsigned %slast_lines_%s[] = {", p, name);
@@ -300,8 +348,12 @@ static char *entry_decls(struct pform *pf)
 			sb_printf(&b, "%sq = %s", pf->p, U64(q0));
 		sb_printf(&b, ";");
 	}
-	sb_printf(&b, " /* kpath ppp: %u interesting of %s paths, interval %s, %s slots */", pf->n->npaths,
-	          U64(pf->dag->num_paths[CFG_ENTRY]), U64(pf->n->interval), U64(pf->ns));
+	if (!pf->acyclic)
+		sb_printf(&b, " struct kpath_rt_cursor %sc = kpath_rt_begin(&%sfn_%s, %sc);", pf->p, pf->p, pf->plan->name,
+		          pf->p);
+	sb_printf(&b, " /* kpath ppp: %u interesting of %s paths, interval %s, %s slots%s */", pf->n->npaths,
+	          U64(pf->dag->num_paths[CFG_ENTRY]), U64(pf->n->interval), U64(pf->ns),
+	          pf->map ? ", classified by Ball-Larus ID" : "");
 	return b.s;
 }
 
@@ -350,6 +402,10 @@ const char *rw_ppp_function(struct rw_file *f, const struct fn_plan *plan, const
 	pf.slots = slots;
 	pf.ns = slots->nslots;
 	pf.total = pf.ns + dag->num_paths[CFG_ENTRY]; /* N <= INT64_MAX (ppp_dag_from_bl) */
+	pf.map = pf.total <= 4096;
+	pf.acyclic = true; /* no back or cut edge (setjmp is refused above) */
+	for (uint32_t e = 0; e < g->nedges; e++)
+		pf.acyclic &= dag->role[e] != ROLE_BACK && dag->role[e] != ROLE_CUT;
 	*res = (struct rw_ppp_result){n->npaths, n->interval, pf.ns, dag->num_paths[CFG_ENTRY], slots->demoted};
 	find_reads(&pf);
 	edge_code = calloc(g->nedges + 1, sizeof *edge_code);

@@ -132,6 +132,40 @@ static json_t *fields(const struct kpath_rt_ppp *p)
 	                 paths);
 }
 
+/* The Ball-Larus ID of a counted ID, or UINT64_MAX (a hole: never counted). */
+static uint64_t bl_of(const struct kpath_rt_ppp *p, uint64_t id)
+{
+	uint64_t bl = id < p->nslots ? p->slot_bl[id] : id - p->nslots;
+	return bl < p->num_bl ? bl : UINT64_MAX;
+}
+
+/* The subtree of t below v, relabelled by bl_of, added under w of out.  A
+ * ppp function's items are IDs of both sides, one stream, so at k >= 2 its
+ * k-IPF is that of the Ball-Larus IDs: bl_of is one to one on the IDs that
+ * occur (an interesting path with a slot always gets it, the others are
+ * NS + bl). */
+static int relabel(const struct kpath_rt_ppp *p, const struct kp_ipf *t, uint32_t v, struct kp_ipf *out, uint32_t w,
+                   uint64_t *invalid)
+{
+	for (uint32_t c = t->nodes[v].first_child; c != KP_NONE; c = t->nodes[c].next_sibling) {
+		uint64_t bl = bl_of(p, t->nodes[c].id);
+		uint32_t x;
+		if (!t->nodes[c].count)
+			continue;
+		if (bl == UINT64_MAX) {
+			if (v == 0)
+				*invalid = kp_add_sat(*invalid, t->nodes[c].count);
+			continue;
+		}
+		if (kp_ipf_child(out, w, bl, &x) != 0)
+			return KP_ENOMEM;
+		out->nodes[x].count += t->nodes[c].count;
+		if (relabel(p, t, c, out, x, invalid) != 0)
+			return KP_ENOMEM;
+	}
+	return 0;
+}
+
 int kp_ppp_snapshot(const struct kpath_rt_func *f, const struct kp_ipf *t, struct kp_ipf *out, uint64_t *num_paths,
                     uint64_t *invalid, void **json)
 {
@@ -141,24 +175,9 @@ int kp_ppp_snapshot(const struct kpath_rt_func *f, const struct kp_ipf *t, struc
 	assert(f->num_paths == p->nslots + p->num_bl);
 	if (kp_ipf_init(out) != 0)
 		return KP_ENOMEM;
-	for (uint32_t c = t->n ? t->nodes[0].first_child : KP_NONE; c != KP_NONE; c = t->nodes[c].next_sibling) {
-		uint64_t id = t->nodes[c].id, bl;
-		if (!t->nodes[c].count)
-			continue;
-		if (id < p->nslots)
-			bl = p->slot_bl[id];
-		else
-			bl = id - p->nslots;
-		if (bl >= p->num_bl) { /* a hole: the check never lets one through */
-			*invalid = kp_add_sat(*invalid, t->nodes[c].count);
-			continue;
-		}
-		uint32_t v;
-		if (kp_ipf_child(out, 0, bl, &v) != 0) {
-			kp_ipf_free(out);
-			return KP_ENOMEM;
-		}
-		out->nodes[v].count += t->nodes[c].count;
+	if (t->n && relabel(p, t, 0, out, 0, invalid) != 0) {
+		kp_ipf_free(out);
+		return KP_ENOMEM;
 	}
 	*num_paths = p->num_bl;
 	*json = fields(p);

@@ -7,7 +7,7 @@
 # (missing, truncated, another schema, another program, a changed function).
 set -u
 KPATH=$1
-SRC=$2
+SRC=$(cd "$2" && pwd)
 CC=${CC:-cc}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -63,6 +63,7 @@ for f in d["functions"]:
 if not res:
     print("FAIL: --interesting-top 50 left no residual path"); sys.exit(1)
 PY
+python3 "$SRC/tests/report/validate_profile.py" "$T/top.json" "$T/all.json" || no "the ppp profiles do not validate against docs/kpath-profile.schema.json"
 "$KPATH" report "$T/top.json" --json >/dev/null 2>&1 || no "report --json"
 "$KPATH" report "$T/top.json" >"$T/rep" 2>&1 || no "report: $(cat "$T/rep")"
 grep -q "ppp: .* interesting, interval .*, residual paths" "$T/rep" || no "report does not show the ppp fields: $(head -20 "$T/rep")"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/pppmode/ppp_e2e.py: `kpath instrument --mode ppp` is exact.
 
-usage: ppp_e2e.py --kpath KPATH --src ROOT [--top P] PROGRAM...
+usage: ppp_e2e.py --kpath KPATH --src ROOT [--top P] [--k K] PROGRAM...
 
 PROGRAM is corpus/NAME.c or corpus/bench/NAME.c (ROOT-relative).  Input A
 and input B: a bench program's quick scale (corpus/bench/MANIFEST) and
@@ -12,7 +12,8 @@ set a strict subset).  For each program:
   2. `kpath instrument --mode ppp --interesting A.json [--interesting-top P]`
      is built and run on B -> P.json; its output and exit status must be
      the native build's;
-  3. path for path, for every function: P's level-1 counts equal B's; in a
+  3. path for path, for every function: P's k-IPF equals B's (B and P run
+     with KPATH_K=K, default 1: at K >= 2 the sequences too); in a
      ppp function, ppp_paths (with their counts) + ppp_residual is exactly
      B's paths, every ppp_paths ID is in A's interesting set, and every path
      of B in that set is in ppp_paths (none is lost to the residual side
@@ -79,6 +80,10 @@ def top_ids(counts, pct):
     return set(keep)
 
 
+def forest(nodes):
+    return sorted((int(n["id"]), int(n["count"]), forest(n.get("children", []))) for n in nodes)
+
+
 def check(prog, A, B, P, top, stats):
     errs = []
     for key, fb in B.items():
@@ -86,6 +91,8 @@ def check(prog, A, B, P, top, stats):
         if fp is None:
             errs.append("%s: missing from the ppp profile" % (key,))
             continue
+        if forest(fb["kipf"]) != forest(fp["kipf"]):
+            errs.append("%s: the k-IPFs differ" % key[0])
         b, p = level1(fb), level1(fp)
         if b != p:
             errs.append("%s: level-1 counts differ: k=1 %s, ppp %s" % (key[0], sorted(b.items())[:8], sorted(p.items())[:8]))
@@ -120,6 +127,7 @@ def main():
     ap.add_argument("--kpath", required=True)
     ap.add_argument("--src", required=True)
     ap.add_argument("--top", type=float)
+    ap.add_argument("--k", default="1", help="KPATH_K of the B runs: at k >= 2 the whole k-IPF must be equal")
     ap.add_argument("programs", nargs="+")
     a = ap.parse_args()
     cc = os.environ.get("CC", "cc").split()
@@ -136,6 +144,7 @@ def main():
             inA, inB = ([str(bench_quick(root, name))], [str(2 * bench_quick(root, name))]) if bench else ([], [])
             env = {k: v for k, v in os.environ.items() if not k.startswith("KPATH_")}
             env["KPATH_K"] = "1"
+            envB = dict(env, KPATH_K=a.k)
 
             def build(variant, extra):
                 c = os.path.join(tmp, "%s.%s.c" % (name, variant))
@@ -148,8 +157,8 @@ def main():
                     raise RuntimeError("cc (%s): %s" % (variant, r.stderr.decode()[-3000:]))
                 return exe
 
-            def go(exe, args, out):
-                e = dict(env)
+            def go(exe, args, out, e=env):
+                e = dict(e)
                 if out:
                     e["KPATH_OUT"] = out
                 r = run([exe] + args, env=e, cwd=tmp)
@@ -163,10 +172,10 @@ def main():
                 k1 = build("k1", [])
                 pa, pb, pp = (os.path.join(tmp, "%s.%s.json" % (name, x)) for x in "ABP")
                 go(k1, inA, pa)
-                outB = go(k1, inB, pb)
+                outB = go(k1, inB, pb, envB)
                 top = ["--interesting-top", str(a.top)] if a.top is not None else []
                 ppp = build("ppp", ["--mode", "ppp", "--interesting", pa] + top)
-                outP = go(ppp, inB, pp)
+                outP = go(ppp, inB, pp, envB)
                 if outB != go(native, inB, None) or outP != outB:
                     raise RuntimeError("the instrumented outputs differ from the native one")
                 errs = check(prog, funcs(pa), funcs(pb), funcs(pp), a.top, stats)
