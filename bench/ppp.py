@@ -130,7 +130,7 @@ def main():
             comp["bench"] += ratios(pprof)
             big = [f for f in json.load(open(pprof))["functions"] if f["num_paths"] > 4096]
             row = {"program": name, "kind": kind,
-                   "hash_functions": ["%s (%d paths, |I| %d, interval %d)" % (f["name"], f["num_paths"],
+                   "hash_functions": ["%s (%d paths, \\|I\\| %d, interval %d)" % (f["name"], f["num_paths"],
                                       f.get("ppp_interesting", 0), f.get("ppp_interval", 0)) for f in big]}
             if not a.no_callgrind:
                 row["native"] = ir(native, [quick], None)
@@ -163,7 +163,7 @@ def main():
         print("\ngeomean (main programs): k = 1 %.2fx native, ppp %.2fx native, ppp / k = 1 %.3f" % (
             gm([r["k1"] / r["native"] for r in main_rows]), gm([r["ppp"] / r["native"] for r in main_rows]),
             gm([r["ppp"] / r["k1"] for r in main_rows])))
-    print("\n| functions | n | interval = |I| | <= 1.1 | <= 1.5 | <= 2 | > 2 | max | mean |")
+    print("\n| functions | n | interval = \\|I\\| | <= 1.1 | <= 1.5 | <= 2 | > 2 | max | mean |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     allr = []
     for k in ("bench", "corpus", "project"):
