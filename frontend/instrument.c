@@ -61,6 +61,12 @@ static void usage(FILE *out)
 	             "           the default, streams Ball-Larus IDs into the k-IPF\n"
 	             "  --kiter-loop FILE:LINE=K  with --mode kiter: K of the loop whose head\n"
 	             "           starts on LINE (repeatable; 1 makes it acyclic)\n"
+	             "  --mode ppp --interesting PROFILE  preferential path profiling: the paths\n"
+	             "           PROFILE recorded per function are numbered compactly and\n"
+	             "           counted in an array, every other path by its Ball-Larus ID\n"
+	             "           (residual paths, docs/ppp.md)\n"
+	             "  --interesting-top P  with --mode ppp: only the hottest paths covering\n"
+	             "           P%% of each function's flow are interesting\n"
 	             "  --check  testing aid: also report every CFG edge taken, for kpath's\n"
 	             "           checking runtime (tests/check), which verifies every path ID.\n");
 }
