@@ -118,5 +118,13 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 "$KPATH" report "$T/lie.json" >/dev/null 2>"$T/err" && no "report accepted inconsistent ppp counts"
 grep -q "ppp_paths\[0\].count" "$T/err" || no "inconsistent ppp counts: field not named: $(cat "$T/err")"
+# strict C90: the inserted code of a ppp build adds no warning (tests/flags/c89.c)
+C89="$SRC/tests/flags/c89.c"
+"$KPATH" instrument "$C89" -o "$T/c89.k.c" --quiet 2>/dev/null && $CC -w -o "$T/c89k" "$T/c89.k.c" $LIBS &&
+	KPATH_K=1 KPATH_OUT="$T/c89.json" "$T/c89k" >/dev/null || no "c89.c default build"
+"$KPATH" instrument "$C89" -o "$T/c89.p.c" --quiet --mode ppp --interesting "$T/c89.json" --interesting-top 50 2>/dev/null || no "c89.c ppp"
+$CC -std=c89 -pedantic -Wall -Wextra -Wc++-compat -Wunused-macros -Wdeclaration-after-statement -Wlong-long -Wshadow \
+	-Wconversion -Wsign-conversion -Wmissing-prototypes -Wstrict-prototypes -Wredundant-decls -Wcast-qual -Wundef -Werror \
+	-c "$T/c89.p.c" -o "$T/c89.o" || no "c89.c in ppp mode does not compile warning-free under -std=c89 -pedantic"
 [ $fail -eq 0 ] && echo "ppp_cli: all checks passed"
 exit $fail
