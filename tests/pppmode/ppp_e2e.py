@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """tests/pppmode/ppp_e2e.py: `kpath instrument --mode ppp` is exact.
 
-usage: ppp_e2e.py --kpath KPATH --src ROOT [--top P] [--k K] PROGRAM...
+usage: ppp_e2e.py --kpath KPATH --src ROOT [--top P] [--k K] [--bench-scale F] PROGRAM...
 
 PROGRAM is corpus/NAME.c or corpus/bench/NAME.c (ROOT-relative).  Input A
-and input B: a bench program's quick scale (corpus/bench/MANIFEST) and
+and input B: a bench program's quick scale (corpus/bench/MANIFEST, times
+--bench-scale) and
 twice it; a corpus program has no input, so A = B (then --top P, the
 hottest paths covering P% of each function's flow, keeps the interesting
 set a strict subset).  For each program:
@@ -127,6 +128,8 @@ def main():
     ap.add_argument("--kpath", required=True)
     ap.add_argument("--src", required=True)
     ap.add_argument("--top", type=float)
+    ap.add_argument("--bench-scale", type=float, default=1.0,
+                    help="input A of a bench program: its quick scale times this (B is twice A)")
     ap.add_argument("--k", default="1", help="KPATH_K of the B runs: at k >= 2 the whole k-IPF must be equal")
     ap.add_argument("programs", nargs="+")
     a = ap.parse_args()
@@ -141,7 +144,8 @@ def main():
             name = os.path.basename(prog)[:-2]
             bench = "/bench/" in prog
             flags = ["-std=c11", "-O2"] if bench else corpus_flags(root, name)
-            inA, inB = ([str(bench_quick(root, name))], [str(2 * bench_quick(root, name))]) if bench else ([], [])
+            sa = max(1, int(bench_quick(root, name) * a.bench_scale)) if bench else 0
+            inA, inB = ([str(sa)], [str(2 * sa)]) if bench else ([], [])
             env = {k: v for k, v in os.environ.items() if not k.startswith("KPATH_")}
             env["KPATH_K"] = "1"
             envB = dict(env, KPATH_K=a.k)
