@@ -29,6 +29,7 @@
 #include "expand.h"
 #include "headers.h"
 #include "frontend.h"
+#include "ppp_interesting.h"
 #include "rewrite.h"
 #include "stages.h"
 
@@ -60,6 +61,12 @@ static void usage(FILE *out)
 	             "           the default, streams Ball-Larus IDs into the k-IPF\n"
 	             "  --kiter-loop FILE:LINE=K  with --mode kiter: K of the loop whose head\n"
 	             "           starts on LINE (repeatable; 1 makes it acyclic)\n"
+	             "  --mode ppp --interesting PROFILE  preferential path profiling: the paths\n"
+	             "           PROFILE recorded per function are numbered compactly and\n"
+	             "           counted in an array, every other path by its Ball-Larus ID\n"
+	             "           (residual paths, docs/ppp.md)\n"
+	             "  --interesting-top P  with --mode ppp: only the hottest paths covering\n"
+	             "           P%% of each function's flow are interesting\n"
 	             "  --check  testing aid: also report every CFG edge taken, for kpath's\n"
 	             "           checking runtime (tests/check), which verifies every path ID.\n");
 }
@@ -215,6 +222,7 @@ struct walk {
 	unsigned kiter;       /* --mode kiter: K (rewrite/kiter_form.c); 0 in the default mode */
 	struct rw_kiter_loop *kiter_loops; /* --kiter-loop FILE:LINE=K */
 	unsigned nkiter_loops;
+	struct kp_interesting *ppp; /* --mode ppp (frontend/ppp_interesting.c) */
 };
 
 static const struct macro_fn *find_macro_fn(const struct macro_fns *m, const char *name)
@@ -281,6 +289,9 @@ static const char *run_stages(struct walk *w, const struct fn_plan *plan, struct
 			stage_dump(w->dump, w->stage, plan->g, st);
 		else
 			num->dump(w->dump, plan->g, st->dag);
+	} else if (w->ppp) {
+		kp_interesting_function(w->ppp, w->rw, plan, st->dag, st->place, w->src->path, w->msg ? w->msg : stderr,
+		                        w->quiet);
 	} else if (w->kiter) {
 		struct rw_kiter_result kr;
 		const char *why = rw_kiter_function(w->rw, plan, st->dag, st->place,
@@ -679,6 +690,8 @@ struct run_opts {
 	unsigned kiter;               /* --mode kiter --kiter K; 0: the default mode (kipf) */
 	struct rw_kiter_loop *kiter_loops; /* --kiter-loop FILE:LINE=K (used: set by the walk) */
 	unsigned nkiter_loops;
+	const char *interesting;      /* --mode ppp --interesting PROFILE */
+	double interesting_top;       /* --interesting-top P, or < 0 */
 };
 
 static int run(const struct run_opts *o);
@@ -801,8 +814,8 @@ static bool kiter_needs_mode(void)
 static bool kiter_args(const char *mode, const char *kiter, bool check, unsigned *k)
 {
 	*k = 0;
-	if (mode && strcmp(mode, "kipf") && strcmp(mode, "kiter")) {
-		fprintf(stderr, "kpath instrument: --mode '%s': expected kipf (the default) or kiter\n", mode);
+	if (mode && strcmp(mode, "kipf") && strcmp(mode, "kiter") && strcmp(mode, "ppp")) {
+		fprintf(stderr, "kpath instrument: --mode '%s': expected kipf (the default), kiter or ppp\n", mode);
 		return false;
 	}
 	bool is_kiter = mode && !strcmp(mode, "kiter");
@@ -833,6 +846,36 @@ static bool kiter_args(const char *mode, const char *kiter, bool check, unsigned
 	return true;
 }
 
+/* --mode ppp --interesting PROFILE [--interesting-top P] (docs/ppp.md):
+ * both or neither; P a number in 0..100. */
+static bool ppp_args(const char *mode, const char *interesting, const char *top, bool check, double *topv)
+{
+	bool is_ppp = mode && !strcmp(mode, "ppp");
+	if (!is_ppp && (interesting || top)) {
+		fprintf(stderr, "kpath instrument: %s needs --mode ppp\n", interesting ? "--interesting" : "--interesting-top");
+		return false;
+	}
+	if (is_ppp && !interesting) {
+		fprintf(stderr, "kpath instrument: --mode ppp needs --interesting PROFILE.json (a profile of the same "
+		        "program: its paths are the interesting ones)\n");
+		return false;
+	}
+	if (is_ppp && check) {
+		fprintf(stderr, "kpath instrument: --check is for the kipf mode only (its checking runtime replays "
+		        "Ball-Larus IDs)\n");
+		return false;
+	}
+	if (top) {
+		char *end;
+		*topv = strtod(top, &end);
+		if (!*top || *end || !(*topv >= 0 && *topv <= 100)) {
+			fprintf(stderr, "kpath instrument: --interesting-top '%s': expected a percentage in 0..100\n", top);
+			return false;
+		}
+	}
+	return true;
+}
+
 int kp_instrument_main(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
@@ -840,7 +883,7 @@ int kp_instrument_main(int argc, char **argv)
 	int i, nflags = 0, nincdirs = 0;
 	const char **incdirs = NULL, *incout = NULL;
 	const char **flags = NULL;
-	const char *mode = NULL, *kiter = NULL;
+	const char *mode = NULL, *kiter = NULL, *interesting = NULL, *top = NULL;
 	struct rw_kiter_loop *kloops = NULL;
 	unsigned nkloops = 0;
 	for (i = 1; i < argc; i++) {
@@ -860,6 +903,13 @@ int kp_instrument_main(int argc, char **argv)
 				return 2;
 			}
 			*(argv[i][2] == 'm' ? &mode : &kiter) = argv[i + 1];
+			i++;
+		} else if (!strcmp(argv[i], "--interesting") || !strcmp(argv[i], "--interesting-top")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "kpath instrument: %s needs a value\n", argv[i]);
+				return 2;
+			}
+			*(argv[i][13] ? &top : &interesting) = argv[i + 1];
 			i++;
 		} else if (!strcmp(argv[i], "--kiter-loop")) {
 			kloops = realloc(kloops, (nkloops + 1) * sizeof *kloops);
@@ -910,10 +960,16 @@ int kp_instrument_main(int argc, char **argv)
 		free(kloops);
 		return 2;
 	}
+	double topv = -1;
+	if (!ppp_args(mode, interesting, top, check, &topv)) {
+		free(incdirs);
+		free(kloops);
+		return 2;
+	}
 	struct inc_opts inc = {incdirs, nincdirs, incout};
 	struct run_opts o = {.in = in, .out = out, .flags = flags, .nflags = nflags, .quiet = quiet, .check = check,
 	                     .no_expr_branches = !expr_branches, .inc = &inc, .kiter = k, .kiter_loops = kloops,
-	                     .nkiter_loops = nkloops};
+	                     .nkiter_loops = nkloops, .interesting = interesting, .interesting_top = topv};
 	int rc = run(&o);
 	free(incdirs);
 	free(kloops);
@@ -941,11 +997,15 @@ static int run(const struct run_opts *o)
 		return 1;
 	}
 	fclose(probe);
+	struct kp_interesting *ppp = NULL;
+	if (o->interesting && !(ppp = kp_interesting_load(o->interesting, o->interesting_top)))
+		return 1;
 	char *out_owned = out || dump ? NULL : default_output(in);
 	if (!out)
 		out = out_owned;
 	if (out && !dump && !output_path_ok(in, out)) {
 		free(out_owned);
+		kp_interesting_free(ppp);
 		return 1;
 	}
 
@@ -1061,10 +1121,12 @@ static int run(const struct run_opts *o)
 			status = 1;
 			goto done;
 		}
+		kp_interesting_reset(ppp); /* a second walk counts again */
 		w = (struct walk){.hdrs = &hdrs, .expanded = &mfns, .src = &src, .rw = &rw, .quiet = quiet,
 		                  .expr_branches = expr_branches, .dump = dump, .only = only, .paths = paths,
 		                  .collect = msg ? &mfns : NULL, .msg = msg, .staged = o->staged, .stage = o->stage,
-		                  .kiter = o->kiter, .kiter_loops = o->kiter_loops, .nkiter_loops = o->nkiter_loops};
+		                  .kiter = o->kiter, .kiter_loops = o->kiter_loops, .nkiter_loops = o->nkiter_loops,
+		                  .ppp = ppp};
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
 		if (!msg)
 			break;
@@ -1112,7 +1174,13 @@ static int run(const struct run_opts *o)
 		fprintf(stderr, "kpath: error: cannot write '%s': %s\n", out, strerror(errno));
 		status = 1;
 	} else {
-		if (o->kiter) /* the default mode's line stays as it was */
+		if (ppp) {
+			const struct kp_ppp_counts *pc = kp_interesting_counts(ppp);
+			kp_interesting_finish(ppp, in);
+			fprintf(stderr, "kpath: %s: %u functions instrumented (ppp: %u, %llu interesting paths; plain "
+			        "Ball-Larus: %u), %u skipped\n", in, w.counts.instrumented, pc->ppp, pc->interesting,
+			        pc->plain, w.counts.skipped);
+		} else if (o->kiter) /* the default mode's line stays as it was */
 			fprintf(stderr, "kpath: %s: %u functions instrumented (kiter K=%u), %u skipped, %u with K lowered\n",
 			        in, w.counts.instrumented, o->kiter, w.counts.skipped, w.counts.lowered);
 		else
@@ -1134,5 +1202,6 @@ done:
 		clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(index);
 	free(out_owned);
+	kp_interesting_free(ppp);
 	return status;
 }

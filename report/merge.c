@@ -110,7 +110,17 @@ static bool modes_agree(FILE *err, const struct kp_profile *acc, const struct kp
 		for (size_t j = 0; j < acc->nfuncs; j++) {
 			const struct kp_func *a = &acc->funcs[j];
 			unsigned ks = kp_kiter_k(s->kiter), ka = kp_kiter_k(a->kiter);
-			if (strcmp(a->name, s->name) || strcmp(a->file, s->file) || ks == ka)
+			if (strcmp(a->name, s->name) || strcmp(a->file, s->file))
+				continue;
+			if (ks == ka && !kp_ppp_same(s->ppp, a->ppp)) { /* docs/ppp.md, "Profiles" */
+				fprintf(err, "kpath merge: error: %s (%s:%u): %s has a %s profile of it, the profiles before %s; "
+				        "profiles of ppp mode merge only with the same interesting set\n",
+				        kp_term(s->name), kp_term(s->file), s->line, kp_term(src_path),
+				        s->ppp ? "ppp" : "non-ppp", a->ppp ? s->ppp ? "another interesting set" : "a ppp one"
+				                                          : "a non-ppp one");
+				return false;
+			}
+			if (ks == ka)
 				continue;
 			if (!ks || !ka)
 				fprintf(err, "kpath merge: error: %s (%s:%u): %s has a %s profile of it, the profiles before "

@@ -114,6 +114,10 @@ struct rep_func {
 	char checksum[17];  /* 16 hex digits of the profile's checksum */
 	char source_hash[17]; /* the profile's source_hash, "" if unknown */
 	unsigned kiter_k;   /* "mode": "kiter" (docs/kiter-mode.md): its K; 0 in the default mode */
+	/* "mode": "ppp" (docs/ppp.md): |I|, the interval, and the paths that
+	 * ran outside I (residual) with their flow */
+	int ppp;
+	uint64_t ppp_interesting, ppp_interval, ppp_residual, ppp_residual_flow;
 	size_t at;          /* index in the profile's "functions" (messages) */
 	unsigned line;
 	uint64_t num_paths, invalid_paths;

@@ -86,6 +86,15 @@ static int load_func(struct rep_func *rf, const struct kp_func *f,
 	snprintf(rf->checksum, sizeof rf->checksum, "%s", f->checksum);
 	memcpy(rf->source_hash, f->source_hash, sizeof rf->source_hash);
 	rf->kiter_k = kp_kiter_k(f->kiter);
+	if ((rf->ppp = f->ppp != NULL)) {
+		kp_ppp_info(f->ppp, &rf->ppp_interesting, &rf->ppp_interval);
+		for (uint32_t c = f->ipf.n ? f->ipf.nodes[0].first_child : KP_NONE; c != KP_NONE;
+		     c = f->ipf.nodes[c].next_sibling)
+			if (f->ipf.nodes[c].count && !kp_ppp_lookup(f->ppp, f->ipf.nodes[c].id, NULL)) {
+				rf->ppp_residual++;
+				rf->ppp_residual_flow += f->ipf.nodes[c].count;
+			}
+	}
 	if ((r = flatten_ipf(rf, &f->ipf, k)) < 0)
 		return r;
 	if (load_cfg(&rf->cfg, &f->cfg) < 0)

@@ -238,6 +238,13 @@ static void print_header(FILE *out, const struct rep_report *r,
 		        "[0, num_paths)) were dropped: counts are incomplete or "
 		        "the program was instrumented differently\n",
 		        f->invalid_paths, f->invalid_paths == 1 ? "" : "s");
+	if (f->ppp) /* docs/ppp.md */
+		fprintf(out,
+		        "  ppp: %" PRIu64 " interesting, interval %" PRIu64 " (compactness %.2f), residual paths %" PRIu64
+		        " (flow %" PRIu64 ")\n",
+		        f->ppp_interesting, f->ppp_interval,
+		        f->ppp_interesting ? (double)f->ppp_interval / (double)f->ppp_interesting : 0.0, f->ppp_residual,
+		        f->ppp_residual_flow);
 }
 
 static int print_func(FILE *out, const struct rep_report *r,

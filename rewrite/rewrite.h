@@ -164,4 +164,19 @@ const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, con
                               const struct bl_placement *place, const struct rw_kiter_opts *o,
                               struct rw_kiter_result *res, char *err, size_t errlen);
 
+/* --mode ppp (rewrite/ppp_form.c, docs/ppp.md): preferential path
+ * profiling of the interesting set ids[0..nids) (Ball-Larus IDs of the
+ * function's numbering), the other paths counted by Ball-Larus ID. */
+#define RW_PPP_SLOT_LIMIT 16384u    /* largest counter array (section 5's policy) */
+struct rw_ppp_result {
+	uint32_t interesting;       /* |I| */
+	uint64_t interval, nslots, num_paths;
+	uint32_t demoted;           /* interesting paths above the slot limit (counted as residual) */
+};
+/* Instruments one function in ppp mode.  Returns NULL, or the reason it
+ * cannot be (the caller then instruments it in plain Ball-Larus mode). */
+const char *rw_ppp_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
+                            const struct bl_placement *place, const uint64_t *ids, uint32_t nids,
+                            struct rw_ppp_result *res, char *err, size_t errlen);
+
 #endif

@@ -80,7 +80,7 @@ const struct kp_consumer kp_consumer_window = {
 static int counts_init(struct kp_tfunc *tf, unsigned k)
 {
 	(void)k;
-	return kp_counts_init(&tf->u.counts, tf->f->num_paths);
+	return kp_counts_init(&tf->u.counts, tf->f->num_paths, kp_ppp_prefix(tf->f));
 }
 
 /* The inline path counts into the array directly (lim = num_paths); with

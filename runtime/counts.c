@@ -10,7 +10,7 @@
 
 #include "kp_internal.h"
 
-int kp_counts_init(struct kp_counts *t, uint64_t num_paths)
+int kp_counts_init(struct kp_counts *t, uint64_t num_paths, uint64_t prefix)
 {
 	memset(t, 0, sizeof *t);
 	if (num_paths <= KP_COUNTS_ARRAY_MAX) {
@@ -19,6 +19,14 @@ int kp_counts_init(struct kp_counts *t, uint64_t num_paths)
 			return 0;
 		t->arr = kp_calloc((size_t)num_paths, sizeof *t->arr);
 		return t->arr ? 0 : KP_ENOMEM;
+	}
+	if (prefix) { /* a ppp function's counter array: IDs below prefix (ppp.c) */
+		if (prefix > num_paths)
+			prefix = num_paths;
+		t->arr = kp_calloc((size_t)prefix, sizeof *t->arr);
+		if (!t->arr)
+			return KP_ENOMEM;
+		t->narr = prefix;
 	}
 	t->cap = 64;
 	t->keys = kp_calloc(t->cap, sizeof *t->keys);
@@ -79,8 +87,8 @@ static int grow(struct kp_counts *t)
 
 int kp_counts_add(struct kp_counts *t, uint64_t id)
 {
-	if (t->arr) {
-		t->arr[id]++; /* id < num_paths was checked by the caller */
+	if (id < t->narr) {
+		t->arr[id]++; /* all of num_paths when no keys: checked by the caller */
 		return 0;
 	}
 	if (!t->keys)
@@ -118,12 +126,9 @@ static int add_root(struct kp_ipf *dst, uint64_t id, uint64_t n)
 
 int kp_counts_to_ipf(const struct kp_counts *t, struct kp_ipf *dst)
 {
-	if (t->arr) {
-		for (uint64_t id = 0; id < t->narr; id++)
-			if (add_root(dst, id, t->arr[id]) != 0)
-				return KP_ENOMEM;
-		return 0;
-	}
+	for (uint64_t id = 0; t->arr && id < t->narr; id++)
+		if (add_root(dst, id, t->arr[id]) != 0)
+			return KP_ENOMEM;
 	for (uint32_t i = 0; i < t->cap; i++)
 		if (t->keys && t->keys[i] && add_root(dst, t->keys[i] - 1, t->vals[i]) != 0)
 			return KP_ENOMEM;

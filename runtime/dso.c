@@ -112,6 +112,8 @@ static void copy_module_descriptors(void *base)
 					th->funcs[i]->dropped += kp_tfunc_emitted(th->funcs[i]);
 				th->funcs[i]->f = c;
 			}
+		if (c)
+			kp_ppp_moved(g->f, c);
 		if (!c) {
 			g->dropped += g->emitted;
 			g->lost = 1;

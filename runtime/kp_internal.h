@@ -204,7 +204,10 @@ struct kp_counts {
 	void **retired;
 	uint32_t nretired;
 };
-int kp_counts_init(struct kp_counts *t, uint64_t num_paths);
+/* prefix: with num_paths above KP_COUNTS_ARRAY_MAX, the IDs below prefix
+ * still get an array (a ppp function's counter array, ppp.c), the rest the
+ * hash table. */
+int kp_counts_init(struct kp_counts *t, uint64_t num_paths, uint64_t prefix);
 void kp_counts_free(struct kp_counts *t);
 int kp_counts_add(struct kp_counts *t, uint64_t id);
 int kp_counts_to_ipf(const struct kp_counts *t, struct kp_ipf *dst);
@@ -403,6 +406,28 @@ void kp_thread_free_all(void);
 void kp_rt_release(void);
 /* Thread-exit destructor (also usable directly). */
 void kp_thread_exit(void *th);
+
+/* ---- --mode ppp (ppp.c) ----------------------------------------------- */
+
+/* The IDs of f that get a counter array whatever num_paths is: the PPP
+ * slots of a registered ppp function (0 otherwise). */
+uint64_t kp_ppp_prefix(const struct kpath_rt_func *f);
+/* dso.c: descriptor from was replaced by its copy to. */
+void kp_ppp_moved(const struct kpath_rt_func *from, const struct kpath_rt_func *to);
+/* For a ppp function: its level-1 counts t mapped to Ball-Larus IDs into
+ * out (initialised here), *num_paths = N, holes added to *invalid, *json
+ * the mode's fields; returns 1.  0 for any other function (nothing set),
+ * KP_ENOMEM. */
+int kp_ppp_snapshot(const struct kpath_rt_func *f, const struct kp_ipf *t, struct kp_ipf *out, uint64_t *num_paths,
+                    uint64_t *invalid, void **json);
+
+/* profile_ppp.c: the "ppp" fields on disk (counts from f's k-IPF), read
+ * (NULL or the reason, with the field), and the counts checked. */
+void *kp_ppp_json(const struct kp_func *f);
+#ifdef JANSSON_H
+const char *kp_ppp_read(const json_t *o, uint64_t num_paths, void **out, char *field, size_t fieldlen);
+const char *kp_ppp_check_counts(const json_t *o, const struct kp_func *f, char *field, size_t fieldlen);
+#endif
 
 /* ---- output (snapshot.c, accumulate.c, dump.c) ------------------------ */
 

@@ -27,6 +27,7 @@ static void func_free(struct kp_func *f)
 	}
 	free(f->paths);
 	kp_kiter_free(f->kiter);
+	kp_ppp_free(f->ppp);
 	kp_cfg_free(&f->cfg);
 }
 
@@ -140,6 +141,15 @@ int kp_profile_compatible(const struct kp_profile *a, const struct kp_profile *b
 						 y->name, y->file, x->checksum, y->checksum);
 				return KP_EINCOMPAT;
 			}
+			if (strcmp(x->name, y->name) == 0 && strcmp(x->file, y->file) == 0 && !kp_ppp_same(x->ppp, y->ppp)) {
+				if (err)
+					snprintf(err, errlen,
+						 "incompatible profile: %s (%s) is profiled %s there, %s here (kpath "
+						 "instrument --mode ppp: counts of two interesting sets are not merged)",
+						 y->name, y->file, x->ppp ? "in ppp mode" : "without ppp",
+						 y->ppp ? x->ppp ? "with another interesting set" : "in ppp mode" : "without ppp");
+				return KP_EINCOMPAT;
+			}
 		}
 	}
 	return 0;
@@ -211,6 +221,12 @@ int kp_profile_merge_into(struct kp_profile *dst, const struct kp_profile *src, 
 		}
 		/* equal checksums: a kiter function's K are in its checksum */
 		if (s->kiter && !d->kiter && !(d->kiter = kp_kiter_copy(s->kiter))) {
+			rc = KP_ENOMEM;
+			break;
+		}
+		/* ppp: callers refuse two interesting sets (kp_profile_compatible,
+		 * kpath merge); the first known is kept */
+		if (s->ppp && !d->ppp && !(d->ppp = kp_ppp_copy(s->ppp))) {
 			rc = KP_ENOMEM;
 			break;
 		}

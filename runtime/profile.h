@@ -126,6 +126,11 @@ struct kp_func {
 	 * the fields "mode", "kiter_k", "kiter_loops"; NULL in the default
 	 * mode.  Written into the function's object, read back, kept by merging. */
 	void *kiter;
+	/* --mode ppp (docs/profile-schema.md, "ppp", runtime/profile_ppp.c): a
+	 * jansson object of the interesting set (mode, ppp_interesting,
+	 * ppp_interval, ppp_slots, ppp_paths [{id, ppp_id}]); NULL in the other
+	 * modes.  The counts are the k-IPF's. */
+	void *ppp;
 	struct kp_cfg cfg;     /* the static graph, nblocks 0 if unknown */
 };
 
@@ -227,6 +232,14 @@ void *kp_kiter_copy(const void *x);
 void *kp_kiter_fields(const struct kpath_rt_func *f);
 /* Its kiter_k; 0 for NULL (the default mode). */
 unsigned kp_kiter_k(const void *x);
+/* The ppp fields (profile_ppp.c): free, copy, equal (both NULL or the same
+ * interesting set); |I| and the interval (0, 0 for NULL); whether Ball-Larus
+ * ID id is an interesting path with a slot (its PPP ID in *ppp_id). */
+void kp_ppp_free(void *x);
+void *kp_ppp_copy(const void *x);
+int kp_ppp_same(const void *a, const void *b);
+void kp_ppp_info(const void *x, uint64_t *ninteresting, uint64_t *interval);
+int kp_ppp_lookup(const void *x, uint64_t id, uint64_t *ppp_id);
 
 /* Adds the decoded path of every id occurring in f's k-IPF that f->paths
  * lacks. */

@@ -87,6 +87,14 @@ static json_t *func_json(const struct kp_func *f)
 		goto fail;
 	if (f->kiter && json_object_update(o, (json_t *)f->kiter))
 		goto fail;
+	if (f->ppp) {
+		json_t *x = kp_ppp_json(f);
+		if (!x || json_object_update(o, x)) {
+			json_decref(x);
+			goto fail;
+		}
+		json_decref(x);
+	}
 	json_object_set_new(o, "paths", paths);
 	json_object_set_new(o, "kipf", kipf);
 	if (f->cfg.nblocks) { /* optional, last: docs/profile-schema.md */
@@ -453,11 +461,16 @@ static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 	if (sh)
 		memcpy(f->source_hash, json_string_value(sh), sizeof f->source_hash);
 	json_t *mode = json_object_get(o, "mode");
-	if (mode) { /* docs/profile-schema.md, "kiter" */
+	if (json_is_string(mode) && !strcmp(json_string_value(mode), "ppp")) { /* profile-schema.md, "ppp" */
+		char field[64];
+		const char *why = kp_ppp_read(o, num_paths, &f->ppp, field, sizeof field);
+		if (why)
+			return bad(r, field, why);
+	} else if (mode) { /* docs/profile-schema.md, "kiter" */
 		json_t *kk = json_object_get(o, "kiter_k"), *loops = json_object_get(o, "kiter_loops"), *l;
 		size_t i;
 		if (!json_is_string(mode) || strcmp(json_string_value(mode), "kiter"))
-			return bad(r, "mode", "expected \"kiter\" (absent: the default mode, kipf)");
+			return bad(r, "mode", "expected \"kiter\" or \"ppp\" (absent: the default mode, kipf)");
 		if (!json_is_integer(kk) || json_integer_value(kk) < 1)
 			return bad(r, "kiter_k", "expected an integer >= 1");
 		if (!json_is_array(loops))
@@ -479,6 +492,12 @@ static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 	snprintf(r->where + len, sizeof r->where - len, ".kipf");
 	rc = read_forest(r, kipf, &f->ipf, 0, 1, p->k, f->num_paths);
 	r->where[len] = 0;
+	if (rc == 0 && f->ppp) {
+		char field[64];
+		const char *why = kp_ppp_check_counts(o, f, field, sizeof field);
+		if (why)
+			return bad(r, field, why);
+	}
 	if (rc == 0 && json_object_get(o, "cfg"))
 		rc = read_cfg(r, json_object_get(o, "cfg"), f);
 	return rc;

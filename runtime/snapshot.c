@@ -10,15 +10,31 @@
 int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const struct kp_ipf *t,
 		     uint64_t emitted, uint64_t invalid)
 {
-	struct kp_func *kf = kp_profile_add_func(p, f->name, f->file, f->line, f->checksum, f->num_paths);
-	if (!kf)
+	/* --mode ppp (ppp.c): IDs back to Ball-Larus IDs, and the mode's fields */
+	struct kp_ipf bl;
+	uint64_t num_paths = f->num_paths;
+	void *ppp = NULL;
+	int rc = kp_ppp_snapshot(f, t, &bl, &num_paths, &invalid, &ppp);
+	if (rc < 0)
+		return rc;
+	struct kp_func *kf = kp_profile_add_func(p, f->name, f->file, f->line, f->checksum, num_paths);
+	if (!kf) {
+		if (rc) {
+			kp_ipf_free(&bl);
+			kp_ppp_free(ppp);
+		}
 		return KP_ENOMEM;
+	}
 	kf->emitted = emitted;
 	if (f->source_hash && !kp_rule_hex16(f->source_hash))
 		memcpy(kf->source_hash, f->source_hash, sizeof kf->source_hash);
 	kf->invalid_paths = invalid;
 	kf->kiter = kp_kiter_fields(f);
-	if (kp_ipf_add(&kf->ipf, t, p->k) != 0 || kp_ipf_compact(&kf->ipf, p->k) != 0)
+	kf->ppp = ppp;
+	rc = kp_ipf_add(&kf->ipf, rc ? &bl : t, p->k);
+	if (ppp)
+		kp_ipf_free(&bl);
+	if (rc != 0 || kp_ipf_compact(&kf->ipf, p->k) != 0)
 		return KP_ENOMEM;
 	struct kp_dag dag = { f->num_blocks, f->block_line, f->num_edges, f->edges, f->block_last_line };
 	if (kp_cfg_set(kf, &dag) != 0)
