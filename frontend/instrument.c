@@ -28,6 +28,7 @@
 #include "cfg.h"
 #include "expand.h"
 #include "headers.h"
+#include "kiter_pragma.h"
 #include "frontend.h"
 #include "rewrite.h"
 #include "stages.h"
@@ -215,6 +216,8 @@ struct walk {
 	unsigned kiter;       /* --mode kiter: K (rewrite/kiter_form.c); 0 in the default mode */
 	struct rw_kiter_loop *kiter_loops; /* --kiter-loop FILE:LINE=K */
 	unsigned nkiter_loops;
+	struct kp_kiter_pragmas *pragmas; /* the main file's #pragma kpath kiter(K) */
+	const struct src_file *main_src;
 };
 
 static const struct macro_fn *find_macro_fn(const struct macro_fns *m, const char *name)
@@ -285,7 +288,9 @@ static const char *run_stages(struct walk *w, const struct fn_plan *plan, struct
 		struct rw_kiter_result kr;
 		const char *why = rw_kiter_function(w->rw, plan, st->dag, st->place,
 		                                    &(struct rw_kiter_opts){.k = w->kiter, .loops = w->kiter_loops,
-		                                                            .nloops = w->nkiter_loops},
+		                                                            .nloops = w->nkiter_loops,
+		                                                            .pragmas = w->src == w->main_src ? w->pragmas->v : NULL,
+		                                                            .npragmas = w->src == w->main_src ? w->pragmas->n : 0},
 		                                    &kr, err, errlen);
 		if (why) {
 			rw_place_input_free(&pi);
@@ -955,6 +960,7 @@ static int run(const struct run_opts *o)
 	CXTranslationUnit tu = NULL;
 	struct macro_fns mfns = {0};
 	struct hdr_set hdrs = {0};
+	struct kp_kiter_pragmas pragmas = {0};
 	char *expanded_text = NULL;
 	char src_hash[17] = "";
 	enum CXErrorCode rc = clang_parseTranslationUnit2(index, in, flags, nflags, NULL, 0,
@@ -995,6 +1001,13 @@ static int run(const struct run_opts *o)
 	if (reserved) {
 		fprintf(stderr, "kpath: error: %s: declares '%s'; names starting with kpath_rt_ are reserved for kpath\n",
 		        in, reserved);
+		status = 1;
+		goto done;
+	}
+	/* --mode kiter: #pragma kpath kiter(K) of the main file (expansion
+	 * below keeps every line) */
+	if (o->kiter && !dump && !paths && !kp_kiter_pragmas_read(&src, &pragmas)) {
+		fprintf(stderr, "kpath: error: %s: malformed #pragma kpath (above); nothing written\n", in);
 		status = 1;
 		goto done;
 	}
@@ -1064,7 +1077,8 @@ static int run(const struct run_opts *o)
 		w = (struct walk){.hdrs = &hdrs, .expanded = &mfns, .src = &src, .rw = &rw, .quiet = quiet,
 		                  .expr_branches = expr_branches, .dump = dump, .only = only, .paths = paths,
 		                  .collect = msg ? &mfns : NULL, .msg = msg, .staged = o->staged, .stage = o->stage,
-		                  .kiter = o->kiter, .kiter_loops = o->kiter_loops, .nkiter_loops = o->nkiter_loops};
+		                  .kiter = o->kiter, .kiter_loops = o->kiter_loops, .nkiter_loops = o->nkiter_loops,
+		                  .pragmas = &pragmas, .main_src = &src};
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
 		if (!msg)
 			break;
@@ -1084,6 +1098,10 @@ static int run(const struct run_opts *o)
 		rw_file_free(&rw);
 		goto done;
 	}
+	for (unsigned i = 0; i < pragmas.n; i++)
+		if (!pragmas.v[i].used)
+			fprintf(stderr, "%s:%u: warning: #pragma kpath kiter(%u): the loop on line %u is in no function "
+			        "instrumented\n", in, pragmas.v[i].line, pragmas.v[i].k, pragmas.v[i].loop_line);
 	for (unsigned i = 0; i < o->nkiter_loops; i++)
 		if (!o->kiter_loops[i].used) {
 			fprintf(stderr, "%s:%u: error: --kiter-loop %s:%u=%u: no loop head starts on this line (the heads' lines "
@@ -1122,6 +1140,7 @@ static int run(const struct run_opts *o)
 	free(text);
 	rw_file_free(&rw);
 done:
+	kp_kiter_pragmas_free(&pragmas);
 	hdr_set_free(&hdrs);
 	for (uint32_t i = 0; i < mfns.n; i++) {
 		free(mfns.v[i].name);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/kmode/kmode_e2e.py: `kpath instrument --mode kiter` end to end.
 
-usage: kmode_e2e.py --kpath KPATH --oracle ORACLE --src ROOT --k K [--cc CC] PROGRAM...
+usage: kmode_e2e.py --kpath KPATH --oracle ORACLE --src ROOT --k K [--cc CC] [--loop LINE=K]... PROGRAM...
 
 PROGRAM is corpus/NAME.c or corpus/bench/NAME.c (ROOT-relative; a bench
 program runs on its quick input from corpus/bench/MANIFEST, a corpus program
@@ -9,7 +9,9 @@ with its flags from corpus/FLAGS).  For each: the native build, the default
 (kipf) build run with KPATH_TRACE and the kiter build at K run on the same
 input must print the same output and exit alike; then kmode_oracle checks the
 kiter profile against the k-iteration paths the definition cuts from the
-trace (tests/kmode/kmode_oracle.c).  Exit 0 when every program passed.
+trace (tests/kmode/kmode_oracle.c).  --loop LINE=K tells the oracle the K of
+the loop whose head starts on LINE (a #pragma kpath kiter(K) in the program:
+the oracle does not read pragmas).  Exit 0 when every program passed.
 """
 import argparse
 import os
@@ -54,7 +56,8 @@ def main():
     ap.add_argument("--oracle", required=True)
     ap.add_argument("--src", required=True)
     ap.add_argument("--k", required=True)
-    ap.add_argument("--cc", default="cc")
+    ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
+    ap.add_argument("--loop", action="append", default=[])
     ap.add_argument("programs", nargs="+")
     a = ap.parse_args()
     libs = shlex.split(run([a.kpath, "config", "--libs"]).stdout.decode())
@@ -85,7 +88,7 @@ def main():
                                 skipped.append(m.group(1))
                                 print("%s: %s: skipped in kiter mode: %s" % (prog, m.group(1), m.group(2)))
                 exe[variant] = os.path.join(tmp, "%s.%s" % (name, variant))
-                r = run([a.cc, "-w", csrc, "-o", exe[variant]] + cflags + (libs if variant != "native" else []),
+                r = run(shlex.split(a.cc) + ["-w", csrc, "-o", exe[variant]] + cflags + (libs if variant != "native" else []),
                         cwd=os.path.dirname(src))
                 if r.returncode:
                     print("%s: cc (%s) failed:\n%s" % (prog, variant, r.stderr.decode()[:3000]))
@@ -110,7 +113,8 @@ def main():
                     bad += 1
                     continue
                 skip = sum((["--skip", s] for s in skipped), [])
-                r = run([a.oracle, "--k", a.k, "--trace", trace, "--profile", prof["kiter"]] + skip + [src, "--"] + flags)
+                r = run([a.oracle, "--k", a.k, "--trace", trace, "--profile", prof["kiter"]] + skip +
+                        sum((["--loop", x] for x in a.loop), []) + [src, "--"] + flags)
                 sys.stdout.write(r.stdout.decode())
                 if r.returncode:
                     print("%s: kmode_oracle failed:\n%s" % (prog, r.stderr.decode()[:4000]))
