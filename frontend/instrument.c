@@ -803,7 +803,7 @@ static bool kiter_needs_mode(void)
  * mode (kipf), K for --mode kiter.  False, with the reason on stderr, for a
  * mode kpath does not have, a K that is not an integer in 1..KI_MAX_K, or
  * one without the other. */
-static bool kiter_args(const char *mode, const char *kiter, bool check, unsigned *k)
+bool kp_kiter_args(const char *mode, const char *kiter, bool check, unsigned *k)
 {
 	*k = 0;
 	if (mode && strcmp(mode, "kipf") && strcmp(mode, "kiter")) {
@@ -910,7 +910,7 @@ int kp_instrument_main(int argc, char **argv)
 		return 2;
 	}
 	unsigned k = 0;
-	if (!kiter_args(mode, kiter, check, &k) || (nkloops && !k && kiter_needs_mode())) {
+	if (!kp_kiter_args(mode, kiter, check, &k) || (nkloops && !k && kiter_needs_mode())) {
 		free(incdirs);
 		free(kloops);
 		return 2;
