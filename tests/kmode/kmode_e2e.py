@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/kmode/kmode_e2e.py: `kpath instrument --mode kiter` end to end.
 
-usage: kmode_e2e.py --kpath KPATH --oracle ORACLE --src ROOT --k K [--cc CC] [--loop LINE=K]... PROGRAM...
+usage: kmode_e2e.py --kpath KPATH --oracle ORACLE --src ROOT --k K [--cc CC] [--loop LINE=K]... [--flag F]... PROGRAM...
 
 PROGRAM is corpus/NAME.c or corpus/bench/NAME.c (ROOT-relative; a bench
 program runs on its quick input from corpus/bench/MANIFEST, a corpus program
@@ -11,7 +11,8 @@ input must print the same output and exit alike; then kmode_oracle checks the
 kiter profile against the k-iteration paths the definition cuts from the
 trace (tests/kmode/kmode_oracle.c).  --loop LINE=K tells the oracle the K of
 the loop whose head starts on LINE (a #pragma kpath kiter(K) in the program:
-the oracle does not read pragmas).  Exit 0 when every program passed.
+the oracle does not read pragmas); --flag F adds F to every program's
+flags.  Exit 0 when every program passed.
 """
 import argparse
 import os
@@ -58,6 +59,7 @@ def main():
     ap.add_argument("--k", required=True)
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("--loop", action="append", default=[])
+    ap.add_argument("--flag", action="append", default=[])
     ap.add_argument("programs", nargs="+")
     a = ap.parse_args()
     libs = shlex.split(run([a.kpath, "config", "--libs"]).stdout.decode())
@@ -67,7 +69,7 @@ def main():
             src = os.path.abspath(os.path.join(a.src, prog))
             name = os.path.basename(prog)[:-2]
             bench = "/bench/" in prog
-            flags = ["-std=c11", "-O2"] if bench else corpus_flags(a.src, name)
+            flags = (["-std=c11", "-O2"] if bench else corpus_flags(a.src, name)) + a.flag
             args = bench_quick(a.src, name) if bench else []
             cflags = flags + ["-lm"]
             exe, skipped = {}, []
