@@ -190,7 +190,8 @@ static int add_group(struct building *b, const struct member *m, size_t n, size_
 			ids[k++] = m[i].f->single[j].ids[0];
 			fn.flow = add_sat(fn.flow, m[i].f->single[j].count);
 		}
-	qsort(ids, nids, sizeof *ids, cmp_u64);
+	if (nids > 1)
+		qsort(ids, nids, sizeof *ids, cmp_u64);
 	for (i = 0; i < nids; i++)
 		fn.paths_run += i == 0 || ids[i] != ids[i - 1];
 	free(ids);
@@ -320,7 +321,8 @@ static void unique_lines(struct cov_file *f)
 {
 	size_t i, n = 0;
 
-	qsort(f->lines, f->nlines, sizeof *f->lines, cmp_line);
+	if (f->nlines > 1) /* lines is NULL when empty */
+		qsort(f->lines, f->nlines, sizeof *f->lines, cmp_line);
 	for (i = 0; i < f->nlines; i++) {
 		if (n && f->lines[n - 1].line == f->lines[i].line) {
 			if (f->lines[i].count > f->lines[n - 1].count)
@@ -352,7 +354,8 @@ static int finish_file(struct cov_report *c, const char *name, const char *hash,
 	f->nfns = b->nfns;
 	memset(b, 0, sizeof *b);
 	unique_lines(f);
-	qsort(f->branches, f->nbranches, sizeof *f->branches, cmp_branch);
+	if (f->nbranches > 1)
+		qsort(f->branches, f->nbranches, sizeof *f->branches, cmp_branch);
 	count_file(f);
 	return 0;
 }
@@ -374,7 +377,8 @@ int cov_build(struct cov_report *c, struct rep_report *const *reps, const char *
 	for (i = 0, nm = 0; i < n; i++)
 		for (j = 0; j < reps[i]->nfuncs; j++)
 			m[nm++] = (struct member){ &reps[i]->funcs[j], i };
-	qsort(m, nm, sizeof *m, cmp_member);
+	if (nm > 1)
+		qsort(m, nm, sizeof *m, cmp_member);
 	const char *hash = "";
 	for (i = 0; i < nm && rc == 0; i = g) {
 		char sub[400];

@@ -269,7 +269,8 @@ static int compute(const struct rep_report *tests, const struct rep_report *prod
 		res->residual_flow = sat_add(res->residual_flow, rf->residual_flow);
 		res->nfuncs++;
 	}
-	qsort(res->funcs, res->nfuncs, sizeof *res->funcs, cmp_res_func);
+	if (res->nfuncs > 1)
+		qsort(res->funcs, res->nfuncs, sizeof *res->funcs, cmp_res_func);
 	res->residual_share = rep_share(res->residual_flow, res->prod_flow);
 	res->tested_share = res->prod_flow ? 100.0 - res->residual_share : 100.0;
 	return 0;

@@ -185,7 +185,8 @@ static int dump(const char *path)
 	}
 	int rc = read_trace(&d, buf, buf + len);
 	if (rc == 0) {
-		qsort(d.t, d.nt, sizeof *d.t, by_tid);
+		if (d.nt > 1)
+			qsort(d.t, d.nt, sizeof *d.t, by_tid);
 		for (size_t i = 0; i < d.nt; i++) {
 			if (!d.t[i].npaths)
 				continue; /* as in a WPP: threads without paths are left out */

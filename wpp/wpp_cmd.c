@@ -251,7 +251,8 @@ static int cmd_hot(int argc, char **argv)
 			rc = 1;
 			break;
 		}
-		qsort(hot, n, sizeof *hot, by_cost);
+		if (n > 1)
+			qsort(hot, n, sizeof *hot, by_cost);
 		if (json) {
 			json_t *t = json_object(), *list = json_array();
 			for (size_t k = 0; k < n; k++) {

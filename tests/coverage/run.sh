@@ -33,7 +33,7 @@ cd "$WORK" || exit 2
 
 "$KPATH" instrument constructs.c >/dev/null 2>&1 || { echo "FAIL: instrument"; exit 1; }
 # shellcheck disable=SC2046
-cc -std=c11 -O0 constructs.kpath.c -o cons $("$KPATH" config --libs) || { echo "FAIL: cc"; exit 1; }
+${CC:-cc} -std=c11 -O0 constructs.kpath.c -o cons $("$KPATH" config --libs) || { echo "FAIL: cc"; exit 1; }
 KPATH_OUT=a.json ./cons A >/dev/null || fail "run A"
 KPATH_OUT=b.json ./cons B >/dev/null || fail "run B"
 

@@ -13,16 +13,17 @@
 set -u
 KPATH=$1
 SRC=$2
-CC=${CC:-cc}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
+# scripts/test sets CC for the sanitizer run: the runtime is built with it.
+cc=${CC:-cc}
 no() { echo "FAIL: $*"; fail=1; }
 
 "$KPATH" instrument "$SRC/tests/kmode/fig1.c" -o "$T/fig1.k.c" --mode kiter --kiter 2 2>"$T/err" || no "instrument fig1: $(cat "$T/err")"
 grep -q "1 functions instrumented (kiter K=2), 0 skipped, 0 with K lowered" "$T/err" || no "summary line: $(cat "$T/err")"
 grep -q "/\* kpath kiter: 23 paths; loop line 11 K=2 \*/" "$T/fig1.k.c" || no "the loop's K is not in the output as a comment"
-$CC -O1 -o "$T/fig1" "$T/fig1.k.c" $("$KPATH" config --libs) || no "cc fig1"
+$cc -O1 -o "$T/fig1" "$T/fig1.k.c" $("$KPATH" config --libs) || no "cc fig1"
 KPATH_OUT="$T/fig1.json" "$T/fig1" >"$T/out" || no "run fig1"
 [ "$(cat "$T/out")" = "200 300" ] || no "fig1 printed $(cat "$T/out")"
 python3 - "$T/fig1.json" <<'PY' || fail=1
@@ -55,9 +56,9 @@ if got != want:
 PY
 "$KPATH" report "$T/fig1.json" 2>&1 | grep -q "k-iteration paths (kiter K=2): 4 executed" || no "report does not name the kiter paths"
 "$KPATH" instrument "$SRC/tests/kmode/fig1.c" -o "$T/fig1.b.c" 2>/dev/null || no "instrument fig1 (kipf)"
-$CC -O1 -o "$T/fig1b" "$T/fig1.b.c" $("$KPATH" config --libs) && KPATH_OUT="$T/kipf.json" "$T/fig1b" >/dev/null || no "kipf fig1"
+$cc -O1 -o "$T/fig1b" "$T/fig1.b.c" $("$KPATH" config --libs) && KPATH_OUT="$T/kipf.json" "$T/fig1b" >/dev/null || no "kipf fig1"
 "$KPATH" instrument "$SRC/tests/kmode/fig1.c" -o "$T/fig1.3.c" --mode kiter --kiter 3 2>/dev/null || no "instrument fig1 K=3"
-$CC -O1 -o "$T/fig13" "$T/fig1.3.c" $("$KPATH" config --libs) && KPATH_OUT="$T/k3.json" "$T/fig13" >/dev/null || no "K=3 fig1"
+$cc -O1 -o "$T/fig13" "$T/fig1.3.c" $("$KPATH" config --libs) && KPATH_OUT="$T/k3.json" "$T/fig13" >/dev/null || no "K=3 fig1"
 "$KPATH" merge "$T/fig1.json" "$T/kipf.json" -o "$T/m.json" 2>"$T/err" && no "merge kiter + kipf accepted"
 grep -q "a kiter and a kipf profile of the same function cannot be merged" "$T/err" || no "merge kiter + kipf: $(cat "$T/err")"
 "$KPATH" merge "$T/fig1.json" "$T/k3.json" -o "$T/m.json" 2>"$T/err" && no "merge K=2 + K=3 accepted"

@@ -788,7 +788,8 @@ static void one_program(unsigned sd)
 	}
 	CHECK(at == r.n);
 	/* aggregate occurrences into (site, p, q, count) */
-	qsort(bf.o, bf.n, sizeof *bf.o, cmp_occ);
+	if (bf.n > 1)
+		qsort(bf.o, bf.n, sizeof *bf.o, cmp_occ);
 	for (i = 0, j = 0; i < m.nsites; i++) {
 		struct occ *agg = malloc((bf.n + 1) * sizeof *agg);
 		size_t na = 0;
