@@ -537,6 +537,29 @@ static unsigned *loop_ks(struct kform *kf, const struct rw_file *f, const struct
 	return k_head;
 }
 
+/* After ki_fit: marks the loops whose K is below what they could have
+ * without the limit (full: the numbering without it, NULL when that does
+ * not fit 64 bits; k: --kiter) and says which in res. */
+static void lowered_note(struct kform *kf, const struct ki_numbering *full, unsigned k, struct rw_kiter_result *res)
+{
+	const struct cfg *g = kf->plan->g;
+	struct sb note = {0};
+	for (uint32_t l = 0; l < kf->n->nloops; l++) {
+		const struct ki_loop *L = &kf->n->loops[l];
+		unsigned could = full ? full->loops[l].k : k;
+		if (L->k >= could)
+			continue;
+		if (!res->lowered)
+			sb_printf(&note, "K lowered to fit %u k-iteration paths:", RW_KITER_LIMIT);
+		sb_printf(&note, "%s loop at line %u to K=%u", res->lowered ? "," : "", g->blocks[L->head].line, L->k);
+		res->lowered = true;
+		kf->fit_lowered[L->head] = true;
+	}
+	if (res->lowered)
+		snprintf(res->note, sizeof res->note, "%s (%s paths)", note.s, U64(kf->n->total));
+	free(note.s);
+}
+
 const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
                               const struct bl_placement *place, const struct rw_kiter_opts *o,
                               struct rw_kiter_result *res, char *err, size_t errlen)
@@ -587,21 +610,8 @@ const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, con
 		}
 		ko.k_head = k_out;
 		st = ki_build(kf.kg, &ko, &kf.n, err, errlen);
-		struct sb note = {0};
-		for (uint32_t l = 0; st == KI_OK && l < kf.n->nloops; l++) {
-			const struct ki_loop *L = &kf.n->loops[l];
-			unsigned could = full ? full->loops[l].k : o->k;
-			if (L->k >= could)
-				continue;
-			if (!res->lowered)
-				sb_printf(&note, "K lowered to fit %u k-iteration paths:", RW_KITER_LIMIT);
-			sb_printf(&note, "%s loop at line %u to K=%u", res->lowered ? "," : "", g->blocks[L->head].line, L->k);
-			res->lowered = true;
-			kf.fit_lowered[L->head] = true;
-		}
-		if (res->lowered)
-			snprintf(res->note, sizeof res->note, "%s (%s paths)", note.s, U64(kf.n->total));
-		free(note.s);
+		if (st == KI_OK)
+			lowered_note(&kf, full, o->k, res);
 		ki_free(full);
 	}
 	if (st != KI_OK) {
