@@ -846,6 +846,11 @@ int main(int argc, char **argv)
 	}
 	verbose = getenv("KPATH_CC_VERBOSE") && *getenv("KPATH_CC_VERBOSE");
 	bool strict = kp_cc_strict();
+	/* the mode: checked before anything is allocated or run (a pure
+	 * pass-through, KPATH_CC_DISABLE, ignores it) */
+	const char *disabled = getenv("KPATH_CC_DISABLE");
+	if (!(disabled && *disabled) && !mode_env())
+		return 2;
 
 	struct kp_vec cc = {0};
 	int first = find_compiler(argc, argv, &cc);
@@ -870,8 +875,6 @@ int main(int argc, char **argv)
 	const char *dis = getenv("KPATH_CC_DISABLE");
 	if (dis && *dis)
 		exec_or_die(orig.v);
-	if (!mode_env())
-		return 2;
 
 	struct kp_vec args = {0};
 	if (!kp_expand_response_files(argc - first, argv + first, &args))
