@@ -60,7 +60,8 @@ static void usage(FILE *out)
 	             "           (K >= 1 per innermost loop, docs/kiter-paths.md); --mode kipf,\n"
 	             "           the default, streams Ball-Larus IDs into the k-IPF\n"
 	             "  --kiter-loop FILE:LINE=K  with --mode kiter: K of the loop whose head\n"
-	             "           starts on LINE (repeatable; 1 makes it acyclic)\n"
+	             "           starts on LINE (repeatable; 1 makes it acyclic); in the source,\n"
+	             "           #pragma kpath kiter(K) before a loop statement (0: acyclic)\n"
 	             "  --check  testing aid: also report every CFG edge taken, for kpath's\n"
 	             "           checking runtime (tests/check), which verifies every path ID.\n");
 }
