@@ -237,7 +237,7 @@ def write_full(cfg, meta, progs, res, instr, timing, variants, ks):
         w("## Instructions / native (callgrind `Ir`, quick input)\n\n"
           "Callgrind runs ~50x slower, so instructions are counted on the quick input (scale in the second "
           "column, 1/50 of the timed one): fixed costs (start-up, writing the profile at exit) weigh more "
-          "there than in the timed runs.  k = 2, 8, 16 are not counted (minutes under callgrind while the "
+          "there than in the timed runs.  k = 8, 16 are not counted (minutes under callgrind while the "
           "k-IPF is large; see bench/run).\n\n")
         rows = []
         ratios = {v: [] for v in cg_vars}

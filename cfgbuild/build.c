@@ -273,6 +273,7 @@ void build_plan_free(struct fn_plan *plan)
 	free(plan->restart);
 	free(plan->ret_decl);
 	free(plan->call_lines);
+	free(plan->loop_stmts);
 	free(plan->decl_blocks);
 	memset(plan, 0, sizeof *plan);
 }

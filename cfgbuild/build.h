@@ -87,6 +87,15 @@ struct fn_plan {
 	 * closes it before the "}". */
 	uint32_t *decl_blocks;
 	uint32_t ndecl_blocks, cap_decl_blocks;
+	/* Loop statements (C11 6.8.5), outer before inner: the line of the
+	 * keyword (for, while, do) and the block the loop's back edge enters
+	 * (the condition's block of a for or while, the body's first of a do).
+	 * #pragma kpath kiter(K) (frontend/kiter_pragma.c) names loops by it. */
+	struct loop_stmt {
+		unsigned kw_line;
+		uint32_t head;
+	} *loop_stmts;
+	uint32_t nloop_stmts, cap_loop_stmts;
 	char reason[256];          /* why the function cannot be instrumented */
 	unsigned reason_line;      /* the line the reason is about, 0 if none in the file */
 	bool macro;                /* the reason is control flow spelled by a macro expansion */

@@ -244,6 +244,18 @@ static void if_stmt(struct builder *b, uint32_t c)
 	b->cur = join;
 }
 
+/* Records a loop statement: its keyword's line and the block its back edge
+ * enters (fn_plan.loop_stmts). */
+static void add_loop_stmt(struct builder *b, uint32_t kw, uint32_t head)
+{
+	struct fn_plan *pl = b->plan;
+	if (pl->nloop_stmts == pl->cap_loop_stmts) {
+		pl->cap_loop_stmts = pl->cap_loop_stmts ? 2 * pl->cap_loop_stmts : 8;
+		pl->loop_stmts = xrealloc(pl->loop_stmts, pl->cap_loop_stmts * sizeof *pl->loop_stmts);
+	}
+	pl->loop_stmts[pl->nloop_stmts++] = (struct loop_stmt){offset_line(b, b->toks[kw].off), head};
+}
+
 /* while (C11 6.8.5.1): head evaluates the condition; exit edge first. */
 static void while_stmt(struct builder *b, uint32_t c)
 {
@@ -254,6 +266,7 @@ static void while_stmt(struct builder *b, uint32_t c)
 	cond_range(b, kw, &lp, &rp);
 	check_expr(b, k.v[0]);
 	uint32_t head = new_block(b, offset_line(b, b->toks[kw].off));
+	add_loop_stmt(b, kw, head);
 	if (b->cur != CFG_NONE)
 		edge_stmt(b, b->cur, head, 0, b->toks[kw].off, 1);
 	uint32_t after = new_block(b, 0);
@@ -293,6 +306,7 @@ static void do_stmt(struct builder *b, uint32_t c)
 		fail_at(b, b->toks[kw].off, "unexpected do statement shape");
 	check_expr(b, k.v[1]);
 	uint32_t body = new_block(b, offset_line(b, cursor_start(b, k.v[0])));
+	add_loop_stmt(b, kw, body);
 	if (b->cur != CFG_NONE)
 		edge_stmt(b, b->cur, body, 0, b->toks[kw].off, 1);
 	struct body bd = body_open(b, k.v[0]);
@@ -378,6 +392,7 @@ static void for_stmt(struct builder *b, uint32_t c)
 	if (b->cur != CFG_NONE)
 		touch(b, b->toks[kw].off);
 	uint32_t head = new_block(b, offset_line(b, b->toks[kw].off));
+	add_loop_stmt(b, kw, head);
 	if (b->cur != CFG_NONE)
 		edge_stmt(b, b->cur, head, 0, b->toks[kw].off, 1);
 	uint32_t after = new_block(b, 0);

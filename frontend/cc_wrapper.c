@@ -28,7 +28,8 @@
  * pass-through), KPATH_BIN (the kpath executable; default: next to kpath-cc),
  * KPATH_INCLUDE_DIR=DIR[:DIR...] (kpath instrument --include-dir: instrumented
  * header copies in the source's temporary directory, named in dependency
- * files by their originals).
+ * files by their originals), KPATH_INSTRUMENT_MODE=kiter with KPATH_KITER=K
+ * (kpath instrument --mode kiter --kiter K).
  */
 /* realpath, strndup, mkdtemp */
 #define _XOPEN_SOURCE 700
@@ -52,6 +53,9 @@
 extern char **environ;
 
 static bool verbose;
+/* KPATH_INSTRUMENT_MODE and KPATH_KITER as kpath instrument's --mode and
+ * --kiter (mode_env) */
+static struct kp_vec mode_flags;
 static char tmpdir[PATH_MAX]; /* "" until created */
 static volatile sig_atomic_t got_signal;
 static volatile pid_t child_pid;
@@ -81,11 +85,50 @@ static void usage(FILE *out)
 	        "  KPATH_KEEP=DIR       keep instrumented sources as DIR/<source dir>/NAME.kpath.c\n"
 	        "  KPATH_INCLUDE_DIR=DIR[:DIR...]  also instrument functions of headers under\n"
 	        "                       these directories (kpath instrument --include-dir)\n"
+	        "  KPATH_INSTRUMENT_MODE=kiter KPATH_KITER=K  kpath instrument --mode kiter\n"
+	        "                       --kiter K (Roy & Srikant's k-iteration paths,\n"
+	        "                       docs/kiter-mode.md); the default mode is kipf\n"
 	        "  KPATH_CC_VERBOSE=1   show kpath instrument's messages\n"
 	        "  KPATH_CC_STRICT=1    a source that cannot be profiled fails the build (for CI);\n"
 	        "                       by default it is compiled as it is, with a one-line warning\n"
 	        "  KPATH_CC_DISABLE=1   run the compiler unchanged\n"
 	        "  KPATH_BIN=PATH       the kpath executable (default: next to kpath-cc)\n");
+}
+
+/* KPATH_INSTRUMENT_MODE=kipf|kiter (default kipf) and KPATH_KITER=K (1..16,
+ * with kiter) into mode_flags.  False, with the reason, when malformed: the
+ * build stops rather than profile in a mode nobody asked for. */
+static bool mode_env(void)
+{
+	const char *mode = getenv("KPATH_INSTRUMENT_MODE"), *k = getenv("KPATH_KITER");
+	if (mode && !*mode)
+		mode = NULL;
+	if (k && !*k)
+		k = NULL;
+	if (mode && strcmp(mode, "kipf") && strcmp(mode, "kiter")) {
+		fprintf(stderr, "kpath-cc: KPATH_INSTRUMENT_MODE='%s': expected kipf (the default) or kiter\n", mode);
+		return false;
+	}
+	bool kiter = mode && !strcmp(mode, "kiter");
+	if (kiter != (k != NULL)) {
+		fprintf(stderr, "kpath-cc: %s\n", kiter ? "KPATH_INSTRUMENT_MODE=kiter needs KPATH_KITER=K (1..16)"
+		                                         : "KPATH_KITER needs KPATH_INSTRUMENT_MODE=kiter");
+		return false;
+	}
+	if (!kiter)
+		return true;
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(k, &end, 10);
+	if (*end || errno || k[0] == '-' || k[0] == '+' || v < 1 || v > 16) {
+		fprintf(stderr, "kpath-cc: KPATH_KITER='%s': expected an integer in 1..16\n", k);
+		return false;
+	}
+	kp_vec_push(&mode_flags, "--mode");
+	kp_vec_push(&mode_flags, "kiter");
+	kp_vec_push(&mode_flags, "--kiter");
+	kp_vec_push(&mode_flags, k);
+	return true;
 }
 
 /* --- processes ------------------------------------------------------------------ */
@@ -669,6 +712,7 @@ static void instrument_one(const char *kpath, const char *src, int i, const stru
 	kp_vec_push(&cmd, "-o");
 	kp_vec_push(&cmd, s->tmp_paths[i]);
 	kp_vec_push(&cmd, "--quiet");
+	concat(&cmd, &mode_flags);
 	const char *incdirs = getenv("KPATH_INCLUDE_DIR");
 	if (incdirs && *incdirs) {
 		/* functions of headers under these directories too: the copies
@@ -802,6 +846,11 @@ int main(int argc, char **argv)
 	}
 	verbose = getenv("KPATH_CC_VERBOSE") && *getenv("KPATH_CC_VERBOSE");
 	bool strict = kp_cc_strict();
+	/* the mode: checked before anything is allocated or run (a pure
+	 * pass-through, KPATH_CC_DISABLE, ignores it) */
+	const char *disabled = getenv("KPATH_CC_DISABLE");
+	if (!(disabled && *disabled) && !mode_env())
+		return 2;
 
 	struct kp_vec cc = {0};
 	int first = find_compiler(argc, argv, &cc);

@@ -35,6 +35,7 @@
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: kpath instrument -p BUILD_DIR [-o OUT_DIR] [--quiet] [--include-dir DIR]...\n"
+	             "       [--mode kiter --kiter K]\n"
 	             "  Instruments every C file of BUILD_DIR/compile_commands.json with its own\n"
 	             "  flags into OUT_DIR (default BUILD_DIR/kpath-src), mirroring the source tree\n"
 	             "  below the sources' common directory, and writes OUT_DIR/compile_commands.json\n"
@@ -42,7 +43,9 @@ static void usage(FILE *out)
 	             "  and links a profiled program: make -C OUT_DIR PROG=NAME [OBJS=...] [LDLIBS=...]\n"
 	             "  (PROG from OBJS, default every object, with $(kpath config --libs)).\n"
 	             "  --include-dir DIR: functions of headers under DIR too; their instrumented\n"
-	             "  copies go to OUT_DIR/kpath-include, mirroring their path under DIR.\n");
+	             "  copies go to OUT_DIR/kpath-include, mirroring their path under DIR.\n"
+	             "  --mode kiter --kiter K: every file in kiter mode (docs/kiter-mode.md; a\n"
+	             "  loop's own K: #pragma kpath kiter(K) in the source).\n");
 }
 
 struct entry {
@@ -159,6 +162,7 @@ struct compdb_opts {
 	const char *build, *outdir;
 	bool quiet;
 	struct kp_vec incdirs; /* absolute: each entry is instrumented from its own directory */
+	const char *mode, *kiter; /* --mode, --kiter: passed to every kpath instrument */
 };
 
 /* 0, or the exit status (after --help, 0 too: *done set). */
@@ -175,6 +179,10 @@ static int compdb_args(int argc, char **argv, struct compdb_opts *o, bool *done)
 			o->outdir = argv[++i];
 		else if (!strcmp(argv[i], "--quiet"))
 			o->quiet = true;
+		else if (!strcmp(argv[i], "--mode") && i + 1 < argc)
+			o->mode = argv[++i];
+		else if (!strcmp(argv[i], "--kiter") && i + 1 < argc)
+			o->kiter = argv[++i];
 		else if (!strcmp(argv[i], "--include-dir") && i + 1 < argc) {
 			char real[PATH_MAX];
 			if (!realpath(argv[++i], real)) {
@@ -196,6 +204,9 @@ static int compdb_args(int argc, char **argv, struct compdb_opts *o, bool *done)
 		usage(stderr);
 		return 2;
 	}
+	unsigned k;
+	if ((o->mode || o->kiter) && !kp_kiter_args(o->mode, o->kiter, false, &k))
+		return 2;
 	return 0;
 }
 
@@ -325,6 +336,14 @@ static int instrument_entry(struct entry *e, const char *rel, const char *odir, 
 	kp_vec_push(&iargs, e->out);
 	if (o->quiet)
 		kp_vec_push(&iargs, "--quiet");
+	if (o->mode) {
+		kp_vec_push(&iargs, "--mode");
+		kp_vec_push(&iargs, o->mode);
+	}
+	if (o->kiter) {
+		kp_vec_push(&iargs, "--kiter");
+		kp_vec_push(&iargs, o->kiter);
+	}
 	for (int k = 0; k < o->incdirs.n; k++) {
 		kp_vec_push(&iargs, "--include-dir");
 		kp_vec_push(&iargs, o->incdirs.v[k]);

@@ -2,6 +2,9 @@
 #ifndef KPATH_FRONTEND_H
 #define KPATH_FRONTEND_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /* kpath instrument: argv[0] is "instrument". Returns the exit status. */
 int kp_instrument_main(int argc, char **argv);
 /* kpath cfg: prints CFGs and Ball-Larus numberings (golden tests). */
@@ -36,5 +39,10 @@ int kp_compdb_makefile(const char *odir, struct json_t *mirror, const char *libs
  * rename, so that readers never see a partial file.  0, or -1 with errno. */
 #include <stddef.h>
 int kp_write_atomic(const char *path, const char *data, size_t len);
+
+/* --mode and --kiter of kpath instrument (instrument.c): *k = 0 for the
+ * default mode (kipf), K for --mode kiter; false with the reason on stderr
+ * when malformed.  kpath instrument -p checks them the same way. */
+bool kp_kiter_args(const char *mode, const char *kiter, bool check, unsigned *k);
 
 #endif

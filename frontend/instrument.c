@@ -28,6 +28,7 @@
 #include "cfg.h"
 #include "expand.h"
 #include "headers.h"
+#include "kiter_pragma.h"
 #include "frontend.h"
 #include "ppp_interesting.h"
 #include "rewrite.h"
@@ -60,7 +61,8 @@ static void usage(FILE *out)
 	             "           (K >= 1 per innermost loop, docs/kiter-paths.md); --mode kipf,\n"
 	             "           the default, streams Ball-Larus IDs into the k-IPF\n"
 	             "  --kiter-loop FILE:LINE=K  with --mode kiter: K of the loop whose head\n"
-	             "           starts on LINE (repeatable; 1 makes it acyclic)\n"
+	             "           starts on LINE (repeatable; 1 makes it acyclic); in the source,\n"
+	             "           #pragma kpath kiter(K) before a loop statement (0: acyclic)\n"
 	             "  --mode ppp --interesting PROFILE  preferential path profiling: the paths\n"
 	             "           PROFILE recorded per function are numbered compactly and\n"
 	             "           counted in an array, every other path by its Ball-Larus ID\n"
@@ -223,6 +225,8 @@ struct walk {
 	struct rw_kiter_loop *kiter_loops; /* --kiter-loop FILE:LINE=K */
 	unsigned nkiter_loops;
 	struct kp_interesting *ppp; /* --mode ppp (frontend/ppp_interesting.c) */
+	struct kp_kiter_pragmas *pragmas; /* the main file's #pragma kpath kiter(K) */
+	const struct src_file *main_src;
 };
 
 static const struct macro_fn *find_macro_fn(const struct macro_fns *m, const char *name)
@@ -296,7 +300,9 @@ static const char *run_stages(struct walk *w, const struct fn_plan *plan, struct
 		struct rw_kiter_result kr;
 		const char *why = rw_kiter_function(w->rw, plan, st->dag, st->place,
 		                                    &(struct rw_kiter_opts){.k = w->kiter, .loops = w->kiter_loops,
-		                                                            .nloops = w->nkiter_loops},
+		                                                            .nloops = w->nkiter_loops,
+		                                                            .pragmas = w->src == w->main_src ? w->pragmas->v : NULL,
+		                                                            .npragmas = w->src == w->main_src ? w->pragmas->n : 0},
 		                                    &kr, err, errlen);
 		if (why) {
 			rw_place_input_free(&pi);
@@ -811,7 +817,7 @@ static bool kiter_needs_mode(void)
  * mode (kipf), K for --mode kiter.  False, with the reason on stderr, for a
  * mode kpath does not have, a K that is not an integer in 1..KI_MAX_K, or
  * one without the other. */
-static bool kiter_args(const char *mode, const char *kiter, bool check, unsigned *k)
+bool kp_kiter_args(const char *mode, const char *kiter, bool check, unsigned *k)
 {
 	*k = 0;
 	if (mode && strcmp(mode, "kipf") && strcmp(mode, "kiter") && strcmp(mode, "ppp")) {
@@ -955,7 +961,7 @@ int kp_instrument_main(int argc, char **argv)
 		return 2;
 	}
 	unsigned k = 0;
-	if (!kiter_args(mode, kiter, check, &k) || (nkloops && !k && kiter_needs_mode())) {
+	if (!kp_kiter_args(mode, kiter, check, &k) || (nkloops && !k && kiter_needs_mode())) {
 		free(incdirs);
 		free(kloops);
 		return 2;
@@ -1015,6 +1021,7 @@ static int run(const struct run_opts *o)
 	CXTranslationUnit tu = NULL;
 	struct macro_fns mfns = {0};
 	struct hdr_set hdrs = {0};
+	struct kp_kiter_pragmas pragmas = {0};
 	char *expanded_text = NULL;
 	char src_hash[17] = "";
 	enum CXErrorCode rc = clang_parseTranslationUnit2(index, in, flags, nflags, NULL, 0,
@@ -1055,6 +1062,13 @@ static int run(const struct run_opts *o)
 	if (reserved) {
 		fprintf(stderr, "kpath: error: %s: declares '%s'; names starting with kpath_rt_ are reserved for kpath\n",
 		        in, reserved);
+		status = 1;
+		goto done;
+	}
+	/* --mode kiter: #pragma kpath kiter(K) of the main file (expansion
+	 * below keeps every line) */
+	if (o->kiter && !dump && !paths && !kp_kiter_pragmas_read(&src, &pragmas)) {
+		fprintf(stderr, "kpath: error: %s: malformed #pragma kpath (above); nothing written\n", in);
 		status = 1;
 		goto done;
 	}
@@ -1126,7 +1140,7 @@ static int run(const struct run_opts *o)
 		                  .expr_branches = expr_branches, .dump = dump, .only = only, .paths = paths,
 		                  .collect = msg ? &mfns : NULL, .msg = msg, .staged = o->staged, .stage = o->stage,
 		                  .kiter = o->kiter, .kiter_loops = o->kiter_loops, .nkiter_loops = o->nkiter_loops,
-		                  .ppp = ppp};
+		                  .ppp = ppp, .pragmas = &pragmas, .main_src = &src};
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
 		if (!msg)
 			break;
@@ -1146,6 +1160,10 @@ static int run(const struct run_opts *o)
 		rw_file_free(&rw);
 		goto done;
 	}
+	for (unsigned i = 0; i < pragmas.n; i++)
+		if (!pragmas.v[i].used)
+			fprintf(stderr, "%s:%u: warning: #pragma kpath kiter(%u): the loop on line %u is in no function "
+			        "instrumented\n", in, pragmas.v[i].line, pragmas.v[i].k, pragmas.v[i].loop_line);
 	for (unsigned i = 0; i < o->nkiter_loops; i++)
 		if (!o->kiter_loops[i].used) {
 			fprintf(stderr, "%s:%u: error: --kiter-loop %s:%u=%u: no loop head starts on this line (the heads' lines "
@@ -1190,6 +1208,7 @@ static int run(const struct run_opts *o)
 	free(text);
 	rw_file_free(&rw);
 done:
+	kp_kiter_pragmas_free(&pragmas);
 	hdr_set_free(&hdrs);
 	for (uint32_t i = 0; i < mfns.n; i++) {
 		free(mfns.v[i].name);

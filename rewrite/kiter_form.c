@@ -102,6 +102,8 @@ struct kform {
 	uint32_t *ki_edge;            /* per CFG edge: its ki edge, KI_NONE when dead */
 	char desc[160];               /* "&kp_fn_NAME" */
 	bool *fit_lowered;            /* per node: a loop head whose K ki_fit lowered */
+	unsigned *pragma_k;           /* per node: 1 + the K of the #pragma kpath kiter naming the
+	                                 loop with this head, 0 if none (or --kiter-loop won) */
 	unsigned k;                   /* --kiter */
 };
 
@@ -475,6 +477,8 @@ static char *entry_decls(struct kform *kf, uint64_t init)
 		const struct ki_loop *L = &n->loops[l];
 		unsigned line = kf->plan->g->blocks[L->head].line;
 		sb_printf(&b, " loop line %u K=%u", line, L->k);
+		if (kf->pragma_k[L->head])
+			sb_printf(&b, " (#pragma kpath kiter(%u))", kf->pragma_k[L->head] - 1);
 		if (L->lowered != KI_LOWER_NONE)
 			sb_printf(&b, " (%s)", lowered_why(L->lowered));
 		else if (kf->fit_lowered[L->head])
@@ -491,6 +495,69 @@ static bool same_file(const char *a, const char *b)
 {
 	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
 	return !strcmp(a, b) || !strcmp(sa ? sa + 1 : a, sb ? sb + 1 : b);
+}
+
+/* The K asked of each loop head (the target of a back edge), per node:
+ * --kiter, then #pragma kpath kiter(K) on the loop statement (kiter(0) is
+ * acyclic, K = 1: docs/kiter-mode.md), then --kiter-loop FILE:LINE=K, which
+ * wins.  Marks the pragmas and specs used; fills kf->pragma_k. */
+static unsigned *loop_ks(struct kform *kf, const struct rw_file *f, const struct rw_kiter_opts *o)
+{
+	const struct cfg *g = kf->plan->g;
+	const struct fn_plan *plan = kf->plan;
+	unsigned *k_head = calloc(g->nblocks + 1, sizeof *k_head);
+	if (!k_head) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	for (uint32_t v = 0; v < g->nblocks; v++)
+		k_head[v] = o->k;
+	/* a pragma names the first (outermost) loop statement on its line */
+	for (unsigned i = 0; i < o->npragmas; i++)
+		for (uint32_t s = 0; s < plan->nloop_stmts; s++)
+			if (plan->loop_stmts[s].kw_line == o->pragmas[i].loop_line) {
+				uint32_t h = plan->loop_stmts[s].head;
+				assert(h < g->nblocks);
+				k_head[h] = o->pragmas[i].k ? o->pragmas[i].k : 1;
+				kf->pragma_k[h] = o->pragmas[i].k + 1;
+				o->pragmas[i].used = true;
+				break;
+			}
+	for (uint32_t ke = 0; ke < kf->kg->nedges; ke++) {
+		uint32_t h = kf->kg->edges[ke].dst;
+		if (!kf->kg->edges[ke].back)
+			continue;
+		for (unsigned i = 0; i < o->nloops; i++)
+			if (g->blocks[h].line == o->loops[i].line && same_file(o->loops[i].file, f->src_name)) {
+				k_head[h] = o->loops[i].k;
+				kf->pragma_k[h] = 0;
+				o->loops[i].used = true;
+			}
+	}
+	return k_head;
+}
+
+/* After ki_fit: marks the loops whose K is below what they could have
+ * without the limit (full: the numbering without it, NULL when that does
+ * not fit 64 bits; k: --kiter) and says which in res. */
+static void lowered_note(struct kform *kf, const struct ki_numbering *full, unsigned k, struct rw_kiter_result *res)
+{
+	const struct cfg *g = kf->plan->g;
+	struct sb note = {0};
+	for (uint32_t l = 0; l < kf->n->nloops; l++) {
+		const struct ki_loop *L = &kf->n->loops[l];
+		unsigned could = full ? full->loops[l].k : k;
+		if (L->k >= could)
+			continue;
+		if (!res->lowered)
+			sb_printf(&note, "K lowered to fit %u k-iteration paths:", RW_KITER_LIMIT);
+		sb_printf(&note, "%s loop at line %u to K=%u", res->lowered ? "," : "", g->blocks[L->head].line, L->k);
+		res->lowered = true;
+		kf->fit_lowered[L->head] = true;
+	}
+	if (res->lowered)
+		snprintf(res->note, sizeof res->note, "%s (%s paths)", note.s, U64(kf->n->total));
+	free(note.s);
 }
 
 const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
@@ -511,9 +578,10 @@ const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, con
 	kf.kg = ki_graph_from_cfg(g, dag, kf.cfg_edge);
 	k_out = calloc(g->nblocks + 1, sizeof *k_out);
 	kf.fit_lowered = calloc(g->nblocks + 1, sizeof *kf.fit_lowered);
+	kf.pragma_k = calloc(g->nblocks + 1, sizeof *kf.pragma_k);
 	edge_code = calloc(g->nedges + 1, sizeof *edge_code);
 	start_code = calloc(g->nblocks + 1, sizeof *start_code);
-	if (!kf.cfg_edge || !kf.ki_edge || !kf.kg || !k_out || !kf.fit_lowered || !edge_code || !start_code) {
+	if (!kf.cfg_edge || !kf.ki_edge || !kf.kg || !k_out || !kf.fit_lowered || !kf.pragma_k || !edge_code || !start_code) {
 		fprintf(stderr, "kpath: out of memory\n");
 		exit(1);
 	}
@@ -524,24 +592,7 @@ const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, con
 	/* K as asked when the function fits the hard limit; else ki_fit lowers
 	 * it loop by loop (docs/kiter-paths.md, "Irreducible loops, deep nests,
 	 * overflow") */
-	/* --kiter-loop: K per loop head (the target of a back edge) */
-	unsigned *k_head = calloc(g->nblocks + 1, sizeof *k_head);
-	if (!k_head) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
-	for (uint32_t v = 0; v < g->nblocks; v++)
-		k_head[v] = o->k;
-	for (uint32_t ke = 0; ke < kf.kg->nedges; ke++) {
-		uint32_t h = kf.kg->edges[ke].dst;
-		if (!kf.kg->edges[ke].back)
-			continue;
-		for (unsigned i = 0; i < o->nloops; i++)
-			if (g->blocks[h].line == o->loops[i].line && same_file(o->loops[i].file, f->src_name)) {
-				k_head[h] = o->loops[i].k;
-				o->loops[i].used = true;
-			}
-	}
+	unsigned *k_head = loop_ks(&kf, f, o);
 	struct ki_options ko = {.k = o->k, .k_head = k_head, .limit = RW_KITER_LIMIT};
 	enum ki_status st = ki_build(kf.kg, &ko, &kf.n, err, errlen);
 	if (st == KI_TOO_MANY) {
@@ -559,21 +610,8 @@ const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, con
 		}
 		ko.k_head = k_out;
 		st = ki_build(kf.kg, &ko, &kf.n, err, errlen);
-		struct sb note = {0};
-		for (uint32_t l = 0; st == KI_OK && l < kf.n->nloops; l++) {
-			const struct ki_loop *L = &kf.n->loops[l];
-			unsigned could = full ? full->loops[l].k : o->k;
-			if (L->k >= could)
-				continue;
-			if (!res->lowered)
-				sb_printf(&note, "K lowered to fit %u k-iteration paths:", RW_KITER_LIMIT);
-			sb_printf(&note, "%s loop at line %u to K=%u", res->lowered ? "," : "", g->blocks[L->head].line, L->k);
-			res->lowered = true;
-			kf.fit_lowered[L->head] = true;
-		}
-		if (res->lowered)
-			snprintf(res->note, sizeof res->note, "%s (%s paths)", note.s, U64(kf.n->total));
-		free(note.s);
+		if (st == KI_OK)
+			lowered_note(&kf, full, o->k, res);
 		ki_free(full);
 	}
 	if (st != KI_OK) {
@@ -629,6 +667,7 @@ out:
 	free(kf.ki_edge);
 	free(k_out);
 	free(kf.fit_lowered);
+	free(kf.pragma_k);
 	free(k_head);
 	return why;
 }

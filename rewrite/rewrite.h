@@ -149,10 +149,20 @@ struct rw_kiter_loop {
 	unsigned line, k;
 	bool used;                  /* set when some loop head matched */
 };
+/* #pragma kpath kiter(K) in the file being rewritten (frontend/kiter_pragma.c):
+ * the K of the loop statement whose keyword starts line loop_line. */
+struct rw_kiter_pragma {
+	unsigned line;              /* the pragma's line */
+	unsigned loop_line;         /* the loop keyword's line */
+	unsigned k;                 /* as written: 0 (acyclic) .. RW_KITER_MAX_K */
+	bool used;                  /* set when a loop statement of a function matched */
+};
 struct rw_kiter_opts {
 	unsigned k;                 /* K of every innermost loop not named below */
-	struct rw_kiter_loop *loops;
+	struct rw_kiter_loop *loops; /* --kiter-loop: wins over a pragma on the same loop */
 	unsigned nloops;
+	struct rw_kiter_pragma *pragmas; /* the rewritten file's pragmas */
+	unsigned npragmas;
 };
 struct rw_kiter_result {
 	bool lowered;               /* ki_fit lowered some loop's K to fit RW_KITER_LIMIT */

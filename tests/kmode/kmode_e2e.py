@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/kmode/kmode_e2e.py: `kpath instrument --mode kiter` end to end.
 
-usage: kmode_e2e.py --kpath KPATH --oracle ORACLE --src ROOT --k K [--cc CC] PROGRAM...
+usage: kmode_e2e.py --kpath KPATH --oracle ORACLE --src ROOT --k K [--cc CC] [--loop LINE=K]... [--flag F]... PROGRAM...
 
 PROGRAM is corpus/NAME.c or corpus/bench/NAME.c (ROOT-relative; a bench
 program runs on its quick input from corpus/bench/MANIFEST, a corpus program
@@ -9,7 +9,10 @@ with its flags from corpus/FLAGS).  For each: the native build, the default
 (kipf) build run with KPATH_TRACE and the kiter build at K run on the same
 input must print the same output and exit alike; then kmode_oracle checks the
 kiter profile against the k-iteration paths the definition cuts from the
-trace (tests/kmode/kmode_oracle.c).  Exit 0 when every program passed.
+trace (tests/kmode/kmode_oracle.c).  --loop LINE=K tells the oracle the K of
+the loop whose head starts on LINE (a #pragma kpath kiter(K) in the program:
+the oracle does not read pragmas); --flag F adds F to every program's
+flags.  Exit 0 when every program passed.
 """
 import argparse
 import os
@@ -56,6 +59,8 @@ def main():
     ap.add_argument("--k", required=True)
     # $CC by default: the sanitizer run (scripts/test) builds the runtime with it.
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
+    ap.add_argument("--loop", action="append", default=[])
+    ap.add_argument("--flag", action="append", default=[])
     ap.add_argument("programs", nargs="+")
     a = ap.parse_args()
     libs = shlex.split(run([a.kpath, "config", "--libs"]).stdout.decode())
@@ -65,7 +70,7 @@ def main():
             src = os.path.abspath(os.path.join(a.src, prog))
             name = os.path.basename(prog)[:-2]
             bench = "/bench/" in prog
-            flags = ["-std=c11", "-O2"] if bench else corpus_flags(a.src, name)
+            flags = (["-std=c11", "-O2"] if bench else corpus_flags(a.src, name)) + a.flag
             args = bench_quick(a.src, name) if bench else []
             cflags = flags + ["-lm"]
             exe, skipped = {}, []
@@ -113,7 +118,8 @@ def main():
                 skip = sum((["--skip", s] for s in skipped), [])
                 # The oracle keeps its tables until it exits: no leak check
                 # for it in the sanitizer run (the programs keep theirs).
-                r = run([a.oracle, "--k", a.k, "--trace", trace, "--profile", prof["kiter"]] + skip + [src, "--"] + flags,
+                r = run([a.oracle, "--k", a.k, "--trace", trace, "--profile", prof["kiter"]] + skip +
+                        sum((["--loop", x] for x in a.loop), []) + [src, "--"] + flags,
                         env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0"))
                 sys.stdout.write(r.stdout.decode())
                 if r.returncode:

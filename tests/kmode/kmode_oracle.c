@@ -89,6 +89,8 @@ static unsigned opt_k;
 static const char **skip; /* --skip NAME: functions the instrumenter left out (it said why) */
 static size_t nskip;
 static const char *src_path;
+static unsigned (*loop_k)[2]; /* --loop LINE=K: the K of the loop whose head starts on LINE */
+static size_t nloop_k;
 static struct src_file *the_src;
 
 static void add_function(CXCursor c)
@@ -110,11 +112,23 @@ static void add_function(CXCursor c)
 	unsigned *k_out = xrealloc(NULL, (g->nblocks + 1) * sizeof *k_out);
 	/* as rewrite/kiter_form.c: K as asked when it fits, else ki_fit */
 	struct ki_options o = {.k = opt_k, .limit = RW_KITER_LIMIT};
+	unsigned *k_head = NULL; /* --loop: per head, as the instrumenter's --kiter-loop */
+	if (nloop_k && f.kg) {
+		k_head = xrealloc(NULL, (g->nblocks + 1) * sizeof *k_head);
+		for (uint32_t v = 0; v <= g->nblocks; v++)
+			k_head[v] = opt_k;
+		for (uint32_t ke = 0; ke < f.kg->nedges; ke++)
+			for (size_t j = 0; f.kg->edges[ke].back && j < nloop_k; j++)
+				if (g->blocks[f.kg->edges[ke].dst].line == loop_k[j][0])
+					k_head[f.kg->edges[ke].dst] = loop_k[j][1];
+		o.k_head = k_head;
+	}
 	enum ki_status st = f.kg ? ki_build(f.kg, &o, &f.n, err, sizeof err) : KI_NOMEM;
 	if (st == KI_TOO_MANY) {
 		if (ki_fit(f.kg, &o, k_out) == UINT64_MAX) {
 			free(cfg_edge);
 			free(k_out);
+			free(k_head);
 			return; /* the instrumenter leaves it out too */
 		}
 		o.k_head = k_out;
@@ -125,6 +139,7 @@ static void add_function(CXCursor c)
 		exit(2);
 	}
 	free(k_out);
+	free(k_head);
 	f.ki_edge = xrealloc(NULL, (g->nedges + 1) * sizeof *f.ki_edge);
 	for (uint32_t e = 0; e < g->nedges; e++)
 		f.ki_edge[e] = KI_NONE;
@@ -556,6 +571,13 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--skip") && i + 1 < argc) {
 			skip = xrealloc(skip, (nskip + 1) * sizeof *skip);
 			skip[nskip++] = argv[++i];
+		} else if (!strcmp(argv[i], "--loop") && i + 1 < argc) {
+			loop_k = xrealloc(loop_k, (nloop_k + 1) * sizeof *loop_k);
+			if (sscanf(argv[++i], "%u=%u", &loop_k[nloop_k][0], &loop_k[nloop_k][1]) != 2) {
+				fprintf(stderr, "kmode_oracle: --loop LINE=K\n");
+				return 2;
+			}
+			nloop_k++;
 		} else if (!strcmp(argv[i], "--profile") && i + 1 < argc) {
 			profile = argv[++i];
 		} else if (!src_path) {
@@ -563,7 +585,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!src_path || !trace || !profile || opt_k < 1) {
-		fprintf(stderr, "usage: kmode_oracle --k K --trace TRACE --profile PROFILE FILE.c [-- FLAGS]\n");
+		fprintf(stderr, "usage: kmode_oracle --k K [--loop LINE=K]... --trace TRACE --profile PROFILE FILE.c [-- FLAGS]\n");
 		return 2;
 	}
 	CXIndex index = clang_createIndex(0, 0);
