@@ -51,38 +51,14 @@
  */
 #include <assert.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kiter.h"
 #include "rewrite.h"
+#include "strbuf.h"
 
-struct sb {
-	char *s;
-	size_t n, cap;
-};
-
-static void sb_printf(struct sb *b, const char *f, ...)
-{
-	va_list ap, aq;
-	va_start(ap, f);
-	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, f, ap);
-	va_end(ap);
-	if (b->n + (size_t)n + 1 > b->cap) {
-		b->cap = (b->n + (size_t)n + 1) * 2;
-		b->s = realloc(b->s, b->cap);
-		if (!b->s) {
-			fprintf(stderr, "kpath: out of memory\n");
-			exit(1);
-		}
-	}
-	vsnprintf(b->s + b->n, (size_t)n + 1, f, aq);
-	va_end(aq);
-	b->n += (size_t)n;
-}
 
 /* A separator between the parts of one expression. */
 static void sb_part(struct sb *b)

@@ -1,0 +1,26 @@
+/* strbuf.c: see strbuf.h. */
+#include "strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void sb_printf(struct sb *b, const char *f, ...)
+{
+	va_list ap, aq;
+	va_start(ap, f);
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, f, ap);
+	va_end(ap);
+	if (b->n + (size_t)n + 1 > b->cap) {
+		b->cap = (b->n + (size_t)n + 1) * 2;
+		b->s = realloc(b->s, b->cap);
+		if (!b->s) {
+			fprintf(stderr, "kpath: out of memory\n");
+			exit(1);
+		}
+	}
+	vsnprintf(b->s + b->n, (size_t)n + 1, f, aq);
+	va_end(aq);
+	b->n += (size_t)n;
+}
