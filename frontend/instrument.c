@@ -70,6 +70,9 @@ static void usage(FILE *out)
 	             "           cannot be read (kpath-cc then fails the build)\n"
 	             "  --interesting-top P  with --mode ppp: only the hottest paths covering\n"
 	             "           P%% of each function's flow are interesting\n"
+	             "  --ppp-registers  testing aid: the two registers and the slot check in\n"
+	             "           every ppp function (by default a function whose IDs fit 4096\n"
+	             "           counters classifies its Ball-Larus ID by a table)\n"
 	             "  --check  testing aid: also report every CFG edge taken, for kpath's\n"
 	             "           checking runtime (tests/check), which verifies every path ID.\n");
 }
@@ -930,6 +933,8 @@ int kp_instrument_main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(argv[i], "--no-expr-branches")) {
 			expr_branches = false;
+		} else if (!strcmp(argv[i], "--ppp-registers")) {
+			rw_ppp_registers = true;
 		} else if (!strcmp(argv[i], "--no-repeat")) {
 			rw_repeat_loops = false;
 		} else if (!strcmp(argv[i], "--include-dir") && i + 1 < argc) {
