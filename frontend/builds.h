@@ -76,4 +76,14 @@ bool kp_cc_strict(void);
  * first error is quoted; kept names the kept instrumented file or is NULL. */
 void kp_cc_fallback_note(const char *src, enum kp_cc_failure step, const char *log, const char *kept, bool strict);
 
+/* kpath-cc's mode (cc_mode.c): KPATH_INSTRUMENT_MODE and its settings
+ * (KPATH_KITER; KPATH_INTERESTING, KPATH_INTERESTING_TOP) appended to flags
+ * as kpath instrument options; false, with the reason on stderr, when
+ * malformed. */
+bool kp_cc_mode_env(struct kp_vec *flags);
+/* kpath instrument's exit status when --interesting's profile cannot be
+ * read (missing, truncated, not a profile): under kpath-cc an error, never
+ * a fallback to an unprofiled compile. */
+#define KP_EXIT_INTERESTING 3
+
 #endif

@@ -29,7 +29,9 @@
  * KPATH_INCLUDE_DIR=DIR[:DIR...] (kpath instrument --include-dir: instrumented
  * header copies in the source's temporary directory, named in dependency
  * files by their originals), KPATH_INSTRUMENT_MODE=kiter with KPATH_KITER=K
- * (kpath instrument --mode kiter --kiter K).
+ * (kpath instrument --mode kiter --kiter K), KPATH_INSTRUMENT_MODE=ppp with
+ * KPATH_INTERESTING=PROFILE [KPATH_INTERESTING_TOP=P] (--mode ppp
+ * --interesting PROFILE [--interesting-top P]; cc_mode.c).
  */
 /* realpath, strndup, mkdtemp */
 #define _XOPEN_SOURCE 700
@@ -53,8 +55,8 @@
 extern char **environ;
 
 static bool verbose;
-/* KPATH_INSTRUMENT_MODE and KPATH_KITER as kpath instrument's --mode and
- * --kiter (mode_env) */
+/* KPATH_INSTRUMENT_MODE and its settings as kpath instrument's options
+ * (cc_mode.c) */
 static struct kp_vec mode_flags;
 static char tmpdir[PATH_MAX]; /* "" until created */
 static volatile sig_atomic_t got_signal;
@@ -88,47 +90,16 @@ static void usage(FILE *out)
 	        "  KPATH_INSTRUMENT_MODE=kiter KPATH_KITER=K  kpath instrument --mode kiter\n"
 	        "                       --kiter K (Roy & Srikant's k-iteration paths,\n"
 	        "                       docs/kiter-mode.md); the default mode is kipf\n"
+	        "  KPATH_INSTRUMENT_MODE=ppp KPATH_INTERESTING=PROFILE [KPATH_INTERESTING_TOP=P]\n"
+	        "                       kpath instrument --mode ppp --interesting PROFILE\n"
+	        "                       [--interesting-top P] (preferential path profiling:\n"
+	        "                       PROFILE's paths are interesting, docs/ppp.md); a\n"
+	        "                       PROFILE that cannot be read fails the build\n"
 	        "  KPATH_CC_VERBOSE=1   show kpath instrument's messages\n"
 	        "  KPATH_CC_STRICT=1    a source that cannot be profiled fails the build (for CI);\n"
 	        "                       by default it is compiled as it is, with a one-line warning\n"
 	        "  KPATH_CC_DISABLE=1   run the compiler unchanged\n"
 	        "  KPATH_BIN=PATH       the kpath executable (default: next to kpath-cc)\n");
-}
-
-/* KPATH_INSTRUMENT_MODE=kipf|kiter (default kipf) and KPATH_KITER=K (1..16,
- * with kiter) into mode_flags.  False, with the reason, when malformed: the
- * build stops rather than profile in a mode nobody asked for. */
-static bool mode_env(void)
-{
-	const char *mode = getenv("KPATH_INSTRUMENT_MODE"), *k = getenv("KPATH_KITER");
-	if (mode && !*mode)
-		mode = NULL;
-	if (k && !*k)
-		k = NULL;
-	if (mode && strcmp(mode, "kipf") && strcmp(mode, "kiter")) {
-		fprintf(stderr, "kpath-cc: KPATH_INSTRUMENT_MODE='%s': expected kipf (the default) or kiter\n", mode);
-		return false;
-	}
-	bool kiter = mode && !strcmp(mode, "kiter");
-	if (kiter != (k != NULL)) {
-		fprintf(stderr, "kpath-cc: %s\n", kiter ? "KPATH_INSTRUMENT_MODE=kiter needs KPATH_KITER=K (1..16)"
-		                                         : "KPATH_KITER needs KPATH_INSTRUMENT_MODE=kiter");
-		return false;
-	}
-	if (!kiter)
-		return true;
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(k, &end, 10);
-	if (*end || errno || k[0] == '-' || k[0] == '+' || v < 1 || v > 16) {
-		fprintf(stderr, "kpath-cc: KPATH_KITER='%s': expected an integer in 1..16\n", k);
-		return false;
-	}
-	kp_vec_push(&mode_flags, "--mode");
-	kp_vec_push(&mode_flags, "kiter");
-	kp_vec_push(&mode_flags, "--kiter");
-	kp_vec_push(&mode_flags, k);
-	return true;
 }
 
 /* --- processes ------------------------------------------------------------------ */
@@ -739,6 +710,14 @@ static void instrument_one(const char *kpath, const char *src, int i, const stru
 	kp_vec_free(&cmd);
 	if (verbose)
 		copy_to_stderr(log);
+	if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == KP_EXIT_INTERESTING) {
+		/* KPATH_INTERESTING is not a profile: the build fails, it does
+		 * not go on unprofiled */
+		if (!verbose)
+			copy_to_stderr(log);
+		fprintf(stderr, "kpath-cc: KPATH_INTERESTING: the profile cannot be read (above); nothing compiled\n");
+		finish(2 << 8); /* a wait status: exited with 2 */
+	}
 	if (ok_status(st) && access(s->tmp_paths[i], R_OK) == 0) {
 		s->done[i] = true;
 		s->ndone++;
@@ -849,7 +828,7 @@ int main(int argc, char **argv)
 	/* the mode: checked before anything is allocated or run (a pure
 	 * pass-through, KPATH_CC_DISABLE, ignores it) */
 	const char *disabled = getenv("KPATH_CC_DISABLE");
-	if (!(disabled && *disabled) && !mode_env())
+	if (!(disabled && *disabled) && !kp_cc_mode_env(&mode_flags))
 		return 2;
 
 	struct kp_vec cc = {0};

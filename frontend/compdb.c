@@ -31,11 +31,12 @@
 
 #include "builds.h"
 #include "frontend.h"
+#include "ppp_interesting.h"
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: kpath instrument -p BUILD_DIR [-o OUT_DIR] [--quiet] [--include-dir DIR]...\n"
-	             "       [--mode kiter --kiter K]\n"
+	             "       [--mode kiter --kiter K | --mode ppp --interesting PROFILE [--interesting-top P]]\n"
 	             "  Instruments every C file of BUILD_DIR/compile_commands.json with its own\n"
 	             "  flags into OUT_DIR (default BUILD_DIR/kpath-src), mirroring the source tree\n"
 	             "  below the sources' common directory, and writes OUT_DIR/compile_commands.json\n"
@@ -45,7 +46,10 @@ static void usage(FILE *out)
 	             "  --include-dir DIR: functions of headers under DIR too; their instrumented\n"
 	             "  copies go to OUT_DIR/kpath-include, mirroring their path under DIR.\n"
 	             "  --mode kiter --kiter K: every file in kiter mode (docs/kiter-mode.md; a\n"
-	             "  loop's own K: #pragma kpath kiter(K) in the source).\n");
+	             "  loop's own K: #pragma kpath kiter(K) in the source).\n"
+	             "  --mode ppp --interesting PROFILE [--interesting-top P]: every file in ppp\n"
+	             "  mode, PROFILE's paths interesting (docs/ppp.md; PROFILE is read before\n"
+	             "  anything is written).\n");
 }
 
 struct entry {
@@ -163,7 +167,28 @@ struct compdb_opts {
 	bool quiet;
 	struct kp_vec incdirs; /* absolute: each entry is instrumented from its own directory */
 	const char *mode, *kiter; /* --mode, --kiter: passed to every kpath instrument */
+	const char *top;          /* --interesting-top P */
+	char *interesting;        /* --interesting PROFILE, absolute (each entry runs from its own directory) */
 };
+
+/* --interesting PROFILE: made absolute and read once, before anything is
+ * written (each kpath instrument reads it again); 0 or 1 after the error. */
+static int interesting_check(struct compdb_opts *o, double top)
+{
+	char real[PATH_MAX];
+	if (!realpath(o->interesting, real)) {
+		fprintf(stderr, "kpath instrument: error: --interesting: %s: %s; nothing written\n", o->interesting,
+		        strerror(errno));
+		return 1;
+	}
+	struct kp_interesting *s = kp_interesting_load(real, top);
+	if (!s)
+		return 1;
+	kp_interesting_free(s);
+	free(o->interesting);
+	o->interesting = strdup(real);
+	return 0;
+}
 
 /* 0, or the exit status (after --help, 0 too: *done set). */
 static int compdb_args(int argc, char **argv, struct compdb_opts *o, bool *done)
@@ -183,6 +208,12 @@ static int compdb_args(int argc, char **argv, struct compdb_opts *o, bool *done)
 			o->mode = argv[++i];
 		else if (!strcmp(argv[i], "--kiter") && i + 1 < argc)
 			o->kiter = argv[++i];
+		else if (!strcmp(argv[i], "--interesting-top") && i + 1 < argc)
+			o->top = argv[++i];
+		else if (!strcmp(argv[i], "--interesting") && i + 1 < argc) {
+			free(o->interesting);
+			o->interesting = strdup(argv[++i]);
+		}
 		else if (!strcmp(argv[i], "--include-dir") && i + 1 < argc) {
 			char real[PATH_MAX];
 			if (!realpath(argv[++i], real)) {
@@ -205,9 +236,12 @@ static int compdb_args(int argc, char **argv, struct compdb_opts *o, bool *done)
 		return 2;
 	}
 	unsigned k;
+	double top;
 	if ((o->mode || o->kiter) && !kp_kiter_args(o->mode, o->kiter, false, &k))
 		return 2;
-	return 0;
+	if (!kp_ppp_args(o->mode, o->interesting, o->top, false, &top))
+		return 2;
+	return o->interesting ? interesting_check(o, top) : 0;
 }
 
 static void entry_free(struct entry *e)
@@ -344,6 +378,14 @@ static int instrument_entry(struct entry *e, const char *rel, const char *odir, 
 		kp_vec_push(&iargs, "--kiter");
 		kp_vec_push(&iargs, o->kiter);
 	}
+	if (o->interesting) {
+		kp_vec_push(&iargs, "--interesting");
+		kp_vec_push(&iargs, o->interesting);
+	}
+	if (o->top) {
+		kp_vec_push(&iargs, "--interesting-top");
+		kp_vec_push(&iargs, o->top);
+	}
 	for (int k = 0; k < o->incdirs.n; k++) {
 		kp_vec_push(&iargs, "--include-dir");
 		kp_vec_push(&iargs, o->incdirs.v[k]);
@@ -423,6 +465,7 @@ int kp_compdb_main(int argc, char **argv)
 	int status = compdb_args(argc, argv, &o, &done);
 	if (status || done) {
 		kp_vec_free(&o.incdirs);
+		free(o.interesting);
 		return status;
 	}
 	char broot[PATH_MAX], odir[PATH_MAX];
@@ -461,5 +504,6 @@ int kp_compdb_main(int argc, char **argv)
 		entry_free(&es[i]);
 	free(es);
 	kp_vec_free(&o.incdirs);
+	free(o.interesting);
 	return status;
 }

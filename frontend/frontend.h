@@ -44,5 +44,9 @@ int kp_write_atomic(const char *path, const char *data, size_t len);
  * default mode (kipf), K for --mode kiter; false with the reason on stderr
  * when malformed.  kpath instrument -p checks them the same way. */
 bool kp_kiter_args(const char *mode, const char *kiter, bool check, unsigned *k);
+/* --mode ppp --interesting PROFILE [--interesting-top P] (docs/ppp.md):
+ * PROFILE with ppp and only then, P a number in 0..100 into *topv; false
+ * with the reason on stderr.  kpath instrument -p checks them the same way. */
+bool kp_ppp_args(const char *mode, const char *interesting, const char *top, bool check, double *topv);
 
 #endif

@@ -66,9 +66,13 @@ static void usage(FILE *out)
 	             "  --mode ppp --interesting PROFILE  preferential path profiling: the paths\n"
 	             "           PROFILE recorded per function are numbered compactly and\n"
 	             "           counted in an array, every other path by its Ball-Larus ID\n"
-	             "           (residual paths, docs/ppp.md)\n"
+	             "           (residual paths, docs/ppp.md); exit status 3 when PROFILE\n"
+	             "           cannot be read (kpath-cc then fails the build)\n"
 	             "  --interesting-top P  with --mode ppp: only the hottest paths covering\n"
 	             "           P%% of each function's flow are interesting\n"
+	             "  --ppp-registers  testing aid: the two registers and the slot check in\n"
+	             "           every ppp function (by default a function whose IDs fit 4096\n"
+	             "           counters classifies its Ball-Larus ID by a table)\n"
 	             "  --check  testing aid: also report every CFG edge taken, for kpath's\n"
 	             "           checking runtime (tests/check), which verifies every path ID.\n");
 }
@@ -852,9 +856,7 @@ bool kp_kiter_args(const char *mode, const char *kiter, bool check, unsigned *k)
 	return true;
 }
 
-/* --mode ppp --interesting PROFILE [--interesting-top P] (docs/ppp.md):
- * both or neither; P a number in 0..100. */
-static bool ppp_args(const char *mode, const char *interesting, const char *top, bool check, double *topv)
+bool kp_ppp_args(const char *mode, const char *interesting, const char *top, bool check, double *topv)
 {
 	bool is_ppp = mode && !strcmp(mode, "ppp");
 	if (!is_ppp && (interesting || top)) {
@@ -931,6 +933,8 @@ int kp_instrument_main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(argv[i], "--no-expr-branches")) {
 			expr_branches = false;
+		} else if (!strcmp(argv[i], "--ppp-registers")) {
+			rw_ppp_registers = true;
 		} else if (!strcmp(argv[i], "--no-repeat")) {
 			rw_repeat_loops = false;
 		} else if (!strcmp(argv[i], "--include-dir") && i + 1 < argc) {
@@ -967,7 +971,7 @@ int kp_instrument_main(int argc, char **argv)
 		return 2;
 	}
 	double topv = -1;
-	if (!ppp_args(mode, interesting, top, check, &topv)) {
+	if (!kp_ppp_args(mode, interesting, top, check, &topv)) {
 		free(incdirs);
 		free(kloops);
 		return 2;
@@ -1005,7 +1009,7 @@ static int run(const struct run_opts *o)
 	fclose(probe);
 	struct kp_interesting *ppp = NULL;
 	if (o->interesting && !(ppp = kp_interesting_load(o->interesting, o->interesting_top)))
-		return 1;
+		return KP_EXIT_INTERESTING; /* kpath-cc: a failed build, not a fallback */
 	char *out_owned = out || dump ? NULL : default_output(in);
 	if (!out)
 		out = out_owned;

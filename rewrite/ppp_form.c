@@ -91,6 +91,8 @@ static void put_upd(struct sb *b, const char *reg, const struct bl_code *c)
  * no memory: the Ball-Larus ID is classified by a constant table instead,
  * kp_pm[bl] = the slot of the interesting path bl, or NS + bl (docs/ppp.md,
  * "Departures").  The counts and the profile are the same. */
+bool rw_ppp_registers;
+
 static uint64_t map_of(const struct pform *pf, uint64_t bl)
 {
 	for (uint64_t s = 0; s < pf->ns; s++)
@@ -378,7 +380,7 @@ const char *rw_ppp_function(struct rw_file *f, const struct fn_plan *plan, const
 	pf.slots = slots;
 	pf.ns = slots->nslots;
 	pf.total = pf.ns + dag->num_paths[CFG_ENTRY]; /* N <= INT64_MAX (ppp_dag_from_bl) */
-	pf.map = pf.total <= 4096;
+	pf.map = pf.total <= 4096 && !rw_ppp_registers;
 	pf.acyclic = true; /* no back or cut edge (setjmp is refused above) */
 	for (uint32_t e = 0; e < g->nedges; e++)
 		pf.acyclic &= dag->role[e] != ROLE_BACK && dag->role[e] != ROLE_CUT;

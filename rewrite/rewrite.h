@@ -178,6 +178,11 @@ const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, con
  * profiling of the interesting set ids[0..nids) (Ball-Larus IDs of the
  * function's numbering), the other paths counted by Ball-Larus ID. */
 #define RW_PPP_SLOT_LIMIT 16384u    /* largest counter array (section 5's policy) */
+/* ppp mode (ppp_form.c): false (the default) lets a function whose ID
+ * space fits the counter array classify its Ball-Larus ID by a table;
+ * true gives every ppp function the two registers and the slot check
+ * (kpath instrument --ppp-registers, a testing aid: tests/pppmode/fig3). */
+extern bool rw_ppp_registers;
 struct rw_ppp_result {
 	uint32_t interesting;       /* |I| */
 	uint64_t interval, nslots, num_paths;
