@@ -420,23 +420,11 @@ static const char kiter_preamble[] =
 	"};\n"
 	"void kpath_rt_kiter_register(struct kpath_rt_func *f, const struct kpath_rt_kiter *k);\n";
 
-static void append(char **dst, const char *text)
-{
-	size_t n = *dst ? strlen(*dst) : 0, m = strlen(text);
-	char *s = realloc(*dst, n + m + 1);
-	if (!s) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
-	memcpy(s + n, text, m + 1);
-	*dst = s;
-}
-
 static void add_preamble(struct rw_file *f)
 {
 	if (f->preamble_extra && strstr(f->preamble_extra, kiter_preamble))
 		return;
-	append(&f->preamble_extra, kiter_preamble);
+	str_append(&f->preamble_extra, kiter_preamble);
 }
 
 /* Declarations after the body's "{", with each loop's K as a comment. */
@@ -625,7 +613,7 @@ const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, con
 	form.desc_name = dn;
 	add_preamble(f);
 	char *reg = registration(&kf);
-	append(&f->tail_extra, reg);
+	str_append(&f->tail_extra, reg);
 	free(reg);
 	rw_function_form(f, plan, dag, place, &form);
 	free(form.entry);

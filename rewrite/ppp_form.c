@@ -281,18 +281,6 @@ static const char ppp_preamble[] = "/* kpath instrument --mode ppp (docs/ppp.md)
                                    "};\n"
                                    "void kpath_rt_ppp_register(struct kpath_rt_func *f, const struct kpath_rt_ppp *p);\n";
 
-static void append(char **dst, const char *text)
-{
-	size_t n = *dst ? strlen(*dst) : 0, m = strlen(text);
-	char *s = realloc(*dst, n + m + 1);
-	if (!s) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
-	memcpy(s + n, text, m + 1);
-	*dst = s;
-}
-
 static char *registration(struct pform *pf)
 {
 	const char *p = pf->p, *name = pf->plan->name;
@@ -403,9 +391,9 @@ const char *rw_ppp_function(struct rw_file *f, const struct fn_plan *plan, const
 	struct rw_form form = {.edge_code = edge_code, .start_code = start_code, .entry = entry_decls(&pf),
 	                       .desc = descriptor(&pf, f), .desc_name = dn};
 	if (!f->preamble_extra || !strstr(f->preamble_extra, ppp_preamble))
-		append(&f->preamble_extra, ppp_preamble);
+		str_append(&f->preamble_extra, ppp_preamble);
 	char *reg = registration(&pf);
-	append(&f->tail_extra, reg);
+	str_append(&f->tail_extra, reg);
 	free(reg);
 	rw_function_form(f, plan, dag, place, &form);
 	free(form.entry);

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void sb_printf(struct sb *b, const char *f, ...)
 {
@@ -23,4 +24,16 @@ void sb_printf(struct sb *b, const char *f, ...)
 	vsnprintf(b->s + b->n, (size_t)n + 1, f, aq);
 	va_end(aq);
 	b->n += (size_t)n;
+}
+
+void str_append(char **dst, const char *text)
+{
+	size_t n = *dst ? strlen(*dst) : 0, m = strlen(text);
+	char *s = realloc(*dst, n + m + 1);
+	if (!s) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	memcpy(s + n, text, m + 1);
+	*dst = s;
 }

@@ -14,4 +14,7 @@ struct sb {
 /* Appends printf(f, ...) to b. */
 void sb_printf(struct sb *b, const char *f, ...) __attribute__((format(printf, 2, 3)));
 
+/* Appends text to the malloc'd string *dst (NULL: empty). */
+void str_append(char **dst, const char *text);
+
 #endif
