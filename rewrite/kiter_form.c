@@ -269,21 +269,6 @@ static bool move_to_start(struct kform *kf, uint32_t e, char **edge_code, char *
 	return true;
 }
 
-static void put_cstr(struct sb *b, const char *s)
-{
-	sb_printf(b, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			sb_printf(b, "\\%c", c);
-		else if (c < 32 || c >= 127)
-			sb_printf(b, "\\%03o", c);
-		else
-			sb_printf(b, "%c", c);
-	}
-	sb_printf(b, "\"");
-}
-
 /* Identifies the numbering: Ball-Larus's checksum of the CFG, the mode and
  * every loop's K (a kipf profile of the function never matches it). */
 static uint64_t kiter_checksum(const struct fn_plan *plan, const struct bl_dag *dag, const struct ki_numbering *n)
@@ -365,9 +350,9 @@ static char *descriptor(struct kform *kf, const struct rw_file *f, const struct 
 	          nedges ? eb.s : "{0, 0, 0}");
 	free(eb.s);
 	sb_printf(&b, "static struct kpath_rt_func %sfn_%s = {KPATH_RT_ABI, ", p, name);
-	put_cstr(&b, name);
+	sb_put_cstr(&b, name);
 	sb_printf(&b, ", ");
-	put_cstr(&b, f->src_name);
+	sb_put_cstr(&b, f->src_name);
 	sb_printf(&b, ", %u, \"%016" PRIx64 "\", %s, %u, %slines_%s, %u, %sedges_%s, 0, 0, %slast_lines_%s, ",
 	          kf->plan->line, kiter_checksum(kf->plan, dag, n), U64(n->total), npn, p, name, nedges, p, name, p,
 	          name);

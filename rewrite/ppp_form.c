@@ -217,21 +217,6 @@ static void find_reads(struct pform *pf)
 	}
 }
 
-static void put_cstr(struct sb *b, const char *s)
-{
-	sb_printf(b, "\"");
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			sb_printf(b, "\\%c", ch);
-		else if (ch < 32 || ch >= 127)
-			sb_printf(b, "\\%03o", ch);
-		else
-			sb_printf(b, "%c", ch);
-	}
-	sb_printf(b, "\"");
-}
-
 /* The Ball-Larus descriptor (as rw_descriptor writes it) with num_paths
  * NS + N, and the slot table before it. */
 static char *descriptor(struct pform *pf, const struct rw_file *f)
@@ -260,9 +245,9 @@ static char *descriptor(struct pform *pf, const struct rw_file *f)
 	for (uint32_t i = 0; i < d->nedges; i++)
 		sb_printf(&b, "%s{%u, %u, %s}", i ? ", " : "", d->edges[i].src, d->edges[i].dst, U64(d->edges[i].val));
 	sb_printf(&b, "%s};\nstatic struct kpath_rt_func %sfn_%s = {KPATH_RT_ABI, ", d->nedges ? "" : "{0, 0, 0}", p, name);
-	put_cstr(&b, name);
+	sb_put_cstr(&b, name);
 	sb_printf(&b, ", ");
-	put_cstr(&b, f->src_name);
+	sb_put_cstr(&b, f->src_name);
 	sb_printf(&b, ", %u, \"%016" PRIx64 "\", %s, %u, %slines_%s, %u, %sedges_%s, 0, 0, %slast_lines_%s, ",
 	          pf->plan->line, bl_checksum(g, d), U64(pf->total), g->nblocks, p, name, d->nedges, p, name, p, name);
 	if (f->src_hash[0])

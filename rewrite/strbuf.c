@@ -26,6 +26,21 @@ void sb_printf(struct sb *b, const char *f, ...)
 	b->n += (size_t)n;
 }
 
+void sb_put_cstr(struct sb *b, const char *s)
+{
+	sb_printf(b, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			sb_printf(b, "\\%c", c);
+		else if (c < 32 || c >= 127)
+			sb_printf(b, "\\%03o", c);
+		else
+			sb_printf(b, "%c", c);
+	}
+	sb_printf(b, "\"");
+}
+
 void str_append(char **dst, const char *text)
 {
 	size_t n = *dst ? strlen(*dst) : 0, m = strlen(text);

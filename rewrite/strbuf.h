@@ -14,6 +14,10 @@ struct sb {
 /* Appends printf(f, ...) to b. */
 void sb_printf(struct sb *b, const char *f, ...) __attribute__((format(printf, 2, 3)));
 
+/* Appends s as a C string literal (quotes, \" and \\ escaped, other bytes
+ * outside 32..126 as octal escapes). */
+void sb_put_cstr(struct sb *b, const char *s);
+
 /* Appends text to the malloc'd string *dst (NULL: empty). */
 void str_append(char **dst, const char *text);
 
