@@ -20,13 +20,6 @@ static void mode_list(FILE *f)
 		        i == 0 ? " (the default)" : "");
 }
 
-bool kp_mode_check_refused(void)
-{
-	fprintf(stderr, "kpath instrument: --check is for the kipf mode only (its checking runtime replays "
-	        "Ball-Larus IDs)\n");
-	return false;
-}
-
 bool kp_mode_select(const struct kp_mode_args *a, struct kp_mode_run *run)
 {
 	run->mode = NULL;
