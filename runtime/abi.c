@@ -67,32 +67,32 @@ void kpath_rt_register(struct kpath_rt_func *f)
 	kp_rt_register(f);
 }
 
-/* An inactive cursor: the inline step never runs (lim 0) and the library
- * half ignores its items (state null). */
-static void inactive(struct kpath_rt_cursor *c)
+/* An inactive cursor: the inline step never runs (lim 0, p without
+ * children) and the library half ignores its items (p kp_rt_idle). */
+static struct kpath_rt_state inactive(void)
 {
-	c->lim = 0;
-	c->cnt = NULL;
-	c->p = &kp_rt_idle;
-	c->state = NULL;
-	c->act = 0;
+	struct kpath_rt_state s;
+	s.w = 0;
+	s.x = &kp_rt_idle;
+	return s;
 }
 
 /* The routine-entry marker "*" of the k-BLPP paper. */
-static void enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
+static struct kpath_rt_state enter(struct kpath_rt_func *f);
 static void count(struct kpath_rt_func *f, kpath_rt_u64 id);
 
-void kpath_rt_enter_slow(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
+struct kpath_rt_state kpath_rt_enter_slow(struct kpath_rt_func *f)
 {
+	struct kpath_rt_state s;
 	if (kp_busy) {
-		inactive(c);
 		kp_rt_drop(1);
-		return;
+		return inactive();
 	}
 	kp_busy = 1;
-	enter(f, c);
+	s = enter(f);
 	bound_restore();
 	kp_busy = 0;
+	return s;
 }
 
 /* This thread's state of f, registering f and creating the state (with a
@@ -124,17 +124,34 @@ static struct kp_tfunc *state(struct kpath_rt_func *f, unsigned k, int *slotp)
 	return tf;
 }
 
-static void enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
+static struct kpath_rt_state enter(struct kpath_rt_func *f)
 {
 	int slot;
 	struct kp_tfunc *tf = state(f, kp_rt.k, &slot);
-	if (!tf) {
-		inactive(c);
-		return;
+	if (!tf)
+		return inactive();
+	if (tf->th->tbuf) { /* tf is library-only (kp_thread_func_slow) */
+		struct kp_cursor c = tf->marker;
+		kp_trace_enter(tf->th, (uint32_t)slot - 1, &c);
+		return kp_cursor_pack(&c);
 	}
-	*c = tf->marker;
-	if (tf->th->tbuf) /* tf is library-only (kp_thread_func_slow) */
-		kp_trace_enter(tf->th, (uint32_t)slot - 1, c);
+	return tf->pub;
+}
+
+/* This thread's state of f, for an item of a recorded activation of f:
+ * the cursor does not hold it (kpath_rt.h), but the activation's enter,
+ * in this thread, created it, and it lives as long as the thread (a fork
+ * keeps it).  NULL only if the activation moved to another thread
+ * (swapcontext): its item is then dropped. */
+static struct kp_tfunc *active(const struct kpath_rt_func *f)
+{
+	struct kp_thread *th = kp_thread_current;
+	uint32_t i = (uint32_t)__atomic_load_n(&f->slot, __ATOMIC_RELAXED) - 1u;
+	if (!th || i >= th->nfuncs || !th->funcs[i]) {
+		kp_rt_drop(1);
+		return NULL;
+	}
+	return th->funcs[i];
 }
 
 /* kpath_rt_count, the activation of an acyclic function: one item, so the
@@ -149,7 +166,7 @@ static void count(struct kpath_rt_func *f, kpath_rt_u64 id)
 	struct kp_tfunc *tf = state(f, 1, &slot);
 	if (!tf)
 		return;
-	struct kpath_rt_cursor c = tf->marker;
+	struct kp_cursor c = tf->marker;
 	if (tf->th->tbuf) {
 		kp_trace_enter(tf->th, (uint32_t)slot - 1, &c);
 		kp_trace_event(tf->th, KP_TR_LEAVE, &c, id);
@@ -174,58 +191,67 @@ void kpath_rt_count_slow(struct kpath_rt_func *f, kpath_rt_u64 id)
 	kp_busy = 0;
 }
 
-void kpath_rt_emit_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id)
+/* One item of the activation whose cursor is c: the trace, the WPP, the
+ * consumer. */
+static void item(struct kp_tfunc *tf, struct kp_cursor *c, int kind, kpath_rt_u64 id)
 {
-	struct kp_tfunc *tf = c->state;
-	if (!tf)
-		return;
 	kp_busy = 1;
 	tf->th->lib_items++;
 	if (tf->th->tbuf)
-		kp_trace_event(tf->th, KP_TR_EMIT, c, id);
+		kp_trace_event(tf->th, kind, c, id);
 	if (tf->th->wpp)
 		kp_wpp_item(tf->th, (uint32_t)tf->f->slot - 1, id);
 	kp_tfunc_item(tf, c, id);
 	kp_busy = 0;
 }
 
-void kpath_rt_leave_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id)
+struct kpath_rt_state kpath_rt_emit_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath_rt_u64 id)
 {
-	struct kp_tfunc *tf = c->state;
-	if (!tf)
-		return;
-	kp_busy = 1;
-	tf->th->lib_items++;
-	if (tf->th->tbuf)
-		kp_trace_event(tf->th, KP_TR_LEAVE, c, id);
-	if (tf->th->wpp)
-		kp_wpp_item(tf->th, (uint32_t)tf->f->slot - 1, id);
-	kp_tfunc_item(tf, c, id);
-	kp_busy = 0;
-	inactive(c); /* the activation is over */
+	struct kpath_rt_state s = {w, x};
+	struct kp_cursor c;
+	if (!(s.w & KPATH_RT_LIM) && s.x == (void *)&kp_rt_idle)
+		return s; /* not recorded */
+	c = kp_cursor_unpack(s, active(f));
+	if (!c.state)
+		return inactive();
+	item(c.state, &c, KP_TR_EMIT, id);
+	return kp_cursor_pack(&c);
+}
+
+void kpath_rt_leave_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath_rt_u64 id)
+{
+	struct kpath_rt_state s = {w, x};
+	struct kp_cursor c;
+	if (!(s.w & KPATH_RT_LIM) && s.x == (void *)&kp_rt_idle)
+		return; /* not recorded */
+	c = kp_cursor_unpack(s, active(f));
+	if (c.state)
+		item(c.state, &c, KP_TR_LEAVE, id); /* the activation is over */
 }
 
 /* For code compiled without the inline half (KPATH_RT_NO_INLINE, or a
  * compiler/target without it): the library does every item. */
 void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
-	kpath_rt_enter_slow(f, c);
+	c->f = f;
+	c->s = kpath_rt_enter_slow(f);
 }
 
 void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	kpath_rt_emit_slow(c, id);
+	c->s = kpath_rt_emit_slow(c->f, c->s.w, c->s.x, id);
 }
 
 void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	kpath_rt_leave_slow(c, id);
+	kpath_rt_leave_slow(c->f, c->s.w, c->s.x, id);
+	c->s = inactive(); /* the activation is over */
 }
 
 void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n)
 {
 	for (; n; n--)
-		kpath_rt_emit_slow(c, id);
+		kpath_rt_emit(c, id);
 }
 
 void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths)

@@ -112,9 +112,26 @@ struct kp_ksf {
 	uint32_t nretired;
 };
 
-/* A node without children: the cursor's p where the inline k-SF step must
- * not run (k = 1, trace mode, inactive cursors). */
+/* A node without children: the cursor's p of an activation that is not
+ * recorded (its items are ignored). */
 extern struct kpath_rt_node kp_rt_idle;
+/* Another node without children: the cursor's p where the library does
+ * every item of a recorded activation (k = 1: trace mode, a hash table). */
+extern struct kpath_rt_node kp_rt_lib;
+
+/* The library's view of an activation's cursor (the instrumented code
+ * keeps the packed form, struct kpath_rt_state, kpath_rt.h).  lim and cnt:
+ * k = 1, IDs below lim count inline in cnt[], else lim is 0; p: the k >= 2
+ * step's node (kpath_rt.h), else kp_rt_lib, or kp_rt_idle for an activation
+ * not recorded (state null); state: this thread's state of the function;
+ * act: the trace's activation number (trace mode), else 0. */
+struct kp_cursor {
+	uint64_t lim;
+	kpath_rt_u64 *cnt;
+	struct kpath_rt_node *p;
+	void *state;
+	uint64_t act;
+};
 
 /* The cached child of p labelled r, or NULL (the lookup of
  * kpath_rt_child, kpath_rt.h, which exists only where the inline path
@@ -158,13 +175,13 @@ static inline struct kpath_rt_node *kp_ksf_node(const struct kp_ksf *s, uint32_t
 }
 /* Routine-entry marker "*" for the cursor c (n = 0, tau = beta = null):
  * sets c->p. */
-void kp_ksf_marker(struct kp_ksf *s, struct kpath_rt_cursor *c);
+void kp_ksf_marker(struct kp_ksf *s, struct kp_cursor *c);
 /* process_bl_path_id(r) of the k-BLPP paper (Algorithm "Stream processing
  * algorithm for k-SF construction") on the stream whose (n, tau, beta) are
  * in c, filling the child caches it looks through.  kpath_rt_step, when it
  * succeeds, has the same effect.  0, or KP_ENOMEM: r is dropped and c
  * restarts as after a marker. */
-int kp_ksf_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r);
+int kp_ksf_process(struct kp_ksf *s, struct kp_cursor *c, uint64_t r);
 /* find(R, r): the index of the root labelled r, or 0. */
 uint32_t kp_ksf_root(const struct kp_ksf *s, uint64_t r);
 /* The root labelled r, created if absent; NULL if out of memory. */
@@ -188,7 +205,7 @@ void kp_ksf_zero(struct kp_ksf *s);
  * kp_ksf_sum, kp_ksf_free and kp_ksf_marker apply unchanged. */
 int kp_win_init(struct kp_ksf *s, unsigned k);
 /* One item r of the stream whose position is c->p (as kp_ksf_process). */
-int kp_win_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r);
+int kp_win_process(struct kp_ksf *s, struct kp_cursor *c, uint64_t r);
 /* Sum of all counters (= items processed since the last zero). */
 uint64_t kp_ksf_sum(const struct kp_ksf *s);
 
@@ -225,9 +242,9 @@ struct kp_consumer {
 	int (*init)(struct kp_tfunc *tf, unsigned k);
 	/* The marker: initialises every field of c for kpath_rt_step and
 	 * item (state = tf, lim = num_paths where the inline path applies). */
-	void (*enter)(struct kp_tfunc *tf, struct kpath_rt_cursor *c);
+	void (*enter)(struct kp_tfunc *tf, struct kp_cursor *c);
 	/* 0, or KP_ENOMEM when the item was dropped */
-	int (*item)(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id);
+	int (*item)(struct kp_tfunc *tf, struct kp_cursor *c, uint64_t id);
 	int (*to_ipf)(const struct kp_tfunc *tf, struct kp_ipf *dst);
 	void (*zero)(struct kp_tfunc *tf);
 	/* Items recorded since the last zero (inline steps included). */
@@ -253,9 +270,10 @@ struct kp_tfunc {
 	const struct kpath_rt_func *f;
 	struct kp_thread *th;   /* NULL offline */
 	const struct kp_consumer *cons;
-	/* the cursor right after a marker (cons->enter), copied by
-	 * kpath_rt_enter */
-	struct kpath_rt_cursor marker;
+	/* the cursor right after a marker (cons->enter), and its packed
+	 * form, which the inline kpath_rt_enter loads (kp_tfunc_pack) */
+	struct kp_cursor marker;
+	struct kpath_rt_state pub;
 	uint64_t invalid, dropped;
 	union {
 		struct kp_ksf ksf;
@@ -271,7 +289,7 @@ void kp_tfunc_free(struct kp_tfunc *tf);
 /* One emitted ID: counts it as invalid (id >= num_paths: not recorded,
  * the activation's sequence continues as if it had not been emitted) or
  * hands it to the consumer (counting it as dropped if that fails). */
-static inline void kp_tfunc_item(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id)
+static inline void kp_tfunc_item(struct kp_tfunc *tf, struct kp_cursor *c, uint64_t id)
 {
 	if (id >= tf->f->num_paths) {
 		tf->invalid++;
@@ -279,6 +297,38 @@ static inline void kp_tfunc_item(struct kp_tfunc *tf, struct kpath_rt_cursor *c,
 	}
 	if (tf->cons->item(tf, c, id) != 0)
 		tf->dropped++;
+}
+/* The packed state of cursor c (kpath_rt.h): w holds lim (capped: IDs
+ * above the cap go to the library, which counts them the same way) and the
+ * trace's activation number; x is cnt where lim is not 0, else p. */
+static inline struct kpath_rt_state kp_cursor_pack(const struct kp_cursor *c)
+{
+	struct kpath_rt_state s;
+	uint64_t lim = c->lim < KPATH_RT_LIM ? c->lim : KPATH_RT_LIM;
+	s.w = c->act << 16 | lim;
+	if (lim)
+		s.x = c->cnt;
+	else
+		s.x = c->p;
+	return s;
+}
+/* The cursor of an activation of f whose packed state is s, in this
+ * thread (tf: this thread's state of f, NULL if the activation is not
+ * recorded). */
+static inline struct kp_cursor kp_cursor_unpack(struct kpath_rt_state s, struct kp_tfunc *tf)
+{
+	struct kp_cursor c;
+	c.lim = s.w & KPATH_RT_LIM;
+	c.cnt = c.lim ? KPATH_RT_CNT(s) : NULL;
+	c.p = c.lim ? &kp_rt_lib : KPATH_RT_P(s);
+	c.state = tf;
+	c.act = s.w >> 16;
+	return c;
+}
+/* Sets tf->pub from tf->marker (after every change of the marker). */
+static inline void kp_tfunc_pack(struct kp_tfunc *tf)
+{
+	tf->pub = kp_cursor_pack(&tf->marker);
 }
 /* Nodes of tf's forest (window or k-SF; 0 for counters). */
 uint64_t kp_tfunc_nodes(const struct kp_tfunc *tf);
@@ -309,9 +359,9 @@ struct kp_tbuf {
 struct kp_thread {
 	struct kp_tfunc **funcs; /* indexed by slot - 1 */
 	uint32_t nfuncs;
-	/* &funcs[i]->marker, or NULL (no state yet, or tracing): the inline
+	/* &funcs[i]->pub, or NULL (no state yet, or tracing): the inline
 	 * enter's templates (kpath_rt_markers), grown with funcs */
-	struct kpath_rt_cursor **markers;
+	const struct kpath_rt_state **markers;
 	/* funcs[i]->marker.cnt, or NULL (no state yet, no counter array, or
 	 * tracing): the inline count's arrays (kpath_rt_counters), grown with
 	 * funcs */
@@ -375,7 +425,7 @@ void kp_rt_drop(uint64_t n);
 /* This thread's state, or NULL before its first activation. */
 extern _Thread_local struct kp_thread *kp_thread_current;
 /* The inline enter's view of the current thread (kpath_rt.h). */
-extern _Thread_local struct kpath_rt_cursor *const *kpath_rt_markers;
+extern _Thread_local const struct kpath_rt_state *const *kpath_rt_markers;
 extern _Thread_local unsigned kpath_rt_nmarkers;
 /* The inline count's view (kpath_rt.h). */
 extern _Thread_local kpath_rt_u64 *const *kpath_rt_counters;
@@ -472,8 +522,8 @@ enum { KP_TR_EMIT = 0, KP_TR_LEAVE = 1, KP_TR_ENTER = 2 };
 int kp_trace_open(const char *path);
 /* Writes the function table entry of f (registration; kp_rt.mu held). */
 void kp_trace_func(const struct kpath_rt_func *f, uint32_t index);
-void kp_trace_enter(struct kp_thread *th, uint32_t index, struct kpath_rt_cursor *c);
-void kp_trace_event(struct kp_thread *th, int kind, const struct kpath_rt_cursor *c, uint64_t id);
+void kp_trace_enter(struct kp_thread *th, uint32_t index, struct kp_cursor *c);
+void kp_trace_event(struct kp_thread *th, int kind, const struct kp_cursor *c, uint64_t id);
 void kp_trace_flush(struct kp_thread *th);
 void kp_trace_close(void);
 

@@ -41,14 +41,17 @@
 #ifndef KPATH_RT_H
 #define KPATH_RT_H
 
-#define KPATH_RT_ABI 3
+#define KPATH_RT_ABI 4
 
 /* The entry points whose cursor layout changed carry the ABI in their
  * link names, so that code instrumented for another ABI fails to link
  * instead of handing the library a cursor of the wrong size. */
-#define kpath_rt_enter kpath_rt_enter_v2
-#define kpath_rt_emit kpath_rt_emit_v2
-#define kpath_rt_leave kpath_rt_leave_v2
+#define kpath_rt_enter kpath_rt_enter_v4
+#define kpath_rt_emit kpath_rt_emit_v4
+#define kpath_rt_leave kpath_rt_leave_v4
+#define kpath_rt_enter_slow kpath_rt_enter_slow_v4
+#define kpath_rt_emit_slow kpath_rt_emit_slow_v4
+#define kpath_rt_leave_slow kpath_rt_leave_slow_v4
 
 /* Path IDs and counts are 64-bit.  C90 has no long long: with GCC and
  * Clang, __extension__ keeps -std=c89 -pedantic and -Wlong-long quiet about
@@ -121,27 +124,53 @@ struct kpath_rt_node {
 	struct kpath_rt_node *slot[KPATH_RT_WAYS];
 };
 
+/* The part of an activation's stream state that changes (16 bytes: two
+ * registers when the library halves take and return it, so that no copy of
+ * it needs a place in the instrumented function's frame).  Its low 16 bits,
+ * w & KPATH_RT_LIM, are lim: for k = 1 the IDs below lim count inline in
+ * x as a counter array; otherwise lim is 0 and x is the node whose children the next
+ * item looks up (k >= 2), a node without children where the library does
+ * every item (trace mode, a hash table, an activation not recorded).  For
+ * k >= 2, p stands for the (n, tau, beta) of the k-BLPP paper's
+ * process_bl_path_id (runtime/ksf.c explains how).  The rest of w is
+ * runtime-owned (the trace's activation number). */
+struct kpath_rt_state {
+	kpath_rt_u64 w;
+	void *x;
+};
+/* x as counters, as a node (a union would keep the state in memory) */
+#define KPATH_RT_CNT(s) ((kpath_rt_u64 *)(s).x)
+#define KPATH_RT_P(s) ((struct kpath_rt_node *)(s).x)
+#define KPATH_RT_LIM 0xffffu
+
 /* Per-activation stream cursor, a local of the instrumented function so
- * that recursion and threads never mix sequences.  For k >= 2, p is the
- * node whose children the next item looks up: it stands for the (n, tau,
- * beta) of the k-BLPP paper's process_bl_path_id (runtime/ksf.c explains
- * how).  kpath_rt_enter initialises every field; instrumented code only
- * passes its address. */
+ * that recursion and threads never mix sequences: the state, and the
+ * function's descriptor, which kpath_rt_enter stores and nothing changes
+ * afterwards, so that the compiler knows it is a constant (it costs no
+ * register and no stack slot) and passes it to the library halves.
+ * kpath_rt_enter initialises every field; instrumented code only passes
+ * its address. */
 struct kpath_rt_cursor {
-	kpath_rt_u64 lim;        /* k = 1: IDs below lim count in cnt[] inline; else 0 */
-	kpath_rt_u64 *cnt;       /* k = 1: a counter per ID */
-	struct kpath_rt_node *p; /* k >= 2: see above; a node without children otherwise */
-	void *state;             /* runtime-owned */
-	kpath_rt_u64 act;        /* runtime-owned (trace) */
+	struct kpath_rt_state s;
+	struct kpath_rt_func *f;
 };
 
-/* Routine-entry marker: registers f on first use, initialises c. */
-/* Library half of kpath_rt_enter: registers f on first use, then copies
- * this thread's template cursor for f (or leaves c inactive). */
-void kpath_rt_enter_slow(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
-/* Library halves of kpath_rt_emit / kpath_rt_leave: the whole step. */
-void kpath_rt_emit_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id);
-void kpath_rt_leave_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id);
+/* Library half of kpath_rt_enter: registers f on first use; returns
+ * this thread's template state for f (or an inactive one).  The halves are
+ * cold: the compiler moves their calls, and what they need, out of the
+ * hot path. */
+#if defined(__GNUC__) || defined(__clang__)
+#define KPATH_RT_COLD __attribute__((cold))
+#else
+#define KPATH_RT_COLD
+#endif
+struct kpath_rt_state kpath_rt_enter_slow(struct kpath_rt_func *f) KPATH_RT_COLD;
+/* Library halves of kpath_rt_emit / kpath_rt_leave: the whole step, on
+ * the state {w, x} of an activation of f (two scalars: gcc gives a struct
+ * argument a stack slot); emit returns the new state. */
+struct kpath_rt_state kpath_rt_emit_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath_rt_u64 id)
+	KPATH_RT_COLD;
+void kpath_rt_leave_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath_rt_u64 id) KPATH_RT_COLD;
 /* Registers f eagerly (called from a constructor where the compiler has
  * them, so that functions never called still appear in the profile). */
 void kpath_rt_register(struct kpath_rt_func *f);
@@ -176,72 +205,82 @@ KPATH_RT_INLINE_FN struct kpath_rt_node *kpath_rt_child(const struct kpath_rt_no
 	return y && y->id == r ? y : 0;
 }
 
-KPATH_RT_INLINE_FN int kpath_rt_step(struct kpath_rt_cursor *c, kpath_rt_u64 r)
+KPATH_RT_INLINE_FN int kpath_rt_step(struct kpath_rt_state *s, kpath_rt_u64 r)
 {
 	struct kpath_rt_node *y;
-	if (r < c->lim) {
-		KPATH_RT_INC(c->cnt[r]);
+	kpath_rt_u64 w = s->w;
+	unsigned lim;
+	/* lim is computed from w at each step: hoisted out of a loop, it
+	 * would hold a register of its own, one more to save across calls */
+	__asm__("" : "+r"(w));
+	lim = (unsigned)w & KPATH_RT_LIM;
+	if (lim) { /* k = 1 */
+		if (r >= lim)
+			return 0;
+		KPATH_RT_INC(KPATH_RT_CNT(*s)[r]);
 		return 1;
 	}
-	y = kpath_rt_child(c->p, r);
+	y = kpath_rt_child(KPATH_RT_P(*s), r);
 	if (!y)
 		return 0;
 	KPATH_RT_INC(y->count);
-	c->p = y->next;
+	s->x = y->next;
 	return 1;
 }
 
-/* A back edge or cut edge was taken: id is the path just completed. */
-/* This thread's cursor templates, indexed by slot - 1 (the cursor right
+/* This thread's template states, indexed by slot - 1 (the state right
  * after the routine-entry marker of each function it ran), and the flag
  * that is set while it is inside the library.  Runtime-owned: the array is
  * filled before it is published (and old arrays are retired, never freed,
  * while the thread lives), and it stays empty in trace mode, where every
  * entry must reach the library. */
-extern __thread struct kpath_rt_cursor *const *kpath_rt_markers;
+extern __thread const struct kpath_rt_state *const *kpath_rt_markers;
 extern __thread unsigned kpath_rt_nmarkers;
 extern __thread volatile int kpath_rt_busy;
 
 /* Routine-entry marker: the common case (f registered, this thread ran it
  * before, not inside the library: a signal handler's activation that
- * interrupts the library must be dropped there) copies the template. */
+ * interrupts the library must be dropped there) loads the template's two
+ * words. */
 KPATH_RT_INLINE_FN void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
 	/* relaxed: another thread may be registering f; a slot this thread
 	 * has a template for was published before the template */
 	unsigned s = (unsigned)__atomic_load_n(&f->slot, __ATOMIC_RELAXED) - 1u;
-	const struct kpath_rt_cursor *m;
-	struct kpath_rt_cursor t;
-	if (s < kpath_rt_nmarkers && !kpath_rt_busy && (m = kpath_rt_markers[s]) != 0) {
-		*c = *m;
+	const struct kpath_rt_state *m;
+	struct kpath_rt_state t;
+	c->f = f;
+	if (__builtin_expect(s < kpath_rt_nmarkers && !kpath_rt_busy && (m = kpath_rt_markers[s]) != 0, 1)) {
+		c->s.w = m->w;
+		c->s.x = m->x;
 		return;
 	}
-	kpath_rt_enter_slow(f, &t);
-	*c = t;
+	t = kpath_rt_enter_slow(f);
+	c->s.w = t.w;
+	c->s.x = t.x;
 }
 
-/* The library halves get a copy of the cursor, never its address, so
- * that the instrumented function's cursor does not escape and the
- * compiler keeps it in registers (the k >= 2 step's p is a loop-carried
- * value; in memory, every item would wait for a store and a reload).
- * Where that is wrong, after a setjmp, kpath_rt_pin makes it escape. */
+/* The library halves get the state by value and return it, never its
+ * address, so that the instrumented function's cursor does not escape and
+ * the compiler keeps it in registers (the k >= 2 step's p is a
+ * loop-carried value; in memory, every item would wait for a store and a
+ * reload), and no copy of it takes stack space.  Where that is wrong,
+ * after a setjmp, kpath_rt_pin makes it escape. */
 KPATH_RT_INLINE_FN void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	if (!kpath_rt_step(c, id)) {
-		struct kpath_rt_cursor t = *c;
-		kpath_rt_emit_slow(&t, id);
-		*c = t;
+	struct kpath_rt_state t;
+	if (__builtin_expect(!kpath_rt_step(&c->s, id), 0)) {
+		t = kpath_rt_emit_slow(c->f, c->s.w, c->s.x, id);
+		c->s.w = t.w;
+		c->s.x = t.x;
 	}
 }
 
 /* The function returns: id is its last path.  The activation ends. */
 KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	if (!kpath_rt_step(c, id)) {
-		struct kpath_rt_cursor t = *c;
-		kpath_rt_leave_slow(&t, id);
-		*c = t;
-	}
+	if (__builtin_expect(!kpath_rt_step(&c->s, id), 0))
+		kpath_rt_leave_slow(c->f, c->s.w, c->s.x, id);
 }
 
 /* n items id in a row (repeat counting, below).  Once the cursor is at a
@@ -252,16 +291,18 @@ KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 i
 KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n)
 {
 	struct kpath_rt_node *p, *y;
-	if (id < c->lim) {
-		KPATH_RT_ADD(c->cnt[id], n);
+	if (id < ((unsigned)c->s.w & KPATH_RT_LIM)) {
+		KPATH_RT_ADD(KPATH_RT_CNT(c->s)[id], n);
 		return;
 	}
 	for (; n; n--) {
-		p = c->p;
-		y = kpath_rt_child(p, id);
-		if (y && y->next == p) {
-			KPATH_RT_ADD(y->count, n);
-			return;
+		if (!((unsigned)c->s.w & KPATH_RT_LIM)) {
+			p = KPATH_RT_P(c->s);
+			y = kpath_rt_child(p, id);
+			if (y && y->next == p) {
+				KPATH_RT_ADD(y->count, n);
+				return;
+			}
 		}
 		kpath_rt_emit(c, id);
 	}
@@ -315,7 +356,7 @@ void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 /* The cursor's address goes to the library on every call: already pinned. */
 #define kpath_rt_pin(c) ((void)(c))
-#define kpath_rt_emit_n kpath_rt_emit_n_v2
+#define kpath_rt_emit_n kpath_rt_emit_n_v4
 void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n);
 void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths);
 #endif
@@ -346,7 +387,7 @@ void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_p
  * only some of them; #if defined counts as a use (a sum: clang does not
  * count the operands || and && skip). */
 #if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
-	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(kpath_rt_flush) + defined(kpath_rt_begin)
+	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(kpath_rt_flush) + defined(kpath_rt_begin)
 #endif
 
 #endif
