@@ -229,6 +229,33 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath
 		item(c.state, &c, KP_TR_LEAVE, id); /* the activation is over */
 }
 
+/* The trampolines the inline halves call (kpath_rt.h): every general
+ * register but rax and rdx, and xmm0-15, is preserved; in: the state in rax:rdx, the
+ * descriptor in rdi, the ID in rsi; out (enter, emit): the state in
+ * rax:rdx.  The caller stepped over its red zone; the stack is aligned
+ * here. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define KP_TR_SAVE \
+	"\t.cfi_startproc\n" \
+	"\tpushq %rbp\n\t.cfi_def_cfa_offset 16\n\t.cfi_offset %rbp, -16\n" \
+	"\tmovq %rsp, %rbp\n\t.cfi_def_cfa_register %rbp\n" \
+	"\tpushq %rcx\n\tpushq %rsi\n\tpushq %rdi\n\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n" \
+	"\tandq $-16, %rsp\n\tsubq $256, %rsp\n" \
+	"\tmovaps %xmm0, 0(%rsp)\n\tmovaps %xmm1, 16(%rsp)\n\tmovaps %xmm2, 32(%rsp)\n\tmovaps %xmm3, 48(%rsp)\n\tmovaps %xmm4, 64(%rsp)\n\tmovaps %xmm5, 80(%rsp)\n\tmovaps %xmm6, 96(%rsp)\n\tmovaps %xmm7, 112(%rsp)\n\tmovaps %xmm8, 128(%rsp)\n\tmovaps %xmm9, 144(%rsp)\n\tmovaps %xmm10, 160(%rsp)\n\tmovaps %xmm11, 176(%rsp)\n\tmovaps %xmm12, 192(%rsp)\n\tmovaps %xmm13, 208(%rsp)\n\tmovaps %xmm14, 224(%rsp)\n\tmovaps %xmm15, 240(%rsp)\n"
+#define KP_TR_RESTORE \
+	"\tmovaps 0(%rsp), %xmm0\n\tmovaps 16(%rsp), %xmm1\n\tmovaps 32(%rsp), %xmm2\n\tmovaps 48(%rsp), %xmm3\n\tmovaps 64(%rsp), %xmm4\n\tmovaps 80(%rsp), %xmm5\n\tmovaps 96(%rsp), %xmm6\n\tmovaps 112(%rsp), %xmm7\n\tmovaps 128(%rsp), %xmm8\n\tmovaps 144(%rsp), %xmm9\n\tmovaps 160(%rsp), %xmm10\n\tmovaps 176(%rsp), %xmm11\n\tmovaps 192(%rsp), %xmm12\n\tmovaps 208(%rsp), %xmm13\n\tmovaps 224(%rsp), %xmm14\n\tmovaps 240(%rsp), %xmm15\n" \
+	"\tleaq -56(%rbp), %rsp\n" \
+	"\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n\tpopq %rdi\n\tpopq %rsi\n\tpopq %rcx\n" \
+	"\tpopq %rbp\n\t.cfi_def_cfa %rsp, 8\n\tret\n\t.cfi_endproc\n"
+#define KP_TR(name, body) \
+	"\t.text\n\t.globl " name "\n\t.type " name ", @function\n" name ":\n" KP_TR_SAVE body KP_TR_RESTORE \
+	"\t.size " name ", .-" name "\n"
+/* emit and leave: f(rdi), w(rsi) = rax, x(rdx), id(rcx) = rsi */
+__asm__(KP_TR("kpath_rt_emit_tr_v4", "\tmovq %rsi, %rcx\n\tmovq %rax, %rsi\n\tcall kpath_rt_emit_slow_v4@PLT\n")
+        KP_TR("kpath_rt_leave_tr_v4", "\tmovq %rsi, %rcx\n\tmovq %rax, %rsi\n\tcall kpath_rt_leave_slow_v4@PLT\n")
+        KP_TR("kpath_rt_enter_tr_v4", "\tcall kpath_rt_enter_slow_v4@PLT\n"));
+#endif
+
 /* For code compiled without the inline half (KPATH_RT_NO_INLINE, or a
  * compiler/target without it): the library does every item. */
 void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)

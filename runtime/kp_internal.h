@@ -300,14 +300,15 @@ static inline void kp_tfunc_item(struct kp_tfunc *tf, struct kp_cursor *c, uint6
 }
 /* The packed state of cursor c (kpath_rt.h): w holds lim (capped: IDs
  * above the cap go to the library, which counts them the same way) and the
- * trace's activation number; x is cnt where lim is not 0, else p. */
+ * trace's activation number; x is the node without children before cnt
+ * (counts.c) where lim is not 0, else p. */
 static inline struct kpath_rt_state kp_cursor_pack(const struct kp_cursor *c)
 {
 	struct kpath_rt_state s;
 	uint64_t lim = c->lim < KPATH_RT_LIM ? c->lim : KPATH_RT_LIM;
 	s.w = c->act << 16 | lim;
 	if (lim)
-		s.x = c->cnt;
+		s.x = (struct kpath_rt_node *)(void *)c->cnt - 1; /* counts.c */
 	else
 		s.x = c->p;
 	return s;

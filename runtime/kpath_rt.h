@@ -128,7 +128,8 @@ struct kpath_rt_node {
  * registers when the library halves take and return it, so that no copy of
  * it needs a place in the instrumented function's frame).  Its low 16 bits,
  * w & KPATH_RT_LIM, are lim: for k = 1 the IDs below lim count inline in
- * x as a counter array; otherwise lim is 0 and x is the node whose children the next
+ * the counter array that follows x (KPATH_RT_CNT), a node without
+ * children; otherwise lim is 0 and x is the node whose children the next
  * item looks up (k >= 2), a node without children where the library does
  * every item (trace mode, a hash table, an activation not recorded).  For
  * k >= 2, p stands for the (n, tau, beta) of the k-BLPP paper's
@@ -138,8 +139,9 @@ struct kpath_rt_state {
 	kpath_rt_u64 w;
 	void *x;
 };
-/* x as counters, as a node (a union would keep the state in memory) */
-#define KPATH_RT_CNT(s) ((kpath_rt_u64 *)(s).x)
+/* x as a node; its counters (k = 1: they follow x, a node without
+ * children, so that an ID above lim misses in the k >= 2 step) */
+#define KPATH_RT_CNT(s) ((kpath_rt_u64 *)(void *)((struct kpath_rt_node *)(s).x + 1))
 #define KPATH_RT_P(s) ((struct kpath_rt_node *)(s).x)
 #define KPATH_RT_LIM 0xffffu
 
@@ -209,14 +211,10 @@ KPATH_RT_INLINE_FN int kpath_rt_step(struct kpath_rt_state *s, kpath_rt_u64 r)
 {
 	struct kpath_rt_node *y;
 	kpath_rt_u64 w = s->w;
-	unsigned lim;
 	/* lim is computed from w at each step: hoisted out of a loop, it
 	 * would hold a register of its own, one more to save across calls */
 	__asm__("" : "+r"(w));
-	lim = (unsigned)w & KPATH_RT_LIM;
-	if (lim) { /* k = 1 */
-		if (r >= lim)
-			return 0;
+	if (r < ((unsigned)w & KPATH_RT_LIM)) { /* k = 1 */
 		KPATH_RT_INC(KPATH_RT_CNT(*s)[r]);
 		return 1;
 	}
@@ -238,6 +236,31 @@ extern __thread const struct kpath_rt_state *const *kpath_rt_markers;
 extern __thread unsigned kpath_rt_nmarkers;
 extern __thread volatile int kpath_rt_busy;
 
+/* The inline halves call the library through trampolines
+ * (kpath_rt_*_tr_v4, runtime/abi.c) that preserve every general register
+ * but rax and rdx, and xmm0-15, so that a library call in a loop does not
+ * make the compiler keep the loop's values in callee-saved registers or
+ * spill them to the frame around it: the state goes in rax:rdx and comes
+ * back there, the descriptor in rdi, the ID in rsi.  The x87 registers are
+ * clobbered, and so are the vector registers where the code may use their
+ * upper halves (AVX: the library's C library calls may clear them) or
+ * more of them (AVX-512); the compiler saves what it needs around the
+ * call.  The call steps over the red zone, and the trampoline aligns the
+ * stack itself. */
+#if defined(__AVX512F__)
+#define KPATH_RT_CLOBV , "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
+	"xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", \
+	"xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "k0", "k1", \
+	"k2", "k3", "k4", "k5", "k6", "k7"
+#elif defined(__AVX__)
+#define KPATH_RT_CLOBV , "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
+	"xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+#else
+#define KPATH_RT_CLOBV
+#endif
+#define KPATH_RT_CLOB "memory", "cc", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)" KPATH_RT_CLOBV
+#define KPATH_RT_CALL(name) "lea -128(%%rsp), %%rsp\n\tcall " name "@PLT\n\tlea 128(%%rsp), %%rsp"
+
 /* Routine-entry marker: the common case (f registered, this thread ran it
  * before, not inside the library: a signal handler's activation that
  * interrupts the library must be dropped there) loads the template's two
@@ -248,39 +271,50 @@ KPATH_RT_INLINE_FN void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_
 	 * has a template for was published before the template */
 	unsigned s = (unsigned)__atomic_load_n(&f->slot, __ATOMIC_RELAXED) - 1u;
 	const struct kpath_rt_state *m;
-	struct kpath_rt_state t;
+	kpath_rt_u64 w;
+	void *x;
 	c->f = f;
 	if (__builtin_expect(s < kpath_rt_nmarkers && !kpath_rt_busy && (m = kpath_rt_markers[s]) != 0, 1)) {
 		c->s.w = m->w;
 		c->s.x = m->x;
 		return;
 	}
-	t = kpath_rt_enter_slow(f);
-	c->s.w = t.w;
-	c->s.x = t.x;
+	__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_enter_tr_v4") : "=a"(w), "=d"(x) : "D"(f) : KPATH_RT_CLOB);
+	c->s.w = w;
+	c->s.x = x;
 }
 
-/* The library halves get the state by value and return it, never its
- * address, so that the instrumented function's cursor does not escape and
- * the compiler keeps it in registers (the k >= 2 step's p is a
- * loop-carried value; in memory, every item would wait for a store and a
- * reload), and no copy of it takes stack space.  Where that is wrong,
- * after a setjmp, kpath_rt_pin makes it escape. */
+/* The library halves get the state, never its address, so that the
+ * instrumented function's cursor does not escape and the compiler keeps it
+ * in registers (the k >= 2 step's p is a loop-carried value; in memory,
+ * every item would wait for a store and a reload), and no copy of it takes
+ * stack space.  Where that is wrong, after a setjmp, kpath_rt_pin makes it
+ * escape. */
 KPATH_RT_INLINE_FN void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	struct kpath_rt_state t;
+	kpath_rt_u64 w;
+	void *x;
 	if (__builtin_expect(!kpath_rt_step(&c->s, id), 0)) {
-		t = kpath_rt_emit_slow(c->f, c->s.w, c->s.x, id);
-		c->s.w = t.w;
-		c->s.x = t.x;
+		w = c->s.w;
+		x = c->s.x;
+		__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_emit_tr_v4") : "+a"(w), "+d"(x) : "D"(c->f), "S"(id)
+		                     : KPATH_RT_CLOB);
+		c->s.w = w;
+		c->s.x = x;
 	}
 }
 
 /* The function returns: id is its last path.  The activation ends. */
 KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	if (__builtin_expect(!kpath_rt_step(&c->s, id), 0))
-		kpath_rt_leave_slow(c->f, c->s.w, c->s.x, id);
+	kpath_rt_u64 w;
+	void *x;
+	if (__builtin_expect(!kpath_rt_step(&c->s, id), 0)) {
+		w = c->s.w;
+		x = c->s.x;
+		__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_leave_tr_v4") : "+a"(w), "+d"(x) : "D"(c->f), "S"(id)
+		                     : KPATH_RT_CLOB);
+	}
 }
 
 /* n items id in a row (repeat counting, below).  Once the cursor is at a
@@ -296,13 +330,11 @@ KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 
 		return;
 	}
 	for (; n; n--) {
-		if (!((unsigned)c->s.w & KPATH_RT_LIM)) {
-			p = KPATH_RT_P(c->s);
-			y = kpath_rt_child(p, id);
-			if (y && y->next == p) {
-				KPATH_RT_ADD(y->count, n);
-				return;
-			}
+		p = KPATH_RT_P(c->s);
+		y = kpath_rt_child(p, id);
+		if (y && y->next == p) {
+			KPATH_RT_ADD(y->count, n);
+			return;
 		}
 		kpath_rt_emit(c, id);
 	}
@@ -387,7 +419,7 @@ void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_p
  * only some of them; #if defined counts as a use (a sum: clang does not
  * count the operands || and && skip). */
 #if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
-	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(kpath_rt_flush) + defined(kpath_rt_begin)
+	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(kpath_rt_flush) + defined(kpath_rt_begin)
 #endif
 
 #endif

@@ -1,7 +1,8 @@
-/* frame_cost.c: two non-tail recursions that gcc -O2 cannot turn into
- * loops, with the frame a real function has (a local buffer): walk has a
- * loop (a cursor), mix is acyclic (a count).  usage: frame_cost WHICH N
- * (WHICH 0: walk, 1: mix) prints a checksum and the stack bytes per
+/* frame_cost.c: non-tail recursions that gcc -O2 cannot turn into loops:
+ * walk and mix with the frame a real function has (a local buffer), walk
+ * with loops (a cursor), mix acyclic (a count); deep, the small function
+ * of frame.c (loops, two calls).  usage: frame_cost WHICH N (WHICH 0:
+ * walk, 1: mix, 2: deep) prints a checksum and the stack bytes per
  * activation (the largest stack pointer distance over the depth). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,25 @@ static unsigned long mix(long n, const unsigned char *up)
 	return (t ^ buf[(n * 7) % 200]) + 1;
 }
 
+/* frame.c's deep */
+static unsigned long deep(long n, long k)
+{
+	char here;
+	unsigned long s = 0, t;
+	long i;
+	if (base - &here > maxgap)
+		maxgap = base - &here;
+	for (i = 0; i < k; i++)
+		s += (unsigned long)(i ^ n);
+	if (n == 0)
+		return s;
+	if (n & 1)
+		t = deep(n - 1, k);
+	else
+		t = deep(n - 2 < 0 ? 0 : n - 1, k + 1);
+	return s * t + t / 7 + 1;
+}
+
 int main(int argc, char **argv)
 {
 	char top;
@@ -55,7 +75,7 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 1000;
 	unsigned long r;
 	base = &top;
-	r = which == 0 ? walk(n, seed) : mix(n, seed);
+	r = which == 0 ? walk(n, seed) : which == 1 ? mix(n, seed) : deep(n, 2);
 	printf("%lu frame %ld\n", r & 0xffff, maxgap / (n + 1));
 	return 0;
 }
