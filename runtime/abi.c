@@ -34,6 +34,7 @@
  * and only with kp_busy set; the inline half only increments a counter.
  */
 #include <signal.h>
+#include <stdlib.h>
 
 #include "kp_internal.h"
 
@@ -75,6 +76,45 @@ static struct kpath_rt_state inactive(void)
 	s.w = 0;
 	s.x = &kp_rt_idle;
 	return s;
+}
+
+/* Trace activation records (kp_internal.h), in chunks of KP_TREC_CHUNK
+ * per thread. */
+#define KP_TREC_CHUNK 64
+struct trec_chunk {
+	struct trec_chunk *next;
+	struct kp_trec r[KP_TREC_CHUNK];
+};
+
+static struct kp_trec *trec_new(struct kp_thread *th)
+{
+	struct kp_trec *r = th->trec_free;
+	if (!r) {
+		struct trec_chunk *k = kp_calloc(1, sizeof *k);
+		if (!k)
+			return NULL;
+		k->next = th->trec_chunks;
+		th->trec_chunks = k;
+		for (int i = KP_TREC_CHUNK - 1; i >= 0; i--) {
+			k->r[i].hdr.id = KP_TREC_ID;
+			k->r[i].next = th->trec_free;
+			th->trec_free = &k->r[i];
+		}
+		r = th->trec_free;
+	}
+	th->trec_free = r->next;
+	return r;
+}
+
+void kp_trec_free_all(struct kp_thread *th)
+{
+	struct trec_chunk *k = th->trec_chunks, *n;
+	for (; k; k = n) {
+		n = k->next;
+		free(k);
+	}
+	th->trec_chunks = NULL;
+	th->trec_free = NULL;
 }
 
 /* The routine-entry marker "*" of the k-BLPP paper. */
@@ -132,8 +172,18 @@ static struct kpath_rt_state enter(struct kpath_rt_func *f)
 		return inactive();
 	if (tf->th->tbuf) { /* tf is library-only (kp_thread_func_slow) */
 		struct kp_cursor c = tf->marker;
+		struct kp_trec *r = trec_new(tf->th);
+		struct kpath_rt_state st;
+		if (!r) {
+			kp_rt_drop(1);
+			return inactive();
+		}
 		kp_trace_enter(tf->th, (uint32_t)slot - 1, &c);
-		return kp_cursor_pack(&c);
+		r->p = c.p;
+		r->act = c.act;
+		st.w = 0;
+		st.x = r;
+		return st;
 	}
 	return tf->pub;
 }
@@ -209,12 +259,16 @@ struct kpath_rt_state kpath_rt_emit_slow(struct kpath_rt_func *f, kpath_rt_u64 w
 {
 	struct kpath_rt_state s = {w, x};
 	struct kp_cursor c;
-	if (!(s.w & KPATH_RT_LIM) && s.x == (void *)&kp_rt_idle)
+	if (s.x == (void *)&kp_rt_idle)
 		return s; /* not recorded */
 	c = kp_cursor_unpack(s, active(f));
 	if (!c.state)
 		return inactive();
 	item(c.state, &c, KP_TR_EMIT, id);
+	if (!s.w && KPATH_RT_P(s)->id == KP_TREC_ID) {
+		((struct kp_trec *)s.x)->p = c.p; /* a traced activation */
+		return s;
+	}
 	return kp_cursor_pack(&c);
 }
 
@@ -222,11 +276,19 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath
 {
 	struct kpath_rt_state s = {w, x};
 	struct kp_cursor c;
-	if (!(s.w & KPATH_RT_LIM) && s.x == (void *)&kp_rt_idle)
+	if (s.x == (void *)&kp_rt_idle)
 		return; /* not recorded */
 	c = kp_cursor_unpack(s, active(f));
 	if (c.state)
 		item(c.state, &c, KP_TR_LEAVE, id); /* the activation is over */
+	if (!s.w && KPATH_RT_P(s)->id == KP_TREC_ID) {
+		struct kp_trec *r = s.x;
+		struct kp_thread *th = kp_thread_current;
+		if (th) { /* back to this thread's free list */
+			r->next = th->trec_free;
+			th->trec_free = r;
+		}
+	}
 }
 
 /* The trampolines the inline halves call (kpath_rt.h): every general

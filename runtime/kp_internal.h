@@ -133,6 +133,20 @@ struct kp_cursor {
 	uint64_t act;
 };
 
+/* A traced activation's record: its cursor's x points to it (the state's
+ * two words have no room for the activation number).  It starts with a
+ * node without children, so that the inline step always misses on it;
+ * hdr.id is KP_TREC_ID, which no node of a forest carries (IDs are below
+ * num_paths).  Taken at enter, given back at leave; the record of an
+ * activation left by a longjmp stays taken until the thread ends. */
+struct kp_trec {
+	struct kpath_rt_node hdr;
+	struct kpath_rt_node *p; /* the cursor's p */
+	uint64_t act;            /* the trace's activation number */
+	struct kp_trec *next;    /* free list */
+};
+#define KP_TREC_ID UINT64_MAX
+
 /* The cached child of p labelled r, or NULL (the lookup of
  * kpath_rt_child, kpath_rt.h, which exists only where the inline path
  * does). */
@@ -298,32 +312,36 @@ static inline void kp_tfunc_item(struct kp_tfunc *tf, struct kp_cursor *c, uint6
 	if (tf->cons->item(tf, c, id) != 0)
 		tf->dropped++;
 }
-/* The packed state of cursor c (kpath_rt.h): w holds lim (capped: IDs
- * above the cap go to the library, which counts them the same way) and the
- * trace's activation number; x is the node without children before cnt
- * (counts.c) where lim is not 0, else p. */
+/* The packed state of cursor c (kpath_rt.h), outside trace mode: w is
+ * lim (capped: IDs above the cap go to the library, which counts them the
+ * same way), x the node without children before cnt (counts.c) where lim
+ * is not 0, else p. */
 static inline struct kpath_rt_state kp_cursor_pack(const struct kp_cursor *c)
 {
 	struct kpath_rt_state s;
-	uint64_t lim = c->lim < KPATH_RT_LIM ? c->lim : KPATH_RT_LIM;
-	s.w = c->act << 16 | lim;
-	if (lim)
+	s.w = c->lim < KPATH_RT_LIM ? c->lim : KPATH_RT_LIM;
+	if (s.w)
 		s.x = (struct kpath_rt_node *)(void *)c->cnt - 1; /* counts.c */
 	else
 		s.x = c->p;
 	return s;
 }
 /* The cursor of an activation of f whose packed state is s, in this
- * thread (tf: this thread's state of f, NULL if the activation is not
- * recorded). */
+ * thread (tf: this thread's state of f); a traced activation's (x a
+ * kp_trec) holds p and act in its record. */
 static inline struct kp_cursor kp_cursor_unpack(struct kpath_rt_state s, struct kp_tfunc *tf)
 {
 	struct kp_cursor c;
-	c.lim = s.w & KPATH_RT_LIM;
+	const struct kp_trec *r = (const struct kp_trec *)s.x;
+	c.lim = s.w;
 	c.cnt = c.lim ? KPATH_RT_CNT(s) : NULL;
 	c.p = c.lim ? &kp_rt_lib : KPATH_RT_P(s);
 	c.state = tf;
-	c.act = s.w >> 16;
+	c.act = 0;
+	if (!c.lim && r->hdr.id == KP_TREC_ID) {
+		c.p = r->p;
+		c.act = r->act;
+	}
 	return c;
 }
 /* Sets tf->pub from tf->marker (after every change of the marker). */
@@ -375,7 +393,12 @@ struct kp_thread {
 	uint64_t lib_items;      /* items the inline step left to the library (KPATH_STATS) */
 	struct kp_tbuf *tbuf;    /* NULL unless tracing */
 	struct kp_wppt *wpp;     /* this thread's grammar (KPATH_MODE=wpp), or NULL */
+	struct kp_trec *trec_free; /* free trace activation records (abi.c) */
+	void *trec_chunks;         /* every chunk of them, freed with the thread */
 };
+
+/* Frees th's trace activation records (abi.c). */
+void kp_trec_free_all(struct kp_thread *th);
 
 /* Every item of th goes through the library (trace or WPP mode): no inline
  * steps, no published markers or counters. */

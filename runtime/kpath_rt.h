@@ -126,15 +126,14 @@ struct kpath_rt_node {
 
 /* The part of an activation's stream state that changes (16 bytes: two
  * registers when the library halves take and return it, so that no copy of
- * it needs a place in the instrumented function's frame).  Its low 16 bits,
- * w & KPATH_RT_LIM, are lim: for k = 1 the IDs below lim count inline in
- * the counter array that follows x (KPATH_RT_CNT), a node without
- * children; otherwise lim is 0 and x is the node whose children the next
- * item looks up (k >= 2), a node without children where the library does
- * every item (trace mode, a hash table, an activation not recorded).  For
- * k >= 2, p stands for the (n, tau, beta) of the k-BLPP paper's
- * process_bl_path_id (runtime/ksf.c explains how).  The rest of w is
- * runtime-owned (the trace's activation number). */
+ * it needs a place in the instrumented function's frame).  w is lim: for
+ * k = 1 the IDs below lim count inline in the counter array that follows
+ * x (KPATH_RT_CNT), a node without children; otherwise lim is 0 and x is
+ * the node whose children the next item looks up (k >= 2), or a node
+ * without children where the library does every item (trace mode: the
+ * activation's record, a hash table, an activation not recorded).  For
+ * k >= 2, x stands for the (n, tau, beta) of the k-BLPP paper's
+ * process_bl_path_id (runtime/ksf.c explains how). */
 struct kpath_rt_state {
 	kpath_rt_u64 w;
 	void *x;
@@ -143,7 +142,7 @@ struct kpath_rt_state {
  * children, so that an ID above lim misses in the k >= 2 step) */
 #define KPATH_RT_CNT(s) ((kpath_rt_u64 *)(void *)((struct kpath_rt_node *)(s).x + 1))
 #define KPATH_RT_P(s) ((struct kpath_rt_node *)(s).x)
-#define KPATH_RT_LIM 0xffffu
+#define KPATH_RT_LIM 0xffffu /* the largest lim the runtime sets */
 
 /* Per-activation stream cursor, a local of the instrumented function so
  * that recursion and threads never mix sequences: the state, and the
@@ -210,11 +209,7 @@ KPATH_RT_INLINE_FN struct kpath_rt_node *kpath_rt_child(const struct kpath_rt_no
 KPATH_RT_INLINE_FN int kpath_rt_step(struct kpath_rt_state *s, kpath_rt_u64 r)
 {
 	struct kpath_rt_node *y;
-	kpath_rt_u64 w = s->w;
-	/* lim is computed from w at each step: hoisted out of a loop, it
-	 * would hold a register of its own, one more to save across calls */
-	__asm__("" : "+r"(w));
-	if (r < ((unsigned)w & KPATH_RT_LIM)) { /* k = 1 */
+	if (r < s->w) { /* k = 1 */
 		KPATH_RT_INC(KPATH_RT_CNT(*s)[r]);
 		return 1;
 	}
@@ -325,7 +320,7 @@ KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 i
 KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n)
 {
 	struct kpath_rt_node *p, *y;
-	if (id < ((unsigned)c->s.w & KPATH_RT_LIM)) {
+	if (id < c->s.w) {
 		KPATH_RT_ADD(KPATH_RT_CNT(c->s)[id], n);
 		return;
 	}

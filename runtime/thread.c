@@ -176,6 +176,7 @@ static void thread_free(struct kp_thread *th)
 	free(th->retired);
 	free(th->tbuf);
 	kp_wpp_thread_free(th->wpp);
+	kp_trec_free_all(th);
 	free(th);
 }
 
