@@ -323,6 +323,7 @@ __asm__(KP_TR("kpath_rt_emit_tr_v4", "\tmovq %rsi, %rcx\n\tmovq %rax, %rsi\n\tca
 void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
 	c->f = f;
+	c->pinned = 0;
 	c->s = kpath_rt_enter_slow(f);
 }
 

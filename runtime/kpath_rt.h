@@ -149,11 +149,14 @@ struct kpath_rt_state {
  * function's descriptor, which kpath_rt_enter stores and nothing changes
  * afterwards, so that the compiler knows it is a constant (it costs no
  * register and no stack slot) and passes it to the library halves.
+ * pinned is 1 after kpath_rt_pin (a function that calls setjmp: the
+ * library halves are then plain calls, below), else 0, a constant too.
  * kpath_rt_enter initialises every field; instrumented code only passes
  * its address. */
 struct kpath_rt_cursor {
 	struct kpath_rt_state s;
 	struct kpath_rt_func *f;
+	int pinned;
 };
 
 /* Library half of kpath_rt_enter: registers f on first use; returns
@@ -269,6 +272,7 @@ KPATH_RT_INLINE_FN void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_
 	kpath_rt_u64 w;
 	void *x;
 	c->f = f;
+	c->pinned = 0;
 	if (__builtin_expect(s < kpath_rt_nmarkers && !kpath_rt_busy && (m = kpath_rt_markers[s]) != 0, 1)) {
 		c->s.w = m->w;
 		c->s.x = m->x;
@@ -277,6 +281,28 @@ KPATH_RT_INLINE_FN void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_
 	__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_enter_tr_v4") : "=a"(w), "=d"(x) : "D"(f) : KPATH_RT_CLOB);
 	c->s.w = w;
 	c->s.x = x;
+}
+
+/* kpath_rt_enter in a function that calls setjmp (kpath_rt_begin_sj):
+ * the library half is a plain call, like emit's and leave's after
+ * kpath_rt_pin, since around a trampoline gcc keeps more of the
+ * function's variables in registers across its setjmp (and -Wclobbered
+ * says so). */
+KPATH_RT_INLINE_FN void kpath_rt_enter_sj(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
+{
+	unsigned s = (unsigned)__atomic_load_n(&f->slot, __ATOMIC_RELAXED) - 1u;
+	const struct kpath_rt_state *m;
+	struct kpath_rt_state t;
+	c->f = f;
+	c->pinned = 1;
+	if (s < kpath_rt_nmarkers && !kpath_rt_busy && (m = kpath_rt_markers[s]) != 0) {
+		c->s.w = m->w;
+		c->s.x = m->x;
+		return;
+	}
+	t = kpath_rt_enter_slow(f);
+	c->s.w = t.w;
+	c->s.x = t.x;
 }
 
 /* The library halves get the state, never its address, so that the
@@ -289,7 +315,14 @@ KPATH_RT_INLINE_FN void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id
 {
 	kpath_rt_u64 w;
 	void *x;
+	struct kpath_rt_state t;
 	if (__builtin_expect(!kpath_rt_step(&c->s, id), 0)) {
+		if (c->pinned) {
+			t = kpath_rt_emit_slow(c->f, c->s.w, c->s.x, id);
+			c->s.w = t.w;
+			c->s.x = t.x;
+			return;
+		}
 		w = c->s.w;
 		x = c->s.x;
 		__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_emit_tr_v4") : "+a"(w), "+d"(x) : "D"(c->f), "S"(id)
@@ -305,6 +338,10 @@ KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 i
 	kpath_rt_u64 w;
 	void *x;
 	if (__builtin_expect(!kpath_rt_step(&c->s, id), 0)) {
+		if (c->pinned) {
+			kpath_rt_leave_slow(c->f, c->s.w, c->s.x, id);
+			return;
+		}
 		w = c->s.w;
 		x = c->s.x;
 		__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_leave_tr_v4") : "+a"(w), "+d"(x) : "D"(c->f), "S"(id)
@@ -338,9 +375,16 @@ KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 
 /* In a function that calls setjmp: the cursor must live in memory, so
  * that after a longjmp it holds what the last step wrote rather than what
  * a register held at the setjmp (C11 7.13.2.1p3).  The empty asm takes
- * its address as if it stored it somewhere.  (A macro: an unused static
- * function would draw -Wunused-function.) */
-#define kpath_rt_pin(c) __asm__ __volatile__("" : : "r"(c) : "memory")
+ * its address as if it stored it somewhere.  The library halves are then
+ * plain calls: around the trampolines, which keep the registers, gcc
+ * keeps more of the function's variables in registers across its setjmp
+ * (and -Wclobbered says so).  (A macro: an unused static function would
+ * draw -Wunused-function.) */
+#define kpath_rt_pin(c) \
+	do { \
+		(c)->pinned = 1; \
+		__asm__ __volatile__("" : : "r"(c) : "memory"); \
+	} while (0)
 /* This thread's counter arrays of the functions it ran, indexed by slot -
  * 1 (each num_paths counters, or null: none yet, a hash table, tracing).
  * Runtime-owned, published like kpath_rt_markers: filled before published,
@@ -383,6 +427,7 @@ void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 /* The cursor's address goes to the library on every call: already pinned. */
 #define kpath_rt_pin(c) ((void)(c))
+#define kpath_rt_enter_sj kpath_rt_enter
 #define kpath_rt_emit_n kpath_rt_emit_n_v4
 void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n);
 void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths);
@@ -397,6 +442,8 @@ void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_p
  * code is that of kpath_rt_enter (a function returning the cursor instead
  * made gcc -O2 keep the cursor in memory, and some loops slower). */
 #define kpath_rt_begin(f, c) (kpath_rt_enter((f), &(c)), (c))
+/* The same in a function that calls setjmp. */
+#define kpath_rt_begin_sj(f, c) (kpath_rt_enter_sj((f), &(c)), (c))
 
 /* Repeat counting (docs/instrumented-code.md): the back edge of an
  * innermost loop whose body is one straight path, with no calls but to
@@ -414,7 +461,7 @@ void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_p
  * only some of them; #if defined counts as a use (a sum: clang does not
  * count the operands || and && skip). */
 #if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
-	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(kpath_rt_flush) + defined(kpath_rt_begin)
+	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(kpath_rt_flush) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj)
 #endif
 
 #endif
