@@ -310,8 +310,8 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath
 	"\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n\tpopq %rdi\n\tpopq %rsi\n\tpopq %rcx\n" \
 	"\tpopq %rbp\n\t.cfi_def_cfa %rsp, 8\n\tret\n\t.cfi_endproc\n"
 #define KP_TR(name, body) \
-	"\t.text\n\t.globl " name "\n\t.type " name ", @function\n" name ":\n" KP_TR_SAVE body KP_TR_RESTORE \
-	"\t.size " name ", .-" name "\n"
+	"\t.pushsection .text\n\t.globl " name "\n\t.type " name ", @function\n" name ":\n" KP_TR_SAVE body \
+	KP_TR_RESTORE "\t.size " name ", .-" name "\n\t.popsection\n"
 /* emit and leave: f(rdi), w(rsi) = rax, x(rdx), id(rcx) = rsi */
 __asm__(KP_TR("kpath_rt_emit_tr_v4", "\tmovq %rsi, %rcx\n\tmovq %rax, %rsi\n\tcall kpath_rt_emit_slow_v4@PLT\n")
         KP_TR("kpath_rt_leave_tr_v4", "\tmovq %rsi, %rcx\n\tmovq %rax, %rsi\n\tcall kpath_rt_leave_slow_v4@PLT\n")
