@@ -406,8 +406,9 @@ static char *entry_text(struct placer *pl)
 	if (pl->acyclic) /* no cursor, no routine-entry event */
 		s = fmt("%s%s%s%s", regs ? regs : "", regs ? ";" : "", ret ? ret : "", chk ? chk : "");
 	else
-		s = fmt("%s%s struct kpath_rt_cursor %sc = kpath_rt_begin(&%sfn_%s, %sc);%s%s%s", regs ? regs : "",
-		        regs ? ";" : "", p, p, pl->plan->name, p, ret ? ret : "", pin ? pin : "", chk ? chk : "");
+		s = fmt("%s%s struct kpath_rt_cursor %sc = kpath_rt_begin%s(&%sfn_%s, %sc);%s%s%s", regs ? regs : "",
+		        regs ? ";" : "", p, pin ? "_sj" : "", p, pl->plan->name, p, ret ? ret : "", pin ? pin : "",
+		        chk ? chk : "");
 	pl->entry_stmts = pin || chk;
 	if (!*s) { /* an acyclic function with constant IDs returning nothing */
 		free(s);

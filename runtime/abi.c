@@ -34,6 +34,7 @@
  * and only with kp_busy set; the inline half only increments a counter.
  */
 #include <signal.h>
+#include <stdlib.h>
 
 #include "kp_internal.h"
 
@@ -67,32 +68,71 @@ void kpath_rt_register(struct kpath_rt_func *f)
 	kp_rt_register(f);
 }
 
-/* An inactive cursor: the inline step never runs (lim 0) and the library
- * half ignores its items (state null). */
-static void inactive(struct kpath_rt_cursor *c)
+/* An inactive cursor: the inline step never runs (lim 0, p without
+ * children) and the library half ignores its items (p kp_rt_idle). */
+static struct kpath_rt_state inactive(void)
 {
-	c->lim = 0;
-	c->cnt = NULL;
-	c->p = &kp_rt_idle;
-	c->state = NULL;
-	c->act = 0;
+	struct kpath_rt_state s;
+	s.w = 0;
+	s.x = &kp_rt_idle;
+	return s;
+}
+
+/* Trace activation records (kp_internal.h), in chunks of KP_TREC_CHUNK
+ * per thread. */
+#define KP_TREC_CHUNK 64
+struct trec_chunk {
+	struct trec_chunk *next;
+	struct kp_trec r[KP_TREC_CHUNK];
+};
+
+static struct kp_trec *trec_new(struct kp_thread *th)
+{
+	struct kp_trec *r = th->trec_free;
+	if (!r) {
+		struct trec_chunk *k = kp_calloc(1, sizeof *k);
+		if (!k)
+			return NULL;
+		k->next = th->trec_chunks;
+		th->trec_chunks = k;
+		for (int i = KP_TREC_CHUNK - 1; i >= 0; i--) {
+			k->r[i].hdr.id = KP_TREC_ID;
+			k->r[i].next = th->trec_free;
+			th->trec_free = &k->r[i];
+		}
+		r = th->trec_free;
+	}
+	th->trec_free = r->next;
+	return r;
+}
+
+void kp_trec_free_all(struct kp_thread *th)
+{
+	struct trec_chunk *k = th->trec_chunks, *n;
+	for (; k; k = n) {
+		n = k->next;
+		free(k);
+	}
+	th->trec_chunks = NULL;
+	th->trec_free = NULL;
 }
 
 /* The routine-entry marker "*" of the k-BLPP paper. */
-static void enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
+static struct kpath_rt_state enter(struct kpath_rt_func *f);
 static void count(struct kpath_rt_func *f, kpath_rt_u64 id);
 
-void kpath_rt_enter_slow(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
+struct kpath_rt_state kpath_rt_enter_slow(struct kpath_rt_func *f)
 {
+	struct kpath_rt_state s;
 	if (kp_busy) {
-		inactive(c);
 		kp_rt_drop(1);
-		return;
+		return inactive();
 	}
 	kp_busy = 1;
-	enter(f, c);
+	s = enter(f);
 	bound_restore();
 	kp_busy = 0;
+	return s;
 }
 
 /* This thread's state of f, registering f and creating the state (with a
@@ -124,17 +164,44 @@ static struct kp_tfunc *state(struct kpath_rt_func *f, unsigned k, int *slotp)
 	return tf;
 }
 
-static void enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
+static struct kpath_rt_state enter(struct kpath_rt_func *f)
 {
 	int slot;
 	struct kp_tfunc *tf = state(f, kp_rt.k, &slot);
-	if (!tf) {
-		inactive(c);
-		return;
+	if (!tf)
+		return inactive();
+	if (tf->th->tbuf) { /* tf is library-only (kp_thread_func_slow) */
+		struct kp_cursor c = tf->marker;
+		struct kp_trec *r = trec_new(tf->th);
+		struct kpath_rt_state st;
+		if (!r) {
+			kp_rt_drop(1);
+			return inactive();
+		}
+		kp_trace_enter(tf->th, (uint32_t)slot - 1, &c);
+		r->p = c.p;
+		r->act = c.act;
+		st.w = 0;
+		st.x = r;
+		return st;
 	}
-	*c = tf->marker;
-	if (tf->th->tbuf) /* tf is library-only (kp_thread_func_slow) */
-		kp_trace_enter(tf->th, (uint32_t)slot - 1, c);
+	return tf->pub;
+}
+
+/* This thread's state of f, for an item of a recorded activation of f:
+ * the cursor does not hold it (kpath_rt.h), but the activation's enter,
+ * in this thread, created it, and it lives as long as the thread (a fork
+ * keeps it).  NULL only if the activation moved to another thread
+ * (swapcontext): its item is then dropped. */
+static struct kp_tfunc *active(const struct kpath_rt_func *f)
+{
+	struct kp_thread *th = kp_thread_current;
+	uint32_t i = (uint32_t)__atomic_load_n(&f->slot, __ATOMIC_RELAXED) - 1u;
+	if (!th || i >= th->nfuncs || !th->funcs[i]) {
+		kp_rt_drop(1);
+		return NULL;
+	}
+	return th->funcs[i];
 }
 
 /* kpath_rt_count, the activation of an acyclic function: one item, so the
@@ -149,7 +216,7 @@ static void count(struct kpath_rt_func *f, kpath_rt_u64 id)
 	struct kp_tfunc *tf = state(f, 1, &slot);
 	if (!tf)
 		return;
-	struct kpath_rt_cursor c = tf->marker;
+	struct kp_cursor c = tf->marker;
 	if (tf->th->tbuf) {
 		kp_trace_enter(tf->th, (uint32_t)slot - 1, &c);
 		kp_trace_event(tf->th, KP_TR_LEAVE, &c, id);
@@ -174,58 +241,107 @@ void kpath_rt_count_slow(struct kpath_rt_func *f, kpath_rt_u64 id)
 	kp_busy = 0;
 }
 
-void kpath_rt_emit_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id)
+/* One item of the activation whose cursor is c: the trace, the WPP, the
+ * consumer. */
+static void item(struct kp_tfunc *tf, struct kp_cursor *c, int kind, kpath_rt_u64 id)
 {
-	struct kp_tfunc *tf = c->state;
-	if (!tf)
-		return;
 	kp_busy = 1;
 	tf->th->lib_items++;
 	if (tf->th->tbuf)
-		kp_trace_event(tf->th, KP_TR_EMIT, c, id);
+		kp_trace_event(tf->th, kind, c, id);
 	if (tf->th->wpp)
 		kp_wpp_item(tf->th, (uint32_t)tf->f->slot - 1, id);
 	kp_tfunc_item(tf, c, id);
 	kp_busy = 0;
 }
 
-void kpath_rt_leave_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id)
+struct kpath_rt_state kpath_rt_emit_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath_rt_u64 id)
 {
-	struct kp_tfunc *tf = c->state;
-	if (!tf)
-		return;
-	kp_busy = 1;
-	tf->th->lib_items++;
-	if (tf->th->tbuf)
-		kp_trace_event(tf->th, KP_TR_LEAVE, c, id);
-	if (tf->th->wpp)
-		kp_wpp_item(tf->th, (uint32_t)tf->f->slot - 1, id);
-	kp_tfunc_item(tf, c, id);
-	kp_busy = 0;
-	inactive(c); /* the activation is over */
+	struct kpath_rt_state s = {w, x};
+	struct kp_cursor c;
+	if (s.x == (void *)&kp_rt_idle)
+		return s; /* not recorded */
+	c = kp_cursor_unpack(s, active(f));
+	if (!c.state)
+		return inactive();
+	item(c.state, &c, KP_TR_EMIT, id);
+	if (!s.w && KPATH_RT_P(s)->id == KP_TREC_ID) {
+		((struct kp_trec *)s.x)->p = c.p; /* a traced activation */
+		return s;
+	}
+	return kp_cursor_pack(&c);
 }
+
+void kpath_rt_leave_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath_rt_u64 id)
+{
+	struct kpath_rt_state s = {w, x};
+	struct kp_cursor c;
+	if (s.x == (void *)&kp_rt_idle)
+		return; /* not recorded */
+	c = kp_cursor_unpack(s, active(f));
+	if (c.state)
+		item(c.state, &c, KP_TR_LEAVE, id); /* the activation is over */
+	if (!s.w && KPATH_RT_P(s)->id == KP_TREC_ID) {
+		struct kp_trec *r = s.x;
+		struct kp_thread *th = kp_thread_current;
+		if (th) { /* back to this thread's free list */
+			r->next = th->trec_free;
+			th->trec_free = r;
+		}
+	}
+}
+
+/* The trampolines the inline halves call (kpath_rt.h): every general
+ * register but rax and rdx, and xmm0-15, is preserved; in: the state in rax:rdx, the
+ * descriptor in rdi, the ID in rsi; out (enter, emit): the state in
+ * rax:rdx.  The caller stepped over its red zone; the stack is aligned
+ * here. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define KP_TR_SAVE \
+	"\t.cfi_startproc\n" \
+	"\tpushq %rbp\n\t.cfi_def_cfa_offset 16\n\t.cfi_offset %rbp, -16\n" \
+	"\tmovq %rsp, %rbp\n\t.cfi_def_cfa_register %rbp\n" \
+	"\tpushq %rcx\n\tpushq %rsi\n\tpushq %rdi\n\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n" \
+	"\tandq $-16, %rsp\n\tsubq $256, %rsp\n" \
+	"\tmovaps %xmm0, 0(%rsp)\n\tmovaps %xmm1, 16(%rsp)\n\tmovaps %xmm2, 32(%rsp)\n\tmovaps %xmm3, 48(%rsp)\n\tmovaps %xmm4, 64(%rsp)\n\tmovaps %xmm5, 80(%rsp)\n\tmovaps %xmm6, 96(%rsp)\n\tmovaps %xmm7, 112(%rsp)\n\tmovaps %xmm8, 128(%rsp)\n\tmovaps %xmm9, 144(%rsp)\n\tmovaps %xmm10, 160(%rsp)\n\tmovaps %xmm11, 176(%rsp)\n\tmovaps %xmm12, 192(%rsp)\n\tmovaps %xmm13, 208(%rsp)\n\tmovaps %xmm14, 224(%rsp)\n\tmovaps %xmm15, 240(%rsp)\n"
+#define KP_TR_RESTORE \
+	"\tmovaps 0(%rsp), %xmm0\n\tmovaps 16(%rsp), %xmm1\n\tmovaps 32(%rsp), %xmm2\n\tmovaps 48(%rsp), %xmm3\n\tmovaps 64(%rsp), %xmm4\n\tmovaps 80(%rsp), %xmm5\n\tmovaps 96(%rsp), %xmm6\n\tmovaps 112(%rsp), %xmm7\n\tmovaps 128(%rsp), %xmm8\n\tmovaps 144(%rsp), %xmm9\n\tmovaps 160(%rsp), %xmm10\n\tmovaps 176(%rsp), %xmm11\n\tmovaps 192(%rsp), %xmm12\n\tmovaps 208(%rsp), %xmm13\n\tmovaps 224(%rsp), %xmm14\n\tmovaps 240(%rsp), %xmm15\n" \
+	"\tleaq -56(%rbp), %rsp\n" \
+	"\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n\tpopq %rdi\n\tpopq %rsi\n\tpopq %rcx\n" \
+	"\tpopq %rbp\n\t.cfi_def_cfa %rsp, 8\n\tret\n\t.cfi_endproc\n"
+#define KP_TR(name, body) \
+	"\t.pushsection .text\n\t.globl " name "\n\t.type " name ", @function\n" name ":\n" KP_TR_SAVE body \
+	KP_TR_RESTORE "\t.size " name ", .-" name "\n\t.popsection\n"
+/* emit and leave: f(rdi), w(rsi) = rax, x(rdx), id(rcx) = rsi */
+__asm__(KP_TR("kpath_rt_emit_tr_v4", "\tmovq %rsi, %rcx\n\tmovq %rax, %rsi\n\tcall kpath_rt_emit_slow_v4@PLT\n")
+        KP_TR("kpath_rt_leave_tr_v4", "\tmovq %rsi, %rcx\n\tmovq %rax, %rsi\n\tcall kpath_rt_leave_slow_v4@PLT\n")
+        KP_TR("kpath_rt_enter_tr_v4", "\tcall kpath_rt_enter_slow_v4@PLT\n"));
+#endif
 
 /* For code compiled without the inline half (KPATH_RT_NO_INLINE, or a
  * compiler/target without it): the library does every item. */
 void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
-	kpath_rt_enter_slow(f, c);
+	c->f = f;
+	c->pinned = 0;
+	c->s = kpath_rt_enter_slow(f);
 }
 
 void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	kpath_rt_emit_slow(c, id);
+	c->s = kpath_rt_emit_slow(c->f, c->s.w, c->s.x, id);
 }
 
 void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	kpath_rt_leave_slow(c, id);
+	kpath_rt_leave_slow(c->f, c->s.w, c->s.x, id);
+	c->s = inactive(); /* the activation is over */
 }
 
 void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n)
 {
 	for (; n; n--)
-		kpath_rt_emit_slow(c, id);
+		kpath_rt_emit(c, id);
 }
 
 void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths)

@@ -25,7 +25,7 @@ static int ksf_init(struct kp_tfunc *tf, unsigned k)
 	return kp_ksf_init(&tf->u.ksf, k);
 }
 
-static void ksf_enter(struct kp_tfunc *tf, struct kpath_rt_cursor *c)
+static void ksf_enter(struct kp_tfunc *tf, struct kp_cursor *c)
 {
 	c->lim = 0;
 	c->cnt = NULL;
@@ -34,7 +34,7 @@ static void ksf_enter(struct kp_tfunc *tf, struct kpath_rt_cursor *c)
 	kp_ksf_marker(&tf->u.ksf, c);
 }
 
-static int ksf_item(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id)
+static int ksf_item(struct kp_tfunc *tf, struct kp_cursor *c, uint64_t id)
 {
 	return kp_ksf_process(&tf->u.ksf, c, id);
 }
@@ -68,7 +68,7 @@ static int window_init(struct kp_tfunc *tf, unsigned k)
 	return kp_win_init(&tf->u.ksf, k);
 }
 
-static int window_item(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id)
+static int window_item(struct kp_tfunc *tf, struct kp_cursor *c, uint64_t id)
 {
 	return kp_win_process(&tf->u.ksf, c, id);
 }
@@ -85,17 +85,17 @@ static int counts_init(struct kp_tfunc *tf, unsigned k)
 
 /* The inline path counts into the array directly (lim = num_paths); with
  * the hash table every item goes through counts_item. */
-static void counts_enter(struct kp_tfunc *tf, struct kpath_rt_cursor *c)
+static void counts_enter(struct kp_tfunc *tf, struct kp_cursor *c)
 {
 	const struct kp_counts *t = &tf->u.counts;
 	c->lim = t->arr ? t->narr : 0;
 	c->cnt = t->arr;
-	c->p = &kp_rt_idle;
+	c->p = &kp_rt_lib;
 	c->state = tf;
 	c->act = 0;
 }
 
-static int counts_item(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id)
+static int counts_item(struct kp_tfunc *tf, struct kp_cursor *c, uint64_t id)
 {
 	(void)c;
 	return kp_counts_add(&tf->u.counts, id);
@@ -155,6 +155,7 @@ struct kp_tfunc *kp_tfunc_new(const struct kpath_rt_func *f, unsigned k)
 		return NULL;
 	}
 	tf->cons->enter(tf, &tf->marker);
+	kp_tfunc_pack(tf);
 	return tf;
 }
 
@@ -178,4 +179,5 @@ void kp_tfunc_library_only(struct kp_tfunc *tf)
 	tf->marker.lim = 0;
 	if (tf->cons == &kp_consumer_ksf || tf->cons == &kp_consumer_window)
 		tf->u.ksf.nocache = 1;
+	kp_tfunc_pack(tf);
 }

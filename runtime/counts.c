@@ -10,6 +10,17 @@
 
 #include "kp_internal.h"
 
+/* A counter array follows a node without children (zeros, never written):
+ * the cursor's x at k = 1 is that node, so that an ID the array does not
+ * count takes the k >= 2 step on it, which misses (kpath_rt.h). */
+#define KP_HDR (sizeof(struct kpath_rt_node) / sizeof(kpath_rt_u64))
+
+static kpath_rt_u64 *arr_new(uint64_t n)
+{
+	kpath_rt_u64 *a = kp_calloc((size_t)n + KP_HDR, sizeof *a);
+	return a ? a + KP_HDR : NULL;
+}
+
 int kp_counts_init(struct kp_counts *t, uint64_t num_paths, uint64_t prefix)
 {
 	memset(t, 0, sizeof *t);
@@ -17,13 +28,13 @@ int kp_counts_init(struct kp_counts *t, uint64_t num_paths, uint64_t prefix)
 		t->narr = num_paths;
 		if (num_paths == 0)
 			return 0;
-		t->arr = kp_calloc((size_t)num_paths, sizeof *t->arr);
+		t->arr = arr_new(num_paths);
 		return t->arr ? 0 : KP_ENOMEM;
 	}
 	if (prefix) { /* a ppp function's counter array: IDs below prefix (ppp.c) */
 		if (prefix > num_paths)
 			prefix = num_paths;
-		t->arr = kp_calloc((size_t)prefix, sizeof *t->arr);
+		t->arr = arr_new(prefix);
 		if (!t->arr)
 			return KP_ENOMEM;
 		t->narr = prefix;
@@ -40,7 +51,7 @@ int kp_counts_init(struct kp_counts *t, uint64_t num_paths, uint64_t prefix)
 
 void kp_counts_free(struct kp_counts *t)
 {
-	free(t->arr);
+	free(t->arr ? t->arr - KP_HDR : NULL);
 	free(t->keys);
 	free(t->vals);
 	for (uint32_t i = 0; i < t->nretired; i++)

@@ -24,7 +24,7 @@ struct rfunc {
 struct ract {
 	uint64_t act;
 	uint32_t func;
-	struct kpath_rt_cursor c;
+	struct kp_cursor c;
 };
 
 struct rthread {

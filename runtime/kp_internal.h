@@ -112,9 +112,40 @@ struct kp_ksf {
 	uint32_t nretired;
 };
 
-/* A node without children: the cursor's p where the inline k-SF step must
- * not run (k = 1, trace mode, inactive cursors). */
+/* A node without children: the cursor's p of an activation that is not
+ * recorded (its items are ignored). */
 extern struct kpath_rt_node kp_rt_idle;
+/* Another node without children: the cursor's p where the library does
+ * every item of a recorded activation (k = 1: trace mode, a hash table). */
+extern struct kpath_rt_node kp_rt_lib;
+
+/* The library's view of an activation's cursor (the instrumented code
+ * keeps the packed form, struct kpath_rt_state, kpath_rt.h).  lim and cnt:
+ * k = 1, IDs below lim count inline in cnt[], else lim is 0; p: the k >= 2
+ * step's node (kpath_rt.h), else kp_rt_lib, or kp_rt_idle for an activation
+ * not recorded (state null); state: this thread's state of the function;
+ * act: the trace's activation number (trace mode), else 0. */
+struct kp_cursor {
+	uint64_t lim;
+	kpath_rt_u64 *cnt;
+	struct kpath_rt_node *p;
+	void *state;
+	uint64_t act;
+};
+
+/* A traced activation's record: its cursor's x points to it (the state's
+ * two words have no room for the activation number).  It starts with a
+ * node without children, so that the inline step always misses on it;
+ * hdr.id is KP_TREC_ID, which no node of a forest carries (IDs are below
+ * num_paths).  Taken at enter, given back at leave; the record of an
+ * activation left by a longjmp stays taken until the thread ends. */
+struct kp_trec {
+	struct kpath_rt_node hdr;
+	struct kpath_rt_node *p; /* the cursor's p */
+	uint64_t act;            /* the trace's activation number */
+	struct kp_trec *next;    /* free list */
+};
+#define KP_TREC_ID UINT64_MAX
 
 /* The cached child of p labelled r, or NULL (the lookup of
  * kpath_rt_child, kpath_rt.h, which exists only where the inline path
@@ -158,13 +189,13 @@ static inline struct kpath_rt_node *kp_ksf_node(const struct kp_ksf *s, uint32_t
 }
 /* Routine-entry marker "*" for the cursor c (n = 0, tau = beta = null):
  * sets c->p. */
-void kp_ksf_marker(struct kp_ksf *s, struct kpath_rt_cursor *c);
+void kp_ksf_marker(struct kp_ksf *s, struct kp_cursor *c);
 /* process_bl_path_id(r) of the k-BLPP paper (Algorithm "Stream processing
  * algorithm for k-SF construction") on the stream whose (n, tau, beta) are
  * in c, filling the child caches it looks through.  kpath_rt_step, when it
  * succeeds, has the same effect.  0, or KP_ENOMEM: r is dropped and c
  * restarts as after a marker. */
-int kp_ksf_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r);
+int kp_ksf_process(struct kp_ksf *s, struct kp_cursor *c, uint64_t r);
 /* find(R, r): the index of the root labelled r, or 0. */
 uint32_t kp_ksf_root(const struct kp_ksf *s, uint64_t r);
 /* The root labelled r, created if absent; NULL if out of memory. */
@@ -188,7 +219,7 @@ void kp_ksf_zero(struct kp_ksf *s);
  * kp_ksf_sum, kp_ksf_free and kp_ksf_marker apply unchanged. */
 int kp_win_init(struct kp_ksf *s, unsigned k);
 /* One item r of the stream whose position is c->p (as kp_ksf_process). */
-int kp_win_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r);
+int kp_win_process(struct kp_ksf *s, struct kp_cursor *c, uint64_t r);
 /* Sum of all counters (= items processed since the last zero). */
 uint64_t kp_ksf_sum(const struct kp_ksf *s);
 
@@ -225,9 +256,9 @@ struct kp_consumer {
 	int (*init)(struct kp_tfunc *tf, unsigned k);
 	/* The marker: initialises every field of c for kpath_rt_step and
 	 * item (state = tf, lim = num_paths where the inline path applies). */
-	void (*enter)(struct kp_tfunc *tf, struct kpath_rt_cursor *c);
+	void (*enter)(struct kp_tfunc *tf, struct kp_cursor *c);
 	/* 0, or KP_ENOMEM when the item was dropped */
-	int (*item)(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id);
+	int (*item)(struct kp_tfunc *tf, struct kp_cursor *c, uint64_t id);
 	int (*to_ipf)(const struct kp_tfunc *tf, struct kp_ipf *dst);
 	void (*zero)(struct kp_tfunc *tf);
 	/* Items recorded since the last zero (inline steps included). */
@@ -253,9 +284,10 @@ struct kp_tfunc {
 	const struct kpath_rt_func *f;
 	struct kp_thread *th;   /* NULL offline */
 	const struct kp_consumer *cons;
-	/* the cursor right after a marker (cons->enter), copied by
-	 * kpath_rt_enter */
-	struct kpath_rt_cursor marker;
+	/* the cursor right after a marker (cons->enter), and its packed
+	 * form, which the inline kpath_rt_enter loads (kp_tfunc_pack) */
+	struct kp_cursor marker;
+	struct kpath_rt_state pub;
 	uint64_t invalid, dropped;
 	union {
 		struct kp_ksf ksf;
@@ -271,7 +303,7 @@ void kp_tfunc_free(struct kp_tfunc *tf);
 /* One emitted ID: counts it as invalid (id >= num_paths: not recorded,
  * the activation's sequence continues as if it had not been emitted) or
  * hands it to the consumer (counting it as dropped if that fails). */
-static inline void kp_tfunc_item(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id)
+static inline void kp_tfunc_item(struct kp_tfunc *tf, struct kp_cursor *c, uint64_t id)
 {
 	if (id >= tf->f->num_paths) {
 		tf->invalid++;
@@ -279,6 +311,43 @@ static inline void kp_tfunc_item(struct kp_tfunc *tf, struct kpath_rt_cursor *c,
 	}
 	if (tf->cons->item(tf, c, id) != 0)
 		tf->dropped++;
+}
+/* The packed state of cursor c (kpath_rt.h), outside trace mode: w is
+ * lim (capped: IDs above the cap go to the library, which counts them the
+ * same way), x the node without children before cnt (counts.c) where lim
+ * is not 0, else p. */
+static inline struct kpath_rt_state kp_cursor_pack(const struct kp_cursor *c)
+{
+	struct kpath_rt_state s;
+	s.w = c->lim < KPATH_RT_LIM ? c->lim : KPATH_RT_LIM;
+	if (s.w)
+		s.x = (struct kpath_rt_node *)(void *)c->cnt - 1; /* counts.c */
+	else
+		s.x = c->p;
+	return s;
+}
+/* The cursor of an activation of f whose packed state is s, in this
+ * thread (tf: this thread's state of f); a traced activation's (x a
+ * kp_trec) holds p and act in its record. */
+static inline struct kp_cursor kp_cursor_unpack(struct kpath_rt_state s, struct kp_tfunc *tf)
+{
+	struct kp_cursor c;
+	const struct kp_trec *r = (const struct kp_trec *)s.x;
+	c.lim = s.w;
+	c.cnt = c.lim ? KPATH_RT_CNT(s) : NULL;
+	c.p = c.lim ? &kp_rt_lib : KPATH_RT_P(s);
+	c.state = tf;
+	c.act = 0;
+	if (!c.lim && r->hdr.id == KP_TREC_ID) {
+		c.p = r->p;
+		c.act = r->act;
+	}
+	return c;
+}
+/* Sets tf->pub from tf->marker (after every change of the marker). */
+static inline void kp_tfunc_pack(struct kp_tfunc *tf)
+{
+	tf->pub = kp_cursor_pack(&tf->marker);
 }
 /* Nodes of tf's forest (window or k-SF; 0 for counters). */
 uint64_t kp_tfunc_nodes(const struct kp_tfunc *tf);
@@ -309,9 +378,9 @@ struct kp_tbuf {
 struct kp_thread {
 	struct kp_tfunc **funcs; /* indexed by slot - 1 */
 	uint32_t nfuncs;
-	/* &funcs[i]->marker, or NULL (no state yet, or tracing): the inline
+	/* &funcs[i]->pub, or NULL (no state yet, or tracing): the inline
 	 * enter's templates (kpath_rt_markers), grown with funcs */
-	struct kpath_rt_cursor **markers;
+	const struct kpath_rt_state **markers;
 	/* funcs[i]->marker.cnt, or NULL (no state yet, no counter array, or
 	 * tracing): the inline count's arrays (kpath_rt_counters), grown with
 	 * funcs */
@@ -324,7 +393,12 @@ struct kp_thread {
 	uint64_t lib_items;      /* items the inline step left to the library (KPATH_STATS) */
 	struct kp_tbuf *tbuf;    /* NULL unless tracing */
 	struct kp_wppt *wpp;     /* this thread's grammar (KPATH_MODE=wpp), or NULL */
+	struct kp_trec *trec_free; /* free trace activation records (abi.c) */
+	void *trec_chunks;         /* every chunk of them, freed with the thread */
 };
+
+/* Frees th's trace activation records (abi.c). */
+void kp_trec_free_all(struct kp_thread *th);
 
 /* Every item of th goes through the library (trace or WPP mode): no inline
  * steps, no published markers or counters. */
@@ -375,7 +449,7 @@ void kp_rt_drop(uint64_t n);
 /* This thread's state, or NULL before its first activation. */
 extern _Thread_local struct kp_thread *kp_thread_current;
 /* The inline enter's view of the current thread (kpath_rt.h). */
-extern _Thread_local struct kpath_rt_cursor *const *kpath_rt_markers;
+extern _Thread_local const struct kpath_rt_state *const *kpath_rt_markers;
 extern _Thread_local unsigned kpath_rt_nmarkers;
 /* The inline count's view (kpath_rt.h). */
 extern _Thread_local kpath_rt_u64 *const *kpath_rt_counters;
@@ -472,8 +546,8 @@ enum { KP_TR_EMIT = 0, KP_TR_LEAVE = 1, KP_TR_ENTER = 2 };
 int kp_trace_open(const char *path);
 /* Writes the function table entry of f (registration; kp_rt.mu held). */
 void kp_trace_func(const struct kpath_rt_func *f, uint32_t index);
-void kp_trace_enter(struct kp_thread *th, uint32_t index, struct kpath_rt_cursor *c);
-void kp_trace_event(struct kp_thread *th, int kind, const struct kpath_rt_cursor *c, uint64_t id);
+void kp_trace_enter(struct kp_thread *th, uint32_t index, struct kp_cursor *c);
+void kp_trace_event(struct kp_thread *th, int kind, const struct kp_cursor *c, uint64_t id);
 void kp_trace_flush(struct kp_thread *th);
 void kp_trace_close(void);
 

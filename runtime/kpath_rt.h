@@ -41,14 +41,17 @@
 #ifndef KPATH_RT_H
 #define KPATH_RT_H
 
-#define KPATH_RT_ABI 3
+#define KPATH_RT_ABI 4
 
 /* The entry points whose cursor layout changed carry the ABI in their
  * link names, so that code instrumented for another ABI fails to link
  * instead of handing the library a cursor of the wrong size. */
-#define kpath_rt_enter kpath_rt_enter_v2
-#define kpath_rt_emit kpath_rt_emit_v2
-#define kpath_rt_leave kpath_rt_leave_v2
+#define kpath_rt_enter kpath_rt_enter_v4
+#define kpath_rt_emit kpath_rt_emit_v4
+#define kpath_rt_leave kpath_rt_leave_v4
+#define kpath_rt_enter_slow kpath_rt_enter_slow_v4
+#define kpath_rt_emit_slow kpath_rt_emit_slow_v4
+#define kpath_rt_leave_slow kpath_rt_leave_slow_v4
 
 /* Path IDs and counts are 64-bit.  C90 has no long long: with GCC and
  * Clang, __extension__ keeps -std=c89 -pedantic and -Wlong-long quiet about
@@ -121,27 +124,57 @@ struct kpath_rt_node {
 	struct kpath_rt_node *slot[KPATH_RT_WAYS];
 };
 
+/* The part of an activation's stream state that changes (16 bytes: two
+ * registers when the library halves take and return it, so that no copy of
+ * it needs a place in the instrumented function's frame).  w is lim: for
+ * k = 1 the IDs below lim count inline in the counter array that follows
+ * x (KPATH_RT_CNT), a node without children; otherwise lim is 0 and x is
+ * the node whose children the next item looks up (k >= 2), or a node
+ * without children where the library does every item (trace mode: the
+ * activation's record, a hash table, an activation not recorded).  For
+ * k >= 2, x stands for the (n, tau, beta) of the k-BLPP paper's
+ * process_bl_path_id (runtime/ksf.c explains how). */
+struct kpath_rt_state {
+	kpath_rt_u64 w;
+	void *x;
+};
+/* x as a node; its counters (k = 1: they follow x, a node without
+ * children, so that an ID above lim misses in the k >= 2 step) */
+#define KPATH_RT_CNT(s) ((kpath_rt_u64 *)(void *)((struct kpath_rt_node *)(s).x + 1))
+#define KPATH_RT_P(s) ((struct kpath_rt_node *)(s).x)
+#define KPATH_RT_LIM 0xffffu /* the largest lim the runtime sets */
+
 /* Per-activation stream cursor, a local of the instrumented function so
- * that recursion and threads never mix sequences.  For k >= 2, p is the
- * node whose children the next item looks up: it stands for the (n, tau,
- * beta) of the k-BLPP paper's process_bl_path_id (runtime/ksf.c explains
- * how).  kpath_rt_enter initialises every field; instrumented code only
- * passes its address. */
+ * that recursion and threads never mix sequences: the state, and the
+ * function's descriptor, which kpath_rt_enter stores and nothing changes
+ * afterwards, so that the compiler knows it is a constant (it costs no
+ * register and no stack slot) and passes it to the library halves.
+ * pinned is 1 after kpath_rt_pin (a function that calls setjmp: the
+ * library halves are then plain calls, below), else 0, a constant too.
+ * kpath_rt_enter initialises every field; instrumented code only passes
+ * its address. */
 struct kpath_rt_cursor {
-	kpath_rt_u64 lim;        /* k = 1: IDs below lim count in cnt[] inline; else 0 */
-	kpath_rt_u64 *cnt;       /* k = 1: a counter per ID */
-	struct kpath_rt_node *p; /* k >= 2: see above; a node without children otherwise */
-	void *state;             /* runtime-owned */
-	kpath_rt_u64 act;        /* runtime-owned (trace) */
+	struct kpath_rt_state s;
+	struct kpath_rt_func *f;
+	int pinned;
 };
 
-/* Routine-entry marker: registers f on first use, initialises c. */
-/* Library half of kpath_rt_enter: registers f on first use, then copies
- * this thread's template cursor for f (or leaves c inactive). */
-void kpath_rt_enter_slow(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
-/* Library halves of kpath_rt_emit / kpath_rt_leave: the whole step. */
-void kpath_rt_emit_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id);
-void kpath_rt_leave_slow(struct kpath_rt_cursor *c, kpath_rt_u64 id);
+/* Library half of kpath_rt_enter: registers f on first use; returns
+ * this thread's template state for f (or an inactive one).  The halves are
+ * cold: the compiler moves their calls, and what they need, out of the
+ * hot path. */
+#if defined(__GNUC__) || defined(__clang__)
+#define KPATH_RT_COLD __attribute__((cold))
+#else
+#define KPATH_RT_COLD
+#endif
+struct kpath_rt_state kpath_rt_enter_slow(struct kpath_rt_func *f) KPATH_RT_COLD;
+/* Library halves of kpath_rt_emit / kpath_rt_leave: the whole step, on
+ * the state {w, x} of an activation of f (two scalars: gcc gives a struct
+ * argument a stack slot); emit returns the new state. */
+struct kpath_rt_state kpath_rt_emit_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath_rt_u64 id)
+	KPATH_RT_COLD;
+void kpath_rt_leave_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath_rt_u64 id) KPATH_RT_COLD;
 /* Registers f eagerly (called from a constructor where the compiler has
  * them, so that functions never called still appear in the profile). */
 void kpath_rt_register(struct kpath_rt_func *f);
@@ -176,71 +209,143 @@ KPATH_RT_INLINE_FN struct kpath_rt_node *kpath_rt_child(const struct kpath_rt_no
 	return y && y->id == r ? y : 0;
 }
 
-KPATH_RT_INLINE_FN int kpath_rt_step(struct kpath_rt_cursor *c, kpath_rt_u64 r)
+KPATH_RT_INLINE_FN int kpath_rt_step(struct kpath_rt_state *s, kpath_rt_u64 r)
 {
 	struct kpath_rt_node *y;
-	if (r < c->lim) {
-		KPATH_RT_INC(c->cnt[r]);
+	if (r < s->w) { /* k = 1 */
+		KPATH_RT_INC(KPATH_RT_CNT(*s)[r]);
 		return 1;
 	}
-	y = kpath_rt_child(c->p, r);
+	y = kpath_rt_child(KPATH_RT_P(*s), r);
 	if (!y)
 		return 0;
 	KPATH_RT_INC(y->count);
-	c->p = y->next;
+	s->x = y->next;
 	return 1;
 }
 
-/* A back edge or cut edge was taken: id is the path just completed. */
-/* This thread's cursor templates, indexed by slot - 1 (the cursor right
+/* This thread's template states, indexed by slot - 1 (the state right
  * after the routine-entry marker of each function it ran), and the flag
  * that is set while it is inside the library.  Runtime-owned: the array is
  * filled before it is published (and old arrays are retired, never freed,
  * while the thread lives), and it stays empty in trace mode, where every
  * entry must reach the library. */
-extern __thread struct kpath_rt_cursor *const *kpath_rt_markers;
+extern __thread const struct kpath_rt_state *const *kpath_rt_markers;
 extern __thread unsigned kpath_rt_nmarkers;
 extern __thread volatile int kpath_rt_busy;
 
+/* The inline halves call the library through trampolines
+ * (kpath_rt_*_tr_v4, runtime/abi.c) that preserve every general register
+ * but rax and rdx, and xmm0-15, so that a library call in a loop does not
+ * make the compiler keep the loop's values in callee-saved registers or
+ * spill them to the frame around it: the state goes in rax:rdx and comes
+ * back there, the descriptor in rdi, the ID in rsi.  The x87 registers are
+ * clobbered, and so are the vector registers where the code may use their
+ * upper halves (AVX: the library's C library calls may clear them) or
+ * more of them (AVX-512); the compiler saves what it needs around the
+ * call.  The call steps over the red zone, and the trampoline aligns the
+ * stack itself. */
+#if defined(__AVX512F__)
+#define KPATH_RT_CLOBV , "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
+	"xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", \
+	"xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "k0", "k1", \
+	"k2", "k3", "k4", "k5", "k6", "k7"
+#elif defined(__AVX__)
+#define KPATH_RT_CLOBV , "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
+	"xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+#else
+#define KPATH_RT_CLOBV
+#endif
+#define KPATH_RT_CLOB "memory", "cc", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)" KPATH_RT_CLOBV
+#define KPATH_RT_CALL(name) "lea -128(%%rsp), %%rsp\n\tcall " name "@PLT\n\tlea 128(%%rsp), %%rsp"
+
 /* Routine-entry marker: the common case (f registered, this thread ran it
  * before, not inside the library: a signal handler's activation that
- * interrupts the library must be dropped there) copies the template. */
+ * interrupts the library must be dropped there) loads the template's two
+ * words. */
 KPATH_RT_INLINE_FN void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
 	/* relaxed: another thread may be registering f; a slot this thread
 	 * has a template for was published before the template */
 	unsigned s = (unsigned)__atomic_load_n(&f->slot, __ATOMIC_RELAXED) - 1u;
-	const struct kpath_rt_cursor *m;
-	struct kpath_rt_cursor t;
-	if (s < kpath_rt_nmarkers && !kpath_rt_busy && (m = kpath_rt_markers[s]) != 0) {
-		*c = *m;
+	const struct kpath_rt_state *m;
+	kpath_rt_u64 w;
+	void *x;
+	c->f = f;
+	c->pinned = 0;
+	if (__builtin_expect(s < kpath_rt_nmarkers && !kpath_rt_busy && (m = kpath_rt_markers[s]) != 0, 1)) {
+		c->s.w = m->w;
+		c->s.x = m->x;
 		return;
 	}
-	kpath_rt_enter_slow(f, &t);
-	*c = t;
+	__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_enter_tr_v4") : "=a"(w), "=d"(x) : "D"(f) : KPATH_RT_CLOB);
+	c->s.w = w;
+	c->s.x = x;
 }
 
-/* The library halves get a copy of the cursor, never its address, so
- * that the instrumented function's cursor does not escape and the
- * compiler keeps it in registers (the k >= 2 step's p is a loop-carried
- * value; in memory, every item would wait for a store and a reload).
- * Where that is wrong, after a setjmp, kpath_rt_pin makes it escape. */
+/* kpath_rt_enter in a function that calls setjmp (kpath_rt_begin_sj):
+ * the library half is a plain call, like emit's and leave's after
+ * kpath_rt_pin, since around a trampoline gcc keeps more of the
+ * function's variables in registers across its setjmp (and -Wclobbered
+ * says so). */
+KPATH_RT_INLINE_FN void kpath_rt_enter_sj(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
+{
+	unsigned s = (unsigned)__atomic_load_n(&f->slot, __ATOMIC_RELAXED) - 1u;
+	const struct kpath_rt_state *m;
+	struct kpath_rt_state t;
+	c->f = f;
+	c->pinned = 1;
+	if (s < kpath_rt_nmarkers && !kpath_rt_busy && (m = kpath_rt_markers[s]) != 0) {
+		c->s.w = m->w;
+		c->s.x = m->x;
+		return;
+	}
+	t = kpath_rt_enter_slow(f);
+	c->s.w = t.w;
+	c->s.x = t.x;
+}
+
+/* The library halves get the state, never its address, so that the
+ * instrumented function's cursor does not escape and the compiler keeps it
+ * in registers (the k >= 2 step's p is a loop-carried value; in memory,
+ * every item would wait for a store and a reload), and no copy of it takes
+ * stack space.  Where that is wrong, after a setjmp, kpath_rt_pin makes it
+ * escape. */
 KPATH_RT_INLINE_FN void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	if (!kpath_rt_step(c, id)) {
-		struct kpath_rt_cursor t = *c;
-		kpath_rt_emit_slow(&t, id);
-		*c = t;
+	kpath_rt_u64 w;
+	void *x;
+	struct kpath_rt_state t;
+	if (__builtin_expect(!kpath_rt_step(&c->s, id), 0)) {
+		if (c->pinned) {
+			t = kpath_rt_emit_slow(c->f, c->s.w, c->s.x, id);
+			c->s.w = t.w;
+			c->s.x = t.x;
+			return;
+		}
+		w = c->s.w;
+		x = c->s.x;
+		__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_emit_tr_v4") : "+a"(w), "+d"(x) : "D"(c->f), "S"(id)
+		                     : KPATH_RT_CLOB);
+		c->s.w = w;
+		c->s.x = x;
 	}
 }
 
 /* The function returns: id is its last path.  The activation ends. */
 KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	if (!kpath_rt_step(c, id)) {
-		struct kpath_rt_cursor t = *c;
-		kpath_rt_leave_slow(&t, id);
-		*c = t;
+	kpath_rt_u64 w;
+	void *x;
+	if (__builtin_expect(!kpath_rt_step(&c->s, id), 0)) {
+		if (c->pinned) {
+			kpath_rt_leave_slow(c->f, c->s.w, c->s.x, id);
+			return;
+		}
+		w = c->s.w;
+		x = c->s.x;
+		__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_leave_tr_v4") : "+a"(w), "+d"(x) : "D"(c->f), "S"(id)
+		                     : KPATH_RT_CLOB);
 	}
 }
 
@@ -252,12 +357,12 @@ KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 i
 KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n)
 {
 	struct kpath_rt_node *p, *y;
-	if (id < c->lim) {
-		KPATH_RT_ADD(c->cnt[id], n);
+	if (id < c->s.w) {
+		KPATH_RT_ADD(KPATH_RT_CNT(c->s)[id], n);
 		return;
 	}
 	for (; n; n--) {
-		p = c->p;
+		p = KPATH_RT_P(c->s);
 		y = kpath_rt_child(p, id);
 		if (y && y->next == p) {
 			KPATH_RT_ADD(y->count, n);
@@ -270,9 +375,16 @@ KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 
 /* In a function that calls setjmp: the cursor must live in memory, so
  * that after a longjmp it holds what the last step wrote rather than what
  * a register held at the setjmp (C11 7.13.2.1p3).  The empty asm takes
- * its address as if it stored it somewhere.  (A macro: an unused static
- * function would draw -Wunused-function.) */
-#define kpath_rt_pin(c) __asm__ __volatile__("" : : "r"(c) : "memory")
+ * its address as if it stored it somewhere.  The library halves are then
+ * plain calls: around the trampolines, which keep the registers, gcc
+ * keeps more of the function's variables in registers across its setjmp
+ * (and -Wclobbered says so).  (A macro: an unused static function would
+ * draw -Wunused-function.) */
+#define kpath_rt_pin(c) \
+	do { \
+		(c)->pinned = 1; \
+		__asm__ __volatile__("" : : "r"(c) : "memory"); \
+	} while (0)
 /* This thread's counter arrays of the functions it ran, indexed by slot -
  * 1 (each num_paths counters, or null: none yet, a hash table, tracing).
  * Runtime-owned, published like kpath_rt_markers: filled before published,
@@ -315,7 +427,8 @@ void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 /* The cursor's address goes to the library on every call: already pinned. */
 #define kpath_rt_pin(c) ((void)(c))
-#define kpath_rt_emit_n kpath_rt_emit_n_v2
+#define kpath_rt_enter_sj kpath_rt_enter
+#define kpath_rt_emit_n kpath_rt_emit_n_v4
 void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n);
 void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths);
 #endif
@@ -329,6 +442,8 @@ void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_p
  * code is that of kpath_rt_enter (a function returning the cursor instead
  * made gcc -O2 keep the cursor in memory, and some loops slower). */
 #define kpath_rt_begin(f, c) (kpath_rt_enter((f), &(c)), (c))
+/* The same in a function that calls setjmp. */
+#define kpath_rt_begin_sj(f, c) (kpath_rt_enter_sj((f), &(c)), (c))
 
 /* Repeat counting (docs/instrumented-code.md): the back edge of an
  * innermost loop whose body is one straight path, with no calls but to
@@ -346,7 +461,7 @@ void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_p
  * only some of them; #if defined counts as a use (a sum: clang does not
  * count the operands || and && skip). */
 #if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
-	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(kpath_rt_flush) + defined(kpath_rt_begin)
+	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(kpath_rt_flush) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj)
 #endif
 
 #endif

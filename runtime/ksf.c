@@ -31,6 +31,7 @@
 #include "kp_internal.h"
 
 struct kpath_rt_node kp_rt_idle;
+struct kpath_rt_node kp_rt_lib;
 
 static uint32_t hash_label(uint64_t r)
 {
@@ -201,7 +202,7 @@ found:
 	return x;
 }
 
-void kp_ksf_marker(struct kp_ksf *s, struct kpath_rt_cursor *c)
+void kp_ksf_marker(struct kp_ksf *s, struct kp_cursor *c)
 {
 	c->p = &s->start;
 }
@@ -225,7 +226,7 @@ void kp_ksf_marker(struct kp_ksf *s, struct kpath_rt_cursor *c)
  * cursor's p is y->next, and an item whose node is cached in p's child
  * cache needs nothing else: if beta' exists, so does tau' = beta'->up,
  * created with it.  That is kpath_rt_step. */
-int kp_ksf_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r)
+int kp_ksf_process(struct kp_ksf *s, struct kp_cursor *c, uint64_t r)
 {
 	struct kpath_rt_node *p = c->p, *tau, *y;
 	unsigned top = s->k - 2;

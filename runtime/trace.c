@@ -172,7 +172,7 @@ void kp_trace_flush(struct kp_thread *th)
 	t->act_base = th->act;
 }
 
-void kp_trace_enter(struct kp_thread *th, uint32_t index, struct kpath_rt_cursor *c)
+void kp_trace_enter(struct kp_thread *th, uint32_t index, struct kp_cursor *c)
 {
 	struct kp_tbuf *t = th->tbuf;
 	if (t->len + 24 > KP_TBUF)
@@ -181,7 +181,7 @@ void kp_trace_enter(struct kp_thread *th, uint32_t index, struct kpath_rt_cursor
 	t->len += kp_varint_put(t->buf + t->len, (uint64_t)index << 2 | KP_TR_ENTER);
 }
 
-void kp_trace_event(struct kp_thread *th, int kind, const struct kpath_rt_cursor *c, uint64_t id)
+void kp_trace_event(struct kp_thread *th, int kind, const struct kp_cursor *c, uint64_t id)
 {
 	struct kp_tbuf *t = th->tbuf;
 	if (t->len + 24 > KP_TBUF)

@@ -57,7 +57,7 @@ static struct kpath_rt_node *window_child(struct kp_ksf *s, struct kpath_rt_node
 	return sfx ? kp_ksf_child(s, p, r, sfx) : NULL;
 }
 
-int kp_win_process(struct kp_ksf *s, struct kpath_rt_cursor *c, uint64_t r)
+int kp_win_process(struct kp_ksf *s, struct kp_cursor *c, uint64_t r)
 {
 	struct kpath_rt_node *p = c->p, *y;
 	if (p == &s->start) {

@@ -94,9 +94,22 @@ static struct act *new_act(struct kpath_rt_func *f)
 	return a;
 }
 
+/* The cursor's state word holds the checker's activation (kpath_rt.h:
+ * runtime-owned; this runtime is the checker). */
+static struct act *act_of(const struct kpath_rt_cursor *c)
+{
+	return (struct act *)c->s.x;
+}
+
+static void set_act(struct kpath_rt_cursor *c, struct act *a)
+{
+	c->s.w = 0;
+	c->s.x = a;
+}
+
 void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
-	c->state = new_act(f);
+	set_act(c, new_act(f));
 }
 
 static void take(struct act *a, unsigned e)
@@ -162,7 +175,7 @@ static int bridge(struct act *a, unsigned b)
 
 void kpath_chk_enter(struct kpath_rt_cursor *c, const struct kpath_chk_edge *t, unsigned n, unsigned entry)
 {
-	struct act *a = c->state;
+	struct act *a = act_of(c);
 	a->t = t;
 	a->n = n;
 	a->cur = 0;
@@ -179,13 +192,13 @@ void kpath_chk_acyclic(struct kpath_rt_func *f, struct kpath_rt_cursor *c, const
 			bad(a, "edge %u of an acyclic function is a back or cut edge or leaves a setjmp block%.0u", e, 0);
 	a->below = acyclic_top;
 	acyclic_top = a;
-	c->state = a;
+	set_act(c, a);
 	kpath_chk_enter(c, t, n, entry);
 }
 
 void kpath_chk_edge(struct kpath_rt_cursor *c, unsigned e)
 {
-	struct act *a = c->state;
+	struct act *a = act_of(c);
 	if (e >= a->n) {
 		bad(a, "edge %u out of range (%u)", e, a->n);
 		return;
@@ -198,7 +211,7 @@ void kpath_chk_edge(struct kpath_rt_cursor *c, unsigned e)
 
 void kpath_chk_block(struct kpath_rt_cursor *c, unsigned b)
 {
-	struct act *a = c->state;
+	struct act *a = act_of(c);
 	if (a->cur != b && !bridge(a, b))
 		bad(a, "block %u entered from block %u without an edge", b, a->cur);
 }
@@ -220,13 +233,13 @@ static void got(struct act *a, kpath_rt_u64 id, int leave)
 
 void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	got(c->state, id, 0);
+	got(act_of(c), id, 0);
 }
 
 void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	got(c->state, id, 1);
-	c->state = NULL;
+	got(act_of(c), id, 1);
+	set_act(c, NULL);
 }
 
 void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths)

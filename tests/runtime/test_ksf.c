@@ -51,13 +51,17 @@ static uint64_t n_inline, n_items;
  * and it applies, else the library (kp_tfunc_item is what
  * kpath_rt_emit_slow does outside trace mode).  with_inline = 0: the
  * library alone. */
-static void item(struct kp_tfunc *tf, struct kpath_rt_cursor *c, uint64_t id, int with_inline)
+static void item(struct kp_tfunc *tf, struct kp_cursor *c, uint64_t id, int with_inline)
 {
 	n_items++;
 #ifdef KPATH_RT_INLINE
-	if (with_inline && kpath_rt_step(c, id)) {
-		n_inline++;
-		return;
+	if (with_inline) {
+		struct kpath_rt_state s = kp_cursor_pack(c);
+		if (kpath_rt_step(&s, id)) {
+			*c = kp_cursor_unpack(s, c->state);
+			n_inline++;
+			return;
+		}
 	}
 #else
 	(void)with_inline;
@@ -72,7 +76,7 @@ static int online_n(const uint64_t *s, size_t len, unsigned k, uint64_t num_path
 {
 	struct kpath_rt_func f = { .num_paths = num_paths };
 	struct kp_tfunc *tf = kp_tfunc_new(&f, k);
-	struct kpath_rt_cursor c = { 0 };
+	struct kp_cursor c = { 0 };
 	if (!tf)
 		return -1;
 	for (size_t i = 0; i < len; i++) {
@@ -166,7 +170,7 @@ static void interleaved(void)
 		for (unsigned k = 1; k <= 8; k++) {
 			struct kpath_rt_func f = { .num_paths = 4 };
 			struct kp_tfunc *tf = kp_tfunc_new(&f, k);
-			struct kpath_rt_cursor c[NACT];
+			struct kp_cursor c[NACT];
 			size_t n[NACT] = { 0 }, lenof[NACT];
 			struct kp_ipf bf, on;
 			CHECK(tf && kp_ipf_init(&bf) == 0 && kp_ipf_init(&on) == 0);
@@ -213,7 +217,7 @@ static void paper_example(void)
 	static const uint64_t sigma[] = { 6, 2, 0, 0, 2, 2, 0, 0, 2, 2, 0, 0, 2, 3 };
 	const size_t len = sizeof sigma / sizeof *sigma;
 	struct kp_ksf s;
-	struct kpath_rt_cursor c;
+	struct kp_cursor c;
 	CHECK(kp_ksf_init(&s, 4) == 0);
 	kp_ksf_marker(&s, &c);
 	for (size_t i = 0; i < len; i++)
@@ -304,7 +308,7 @@ static void dump_delta(void)
 	for (unsigned k = 1; k <= 6; k++) {
 		struct kpath_rt_func f = { .num_paths = UINT64_MAX };
 		struct kp_tfunc *tf = kp_tfunc_new(&f, k);
-		struct kpath_rt_cursor c = { 0 };
+		struct kp_cursor c = { 0 };
 		struct kp_ipf acc, bf;
 		CHECK(tf && kp_ipf_init(&acc) == 0);
 		for (size_t i = 0; i < len; i++) {
@@ -331,7 +335,7 @@ static void counts_hash(void)
 {
 	struct kpath_rt_func f = { .num_paths = 1ull << 40 };
 	struct kp_tfunc *tf = kp_tfunc_new(&f, 1);
-	struct kpath_rt_cursor c;
+	struct kp_cursor c;
 	struct kp_ipf on, bf;
 	static uint64_t s[20000];
 	CHECK(tf && tf->u.counts.arr == NULL);
@@ -375,7 +379,7 @@ static void alloc_failures(void)
 			struct kpath_rt_func f = { .num_paths = k == 1 ? 1ull << 20 : 6 };
 			struct kp_tfunc *tf = kp_tfunc_new(&f, k);
 			kp_alloc_fail_every = every[e];
-			struct kpath_rt_cursor c = { 0 };
+			struct kp_cursor c = { 0 };
 			size_t items = 0;
 			CHECK(tf != NULL);
 			if (!tf)
@@ -501,7 +505,7 @@ static void window_example(void)
 	static const uint64_t sigma[] = { 6, 2, 0, 0, 2, 2, 0, 0, 2, 2, 0, 0, 2, 3 };
 	const size_t len = sizeof sigma / sizeof *sigma;
 	struct kp_ksf s;
-	struct kpath_rt_cursor c;
+	struct kp_cursor c;
 	CHECK(kp_win_init(&s, 4) == 0);
 	kp_ksf_marker(&s, &c);
 	for (size_t i = 0; i < len; i++)
