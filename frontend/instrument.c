@@ -31,6 +31,7 @@
 #include "kiter_pragma.h"
 #include "frontend.h"
 #include "ppp_interesting.h"
+#include "overlap_mode.h"
 #include "rewrite.h"
 #include "stages.h"
 
@@ -73,6 +74,9 @@ static void usage(FILE *out)
 	             "  --ppp-registers  testing aid: the two registers and the slot check in\n"
 	             "           every ppp function (by default a function whose IDs fit 4096\n"
 	             "           counters classifies its Ball-Larus ID by a table)\n"
+	             "  --mode overlap --degree N  overlapping paths (Tallam, Zhang & Gupta):\n"
+	             "           Ball-Larus paths extended past each back edge to the\n"
+	             "           (N+1)-th predicate, N in 0..64 (docs/overlap-mode.md)\n"
 	             "  --check  testing aid: also report every CFG edge taken, for kpath's\n"
 	             "           checking runtime (tests/check), which verifies every path ID.\n");
 }
@@ -231,6 +235,7 @@ struct walk {
 	struct kp_interesting *ppp; /* --mode ppp (frontend/ppp_interesting.c) */
 	struct kp_kiter_pragmas *pragmas; /* the main file's #pragma kpath kiter(K) */
 	const struct src_file *main_src;
+	unsigned overlap;     /* --mode overlap --degree N: N + 1 (frontend/overlap_mode.c); 0 otherwise */
 };
 
 static const struct macro_fn *find_macro_fn(const struct macro_fns *m, const char *name)
@@ -297,6 +302,12 @@ static const char *run_stages(struct walk *w, const struct fn_plan *plan, struct
 			stage_dump(w->dump, w->stage, plan->g, st);
 		else
 			num->dump(w->dump, plan->g, st->dag);
+	} else if (w->overlap) {
+		const char *why = kp_overlap_function(w->rw, plan, st->dag, st->place, w->overlap - 1, err, errlen);
+		if (why) {
+			rw_place_input_free(&pi);
+			return why;
+		}
 	} else if (w->ppp) {
 		kp_interesting_function(w->ppp, w->rw, plan, st->dag, st->place, w->src->path, w->msg ? w->msg : stderr,
 		                        w->quiet);
@@ -702,6 +713,7 @@ struct run_opts {
 	unsigned nkiter_loops;
 	const char *interesting;      /* --mode ppp --interesting PROFILE */
 	double interesting_top;       /* --interesting-top P, or < 0 */
+	unsigned overlap;             /* --mode overlap --degree N: N + 1; 0 otherwise */
 };
 
 static int run(const struct run_opts *o);
@@ -824,8 +836,8 @@ static bool kiter_needs_mode(void)
 bool kp_kiter_args(const char *mode, const char *kiter, bool check, unsigned *k)
 {
 	*k = 0;
-	if (mode && strcmp(mode, "kipf") && strcmp(mode, "kiter") && strcmp(mode, "ppp")) {
-		fprintf(stderr, "kpath instrument: --mode '%s': expected kipf (the default), kiter or ppp\n", mode);
+	if (mode && strcmp(mode, "kipf") && strcmp(mode, "kiter") && strcmp(mode, "ppp") && strcmp(mode, "overlap")) {
+		fprintf(stderr, "kpath instrument: --mode '%s': expected kipf (the default), kiter, ppp or overlap\n", mode);
 		return false;
 	}
 	bool is_kiter = mode && !strcmp(mode, "kiter");
@@ -891,7 +903,7 @@ int kp_instrument_main(int argc, char **argv)
 	int i, nflags = 0, nincdirs = 0;
 	const char **incdirs = NULL, *incout = NULL;
 	const char **flags = NULL;
-	const char *mode = NULL, *kiter = NULL, *interesting = NULL, *top = NULL;
+	const char *mode = NULL, *kiter = NULL, *interesting = NULL, *top = NULL, *degree = NULL;
 	struct rw_kiter_loop *kloops = NULL;
 	unsigned nkloops = 0;
 	for (i = 1; i < argc; i++) {
@@ -905,6 +917,8 @@ int kp_instrument_main(int argc, char **argv)
 			quiet = true;
 		} else if (!strcmp(argv[i], "--check")) {
 			check = true;
+		} else if (!strcmp(argv[i], "--degree") && i + 1 < argc) {
+			degree = argv[++i];
 		} else if (!strcmp(argv[i], "--mode") || !strcmp(argv[i], "--kiter")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "kpath instrument: %s needs a value\n", argv[i]);
@@ -971,7 +985,8 @@ int kp_instrument_main(int argc, char **argv)
 		return 2;
 	}
 	double topv = -1;
-	if (!kp_ppp_args(mode, interesting, top, check, &topv)) {
+	unsigned overlap = 0;
+	if (!kp_ppp_args(mode, interesting, top, check, &topv) || !kp_overlap_args(mode, degree, check, &overlap)) {
 		free(incdirs);
 		free(kloops);
 		return 2;
@@ -979,7 +994,7 @@ int kp_instrument_main(int argc, char **argv)
 	struct inc_opts inc = {incdirs, nincdirs, incout};
 	struct run_opts o = {.in = in, .out = out, .flags = flags, .nflags = nflags, .quiet = quiet, .check = check,
 	                     .no_expr_branches = !expr_branches, .inc = &inc, .kiter = k, .kiter_loops = kloops,
-	                     .nkiter_loops = nkloops, .interesting = interesting, .interesting_top = topv};
+	                     .nkiter_loops = nkloops, .interesting = interesting, .interesting_top = topv, .overlap = overlap};
 	int rc = run(&o);
 	free(incdirs);
 	free(kloops);
@@ -1144,7 +1159,7 @@ static int run(const struct run_opts *o)
 		                  .expr_branches = expr_branches, .dump = dump, .only = only, .paths = paths,
 		                  .collect = msg ? &mfns : NULL, .msg = msg, .staged = o->staged, .stage = o->stage,
 		                  .kiter = o->kiter, .kiter_loops = o->kiter_loops, .nkiter_loops = o->nkiter_loops,
-		                  .ppp = ppp, .pragmas = &pragmas, .main_src = &src};
+		                  .ppp = ppp, .pragmas = &pragmas, .main_src = &src, .overlap = o->overlap};
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
 		if (!msg)
 			break;
@@ -1202,6 +1217,9 @@ static int run(const struct run_opts *o)
 			fprintf(stderr, "kpath: %s: %u functions instrumented (ppp: %u, %llu interesting paths; plain "
 			        "Ball-Larus: %u), %u skipped\n", in, w.counts.instrumented, pc->ppp, pc->interesting,
 			        pc->plain, w.counts.skipped);
+		} else if (o->overlap) {
+			fprintf(stderr, "kpath: %s: %u functions instrumented (overlap degree %u), %u skipped\n", in,
+			        w.counts.instrumented, o->overlap - 1, w.counts.skipped);
 		} else if (o->kiter) /* the default mode's line stays as it was */
 			fprintf(stderr, "kpath: %s: %u functions instrumented (kiter K=%u), %u skipped, %u with K lowered\n",
 			        in, w.counts.instrumented, o->kiter, w.counts.skipped, w.counts.lowered);
