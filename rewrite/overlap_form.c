@@ -94,6 +94,16 @@ static const char *build_graph(struct oform *of)
 			}
 			if (best == OL_NONE)
 				break;
+			/* parallel CFG edges (two case labels of one block) are one
+			 * edge of f: the same blocks, the same OL code */
+			uint32_t same = OL_NONE;
+			for (uint32_t k = 0; k < of->f.nedges && same == OL_NONE; k++)
+				if (of->f.edges[k].src == b && of->f.edges[k].dst == g->edges[best].dst)
+					same = k;
+			if (same != OL_NONE) {
+				of->ol_edge[best] = same;
+				continue;
+			}
 			of->ol_edge[best] = of->f.nedges;
 			of->cfg_edge[of->f.nedges] = best;
 			ol_func_add_edge(&of->f, b, g->edges[best].dst);
@@ -102,8 +112,8 @@ static const char *build_graph(struct oform *of)
 	const char *why = ol_func_finish_checked(&of->f);
 	if (why)
 		return why;
-	for (uint32_t e = 0; e < of->f.nedges; e++)
-		if (of->f.is_back[e] != (of->dag->role[of->cfg_edge[e]] == ROLE_BACK))
+	for (uint32_t e = 0; e < g->nedges; e++)
+		if (of->ol_edge[e] != OL_NONE && of->f.is_back[of->ol_edge[e]] != (of->dag->role[e] == ROLE_BACK))
 			return "the back edges of the overlapping graph differ from the numbering's";
 	return NULL;
 }
@@ -285,23 +295,41 @@ static void find_reads(struct oform *of)
 	}
 }
 
-/* The live in-edges of b. */
-static uint32_t in_degree(const struct oform *of, uint32_t b)
+/* May the OL code of the site-less edge e run at the start of the block
+ * it enters?  When every live way into that block is site-less and
+ * carries the same OL code (a switch dispatch through one or several case
+ * labels), the start site runs it exactly when one of them is taken. */
+static bool movable(struct oform *of, uint32_t e, const char *text)
 {
-	uint32_t n = 0;
-	for (uint32_t e = 0; e < of->plan->g->nedges; e++)
-		n += of->plan->g->edges[e].dst == b && of->dag->role[e] != ROLE_DEAD;
-	return n;
+	const struct cfg *g = of->plan->g;
+	uint32_t d = g->edges[e].dst;
+	if (d >= of->plan->cap_block_start || of->plan->block_start[d] == CFG_NONE)
+		return false;
+	for (uint32_t x = 0; x < g->nedges; x++) {
+		if (g->edges[x].dst != d || of->dag->role[x] == ROLE_DEAD || x == e)
+			continue;
+		if (g->edges[x].site != CFG_NONE)
+			return false;
+		char *t = edge_text(of, x, true, false);
+		bool same = t && !strcmp(t, text);
+		free(t);
+		if (!same)
+			return false;
+	}
+	return true;
 }
 
 /* Every edge's code; OL code of an edge without a site moves to the start
- * site of the block it enters when that is the block's only way in.
- * Returns NULL or why the function cannot be instrumented. */
+ * site of the block it enters (movable).  Returns NULL or why the function
+ * cannot be instrumented. */
 static const char *all_code(struct oform *of, char **edge_code, char **start_code)
 {
 	const struct fn_plan *plan = of->plan;
 	const struct cfg *g = plan->g;
 	char r[64];
+	bool *moved = calloc(g->nblocks + 1, sizeof *moved);
+	if (!moved)
+		return "out of memory";
 	snprintf(r, sizeof r, "%sr", of->p);
 	for (uint32_t b = 0; b < g->nblocks && b < plan->cap_block_start; b++) {
 		if (plan->block_start[b] == CFG_NONE)
@@ -321,14 +349,18 @@ static const char *all_code(struct oform *of, char **edge_code, char **start_cod
 			continue;
 		}
 		char *t = edge_text(of, e, true, false);
-		if (!t)
-			continue;
 		uint32_t d = g->edges[e].dst;
-		if (d >= plan->cap_block_start || plan->block_start[d] == CFG_NONE || in_degree(of, d) != 1) {
+		if (!t || moved[d]) {
 			free(t);
-			return "an edge of a loop's overlapping graph has no place for its code (a switch dispatch into a "
-			       "case reached another way too)";
+			continue;
 		}
+		if (!movable(of, e, t)) {
+			free(t);
+			free(moved);
+			return "an edge of a loop's overlapping graph has no place for its code (a switch dispatch into a "
+			       "case that is also reached another way)";
+		}
+		moved[d] = true;
 		struct sb s = {0};
 		sb_printf(&s, "%s", t);
 		if (start_code[d])
@@ -337,6 +369,7 @@ static const char *all_code(struct oform *of, char **edge_code, char **start_cod
 		free(start_code[d]);
 		start_code[d] = s.s;
 	}
+	free(moved);
 	return NULL;
 }
 
