@@ -1218,8 +1218,8 @@ static int run(const struct run_opts *o)
 			        "Ball-Larus: %u), %u skipped\n", in, w.counts.instrumented, pc->ppp, pc->interesting,
 			        pc->plain, w.counts.skipped);
 		} else if (o->overlap) {
-			fprintf(stderr, "kpath: %s: %u functions instrumented (overlap degree %u), %u skipped\n", in,
-			        w.counts.instrumented, o->overlap - 1, w.counts.skipped);
+			fprintf(stderr, "kpath: %s: %u functions instrumented (overlap degree %u), %u skipped, %u cut\n", in,
+			        w.counts.instrumented, o->overlap - 1, w.counts.skipped, w.counts.cut);
 		} else if (o->kiter) /* the default mode's line stays as it was */
 			fprintf(stderr, "kpath: %s: %u functions instrumented (kiter K=%u), %u skipped, %u with K lowered\n",
 			        in, w.counts.instrumented, o->kiter, w.counts.skipped, w.counts.lowered);
