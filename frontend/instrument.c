@@ -993,7 +993,7 @@ int kp_instrument_main(int argc, char **argv)
 	}
 	struct inc_opts inc = {incdirs, nincdirs, incout};
 	struct run_opts o = {.in = in, .out = out, .flags = flags, .nflags = nflags, .quiet = quiet, .check = check,
-	                     .no_expr_branches = !expr_branches, .inc = &inc, .kiter = k, .kiter_loops = kloops,
+	                     .no_expr_branches = !expr_branches || overlap /* docs/overlap-mode.md */, .inc = &inc, .kiter = k, .kiter_loops = kloops,
 	                     .nkiter_loops = nkloops, .interesting = interesting, .interesting_top = topv, .overlap = overlap};
 	int rc = run(&o);
 	free(incdirs);

@@ -357,8 +357,11 @@ static const char *all_code(struct oform *of, char **edge_code, char **start_cod
 		if (!movable(of, e, t)) {
 			free(t);
 			free(moved);
-			return "an edge of a loop's overlapping graph has no place for its code (a switch dispatch into a "
-			       "case that is also reached another way)";
+			static char why[200];
+			snprintf(why, sizeof why, "the edge from line %u to line %u, in a loop's overlapping graph, has no place "
+			         "for its code (a switch dispatch into a case that is also reached another way)",
+			         g->blocks[g->edges[e].src].line, g->blocks[d].line);
+			return why;
 		}
 		moved[d] = true;
 		struct sb s = {0};
