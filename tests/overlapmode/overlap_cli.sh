@@ -57,6 +57,13 @@ grep -q "in mode overlap degree 2, the profiles before in mode kipf" "$T/err" ||
 "$KPATH" overlap check "$T/d2.json" "$T/k.json" >"$T/out" || no "check against a default-mode run: $(cat "$T/out")"
 grep -q "check: 0 unsound bounds, 0 not exact at maximum overlap, 0 OL counts below" "$T/out" || no "check text: $(cat "$T/out")"
 
+# or against the k-IPF (k = 2) replayed from a trace of the same run (docs/trace-format.md)
+KPATH_TRACE="$T/t.trace" KPATH_OUT="$T/t.json" "$T/d1" >/dev/null || no "traced run"
+"$KPATH" kipf --k 2 -o "$T/t2.json" "$T/t.trace" || no "kipf from the trace"
+"$KPATH" overlap check "$T/t.json" "$T/t2.json" >"$T/out" || no "check against the trace: $(cat "$T/out")"
+grep -q "flow 1000, definite 500 (-50.0%), potential 1500 (+50.0%)" "$T/out" || no "check (trace) text: $(cat "$T/out")"
+python3 -c "import json,sys; f=json.load(open(sys.argv[1]))['functions']; sys.exit(any('overlap' in x['name'] for x in f))" "$T/t2.json" || no "the companion is in the replayed profile"
+
 # the readers
 "$KPATH" report "$T/d2.json" >"$T/out" 2>&1 || no "report: $(cat "$T/out")"
 "$KPATH" show "$T/d2.json" --source-dir "$SRC" >"$T/out" 2>&1 || no "show: $(cat "$T/out")"
