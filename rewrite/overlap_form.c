@@ -295,26 +295,67 @@ static void find_reads(struct oform *of)
 	}
 }
 
-/* May the OL code of the site-less edge e run at the start of the block
- * it enters?  When every live way into that block is site-less and
- * carries the same OL code (a switch dispatch through one or several case
- * labels), the start site runs it exactly when one of them is taken. */
-static bool movable(struct oform *of, uint32_t e, const char *text)
+/* The undoing of the register increments of edge oe (put_ol_edge): the
+ * compensation a sited edge into a block gets when the block's start runs
+ * the code of a site-less edge (movable). */
+static void put_ol_inverse(const struct oform *of, struct sb *b, uint32_t oe)
+{
+	const struct ol_func *f = &of->f;
+	uint32_t w = f->edges[oe].dst;
+	for (uint32_t i = 0; i < of->nloops; i++) {
+		const struct oloop *L = &of->loops[i];
+		if (L->og.cls[oe] != OL_EDGE_DI && L->og.cls[oe] != OL_EDGE_PI)
+			continue;
+		uint64_t v = L->nb.val[oe];
+		if (!v && !f->is_pred[w])
+			continue;
+		sep(b);
+		sb_printf(b, "(void)(%sos == %u && (", of->p, i + 1);
+		if (v)
+			sb_printf(b, "%sro -= %s%s", of->p, U64(v), f->is_pred[w] ? ", " : "");
+		if (f->is_pred[w])
+			sb_printf(b, "%sol -= 1", of->p);
+		sb_printf(b, ", 1))");
+	}
+}
+
+/*
+ * May the OL code of the site-less edge e (text) run at the start of the
+ * block d it enters?  The start site runs on every way into d, so each
+ * other way must either be site-less with the same code (case labels of
+ * one switch), or have a site, where it gets, after its own code, the
+ * undoing of e's increments (*comp): a path through it then adds e's val
+ * and predicate at the start of d and takes them back first.  The undoing
+ * is exact: its own code, if it counts the OL path, clears kp_os, and then
+ * neither the undoing nor d's start does anything; e's code only adds to
+ * the registers (a count it makes on leaving a body is made by every way
+ * out to d).  Returns false when neither holds.
+ */
+static bool movable(struct oform *of, uint32_t e, const char *text, char **comp)
 {
 	const struct cfg *g = of->plan->g;
 	uint32_t d = g->edges[e].dst;
 	if (d >= of->plan->cap_block_start || of->plan->block_start[d] == CFG_NONE)
 		return false;
 	for (uint32_t x = 0; x < g->nedges; x++) {
-		if (g->edges[x].dst != d || of->dag->role[x] == ROLE_DEAD || x == e)
+		if (g->edges[x].dst != d || of->dag->role[x] == ROLE_DEAD || x == e || g->edges[x].site != CFG_NONE)
 			continue;
-		if (g->edges[x].site != CFG_NONE)
-			return false;
 		char *t = edge_text(of, x, true, false);
 		bool same = t && !strcmp(t, text);
 		free(t);
 		if (!same)
 			return false;
+	}
+	for (uint32_t x = 0; x < g->nedges; x++) {
+		if (g->edges[x].dst != d || of->dag->role[x] == ROLE_DEAD || x == e || g->edges[x].site == CFG_NONE ||
+		    x == of->plan->entry_edge)
+			continue;
+		struct sb b = {0};
+		if (comp[x])
+			sb_printf(&b, "%s", comp[x]);
+		put_ol_inverse(of, &b, of->ol_edge[e]);
+		free(comp[x]);
+		comp[x] = b.s;
 	}
 	return true;
 }
@@ -328,8 +369,12 @@ static const char *all_code(struct oform *of, char **edge_code, char **start_cod
 	const struct cfg *g = plan->g;
 	char r[64];
 	bool *moved = calloc(g->nblocks + 1, sizeof *moved);
-	if (!moved)
+	char **comp = calloc(g->nedges + 1, sizeof *comp); /* per edge: undoings after its code (movable) */
+	if (!moved || !comp) {
+		free(moved);
+		free(comp);
 		return "out of memory";
+	}
 	snprintf(r, sizeof r, "%sr", of->p);
 	for (uint32_t b = 0; b < g->nblocks && b < plan->cap_block_start; b++) {
 		if (plan->block_start[b] == CFG_NONE)
@@ -354,12 +399,15 @@ static const char *all_code(struct oform *of, char **edge_code, char **start_cod
 			free(t);
 			continue;
 		}
-		if (!movable(of, e, t)) {
+		if (!movable(of, e, t, comp)) {
 			free(t);
 			free(moved);
+			for (uint32_t x = 0; x < g->nedges; x++)
+				free(comp[x]);
+			free(comp);
 			static char why[200];
 			snprintf(why, sizeof why, "the edge from line %u to line %u, in a loop's overlapping graph, has no place "
-			         "for its code (a switch dispatch into a case that is also reached another way)",
+			         "for its code (a switch dispatch into a case also reached by another dispatch with other code)",
 			         g->blocks[g->edges[e].src].line, g->blocks[d].line);
 			return why;
 		}
@@ -373,6 +421,18 @@ static const char *all_code(struct oform *of, char **edge_code, char **start_cod
 		start_code[d] = s.s;
 	}
 	free(moved);
+	for (uint32_t x = 0; x < g->nedges; x++) {
+		if (!comp[x])
+			continue;
+		struct sb s = {0};
+		if (edge_code[x])
+			sb_printf(&s, "%s, ", edge_code[x]);
+		sb_printf(&s, "%s", comp[x]);
+		free(edge_code[x]);
+		free(comp[x]);
+		edge_code[x] = s.s;
+	}
+	free(comp);
 	return NULL;
 }
 
