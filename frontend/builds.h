@@ -64,8 +64,11 @@ void kp_mkdirs(const char *dir);
 /* The last component of a path. */
 const char *kp_base_name(const char *p);
 
-/* kpath instrument -p BUILD_DIR [-o OUT_DIR]: argv[0] is "instrument". */
-int kp_compdb_main(int argc, char **argv);
+/* kpath instrument -p BUILD_DIR [-o OUT_DIR]: argv[0] is "instrument".
+ * Each entry goes through instrument (kp_instrument_main: passed in, so
+ * that compdb.c and instrument_cmd.c do not call each other). */
+typedef int kp_main_fn(int argc, char **argv);
+int kp_compdb_main(int argc, char **argv, kp_main_fn *instrument);
 
 /* kpath-cc's fallback (cc_fallback.c). */
 enum kp_cc_failure { KP_CC_INSTRUMENT, KP_CC_COMPILE };

@@ -31,6 +31,7 @@
 
 #include "builds.h"
 #include "frontend.h"
+#include "modes.h"
 #include "ppp_interesting.h"
 
 static void usage(FILE *out)
@@ -169,6 +170,7 @@ struct compdb_opts {
 	const char *mode, *kiter; /* --mode, --kiter: passed to every kpath instrument */
 	const char *top;          /* --interesting-top P */
 	char *interesting;        /* --interesting PROFILE, absolute (each entry runs from its own directory) */
+	kp_main_fn *instrument;   /* kpath instrument, run on each entry (instrument_cmd.c) */
 };
 
 /* --interesting PROFILE: made absolute and read once, before anything is
@@ -235,17 +237,19 @@ static int compdb_args(int argc, char **argv, struct compdb_opts *o, bool *done)
 		usage(stderr);
 		return 2;
 	}
-	unsigned k;
-	double top;
-	if (o->mode && !strcmp(o->mode, "overlap")) { /* docs/overlap-mode.md, "Not supported yet" */
+	if (o->mode && !strcmp(o->mode, "overlap")) { /* docs/overlap-mode.md, "Not instrumented" */
 		fprintf(stderr, "kpath instrument -p: --mode overlap is not supported in builds yet (instrument the "
 		        "files one by one)\n");
 		return 2;
 	}
-	if ((o->mode || o->kiter) && !kp_kiter_args(o->mode, o->kiter, false, &k))
+	struct kp_mode_args ma = {.mode = o->mode, .kiter = o->kiter, .interesting = o->interesting, .top = o->top};
+	struct kp_mode_run mr;
+	if (!kp_mode_select(&ma, &mr))
 		return 2;
-	if (!kp_ppp_args(o->mode, o->interesting, o->top, false, &top))
-		return 2;
+	kp_mode_run_free(&mr);
+	double top = -1;
+	if (o->top)
+		top = strtod(o->top, NULL); /* checked by kp_mode_select */
 	return o->interesting ? interesting_check(o, top) : 0;
 }
 
@@ -409,7 +413,7 @@ static int instrument_entry(struct entry *e, const char *rel, const char *odir, 
 		fprintf(stderr, "kpath: error: cannot enter '%s': %s\n", e->dir, strerror(errno));
 		rc = 1;
 	} else {
-		rc = kp_instrument_main(iargs.n, iargs.v);
+		rc = o->instrument(iargs.n, iargs.v);
 	}
 	if (here >= 0 && fchdir(here) != 0)
 		fprintf(stderr, "kpath: warning: cannot return to the working directory\n");
@@ -463,11 +467,12 @@ static bool output_dir(const struct compdb_opts *o, const char *broot, char odir
 	return true;
 }
 
-int kp_compdb_main(int argc, char **argv)
+int kp_compdb_main(int argc, char **argv, kp_main_fn *instrument)
 {
 	struct compdb_opts o;
 	bool done;
 	int status = compdb_args(argc, argv, &o, &done);
+	o.instrument = instrument;
 	if (status || done) {
 		kp_vec_free(&o.incdirs);
 		free(o.interesting);

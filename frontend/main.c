@@ -1,8 +1,9 @@
 /*
  * main.c: the kpath command.  Each subcommand lives in its component:
- *   instrument  frontend/instrument.c   parse, build CFG, number, rewrite
+ *   instrument  frontend/instrument_cmd.c  parse, build CFG, number, rewrite
+ *               (pipeline.c, instrument_fn.c, modes.h: kipf, kiter, ppp)
  *               (-p BUILD_DIR: frontend/compdb.c, compile_commands.json)
- *   cfg         frontend/instrument.c   CFG and numbering dump (golden tests)
+ *   cfg         frontend/cfg_cmd.c      CFG and numbering dump (golden tests)
  *   config      frontend/config.c       linker arguments for the runtime
  *   kipf        runtime/kipf_tool.c     rebuild a profile from a trace
  *   report      report/report.c         hottest paths of a profile

@@ -4,7 +4,7 @@
  * anything (path regeneration, Ball & Larus 1996, section 3.4).
  *
  * The function goes through the same parse/build/number calls as
- * `kpath instrument` (instrument.c, kp_paths_parse), so the IDs are the
+ * `kpath instrument` (pipeline.c, kp_run), so the IDs are the
  * ones an instrumented build records and the checksum is the one its
  * profile carries.  Each ID is decoded by cfgbuild's bl_decode (from ENTRY
  * take the out-edge with the largest val <= what remains); the lines are
@@ -31,6 +31,8 @@
 #include "build.h"
 #include "cfg.h"
 #include "frontend.h"
+#include "opts.h"
+#include "pipeline.h"
 #include "report.h" /* kp_term: names printed on a terminal */
 
 #define PATHS_LIMIT_DEFAULT 1000
@@ -111,8 +113,10 @@ static int describe(const struct fn_plan *plan, const struct bl_dag *d, uint64_t
 	return 0;
 }
 
-void kp_paths_function(struct kp_paths_req *req, const struct fn_plan *plan, const struct bl_dag *dag)
+/* Lists one numbered function (kp_numbered_fn, walk.h). */
+static void paths_function(void *ctx, const struct fn_plan *plan, const struct bl_dag *dag)
 {
+	struct kp_paths_req *req = ctx;
 	uint64_t total = dag->num_paths[CFG_ENTRY];
 	uint64_t shown = total < req->limit ? total : req->limit;
 	uint32_t cap = dag->nblocks + 2;
@@ -188,6 +192,16 @@ done:
 	free(lines);
 }
 
+enum { P_FUNCTION = 1, P_LIMIT, P_JSON, P_HELP };
+static const struct kp_opt paths_opts[] = {
+	{"--function", P_FUNCTION, KP_OPT_VALUE},
+	{"--limit", P_LIMIT, KP_OPT_VALUE},
+	{"--json", P_JSON, KP_OPT_FLAG},
+	{"--help", P_HELP, KP_OPT_FLAG},
+	{"-h", P_HELP, KP_OPT_FLAG},
+	{NULL, 0, KP_OPT_FLAG},
+};
+
 int kp_paths_main(int argc, char **argv)
 {
 	struct kp_paths_req req;
@@ -197,41 +211,41 @@ int kp_paths_main(int argc, char **argv)
 
 	memset(&req, 0, sizeof req);
 	req.limit = PATHS_LIMIT_DEFAULT;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			flags = (const char **)argv + i + 1;
-			nflags = argc - i - 1;
-			break;
-		} else if (!strcmp(a, "--function") && i + 1 < argc) {
-			only = argv[++i];
-		} else if (!strcmp(a, "--limit") && i + 1 < argc) {
+	struct kp_optstate os;
+	const char *a;
+	int id;
+	kp_opt_init(&os, argc, argv);
+	while ((id = kp_opt_next(&os, paths_opts, &a)) != KP_OPT_DONE) {
+		if (id == P_FUNCTION) {
+			only = a;
+		} else if (id == P_LIMIT) {
 			char *endp;
 			errno = 0;
-			unsigned long long v = strtoull(argv[++i], &endp, 10);
-			if (errno || *endp || argv[i][0] < '0' || argv[i][0] > '9') {
-				fprintf(stderr, "kpath paths: --limit: not a count: '%s'\n", argv[i]);
+			unsigned long long v = strtoull(a, &endp, 10);
+			if (errno || *endp || a[0] < '0' || a[0] > '9') {
+				fprintf(stderr, "kpath paths: --limit: not a count: '%s'\n", a);
 				return 2;
 			}
 			req.limit = v;
 			req.limit_given = 1;
-		} else if (!strcmp(a, "--json")) {
+		} else if (id == P_JSON) {
 			req.json = 1;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		} else if (id == P_HELP) {
 			usage(stdout);
 			return 0;
-		} else if (a[0] == '-' && a[1]) {
+		} else if (id == KP_OPT_UNKNOWN) {
 			fprintf(stderr, "kpath paths: unknown option or missing value: '%s'\n", a);
 			usage(stderr);
 			return 2;
-		} else if (in) {
+		} else if (id == KP_OPT_ARG && in) {
 			fprintf(stderr, "kpath paths: more than one input file ('%s', '%s')\n", in, a);
 			return 2;
-		} else {
+		} else if (id == KP_OPT_ARG) {
 			in = a;
 		}
 	}
+	flags = os.rest;
+	nflags = os.nrest;
 	if (!in || !only) {
 		fprintf(stderr, "kpath paths: %s\n", !in ? "no input file" : "--function NAME is required");
 		usage(stderr);
@@ -249,7 +263,9 @@ int kp_paths_main(int argc, char **argv)
 		json_decref(req.funcs);
 		return 1;
 	}
-	int rc = kp_paths_parse(in, flags, nflags, only, &req);
+	struct kp_run_opts o = {.in = in, .flags = flags, .nflags = nflags, .quiet = true, .dump = stdout, .only = only,
+	                        .numbered = paths_function, .numbered_ctx = &req};
+	int rc = kp_run(&o);
 	if (rc == 0 && !req.found) {
 		fprintf(stderr, "kpath paths: %s: no function '%s' could be numbered (not defined in this file, or "
 		                "skipped: see above)\n", kp_term(in), kp_term(only));

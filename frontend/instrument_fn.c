@@ -1,0 +1,156 @@
+/*
+ * instrument_fn.c: one function definition through the pipeline (walk.h):
+ *   build_function   AST -> CFG + insertion sites
+ *   stages_run       back edges, DAG and numbering (+ cuts), placement
+ *                    (cfgbuild/stages.h; kpath cfg --stage dumps each)
+ *   then what the walk wants: a dump (kpath cfg), the paths (kpath paths),
+ *   or the mode's rewrite (modes.h).
+ * A function that cannot be instrumented faithfully is left untouched and
+ * reported with its reason.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "walk.h"
+
+/* Survey walk (kpath cfg, kpath paths): records fn if it fails only
+ * because of macros. */
+static void survey_function(struct walk *w, CXCursor fn)
+{
+	struct fn_plan plan;
+	memset(&plan, 0, sizeof plan);
+	plan.expr_branches = w->expr_branches;
+	if (!build_function(w->src, fn, &plan) && plan.macro && plan.name)
+		kp_macro_record(w->macro, fn, &plan);
+	build_plan_free(&plan);
+}
+
+/* The stages after the CFG (cfgbuild/stages.h), and what the walk wants
+ * of them.  Returns the reason when the function cannot be instrumented. */
+static const char *run_stages(struct walk *w, const struct fn_plan *plan, struct fn_stages *st, char *err,
+                              size_t errlen)
+{
+	const struct num_ops *num = num_ops_of(NUM_BALL_LARUS);
+	enum stage last = w->numbered || (w->dump && !(w->staged && w->stage == STAGE_PLACEMENT)) ? STAGE_NUMBERING
+	                                                                                          : STAGE_PLACEMENT;
+	struct rw_place_input pi; /* the placement keeps pointers into it */
+	rw_place_input(plan, &pi);
+	if (!stages_run(plan->g, num, &pi.in, last, st, err, errlen)) {
+		rw_place_input_free(&pi);
+		return err;
+	}
+	const char *why = NULL;
+	if (w->numbered) {
+		w->numbered(w->numbered_ctx, plan, st->dag);
+	} else if (w->dump) {
+		fprintf(w->dump, "function %s line %u checksum %016llx\n", plan->name, plan->line,
+		        (unsigned long long)num->checksum(plan->g, st->dag));
+		if (w->staged)
+			stage_dump(w->dump, w->stage, plan->g, st);
+		else
+			num->dump(w->dump, plan->g, st->dag);
+	} else {
+		struct kp_mode_fn f = {w->rw, plan, st->dag, st->place, w->src->path, w->src == w->main_src,
+		                       w->msg ? w->msg : stderr, w->quiet};
+		why = w->mode->mode->function(w->mode->state, &f, err, errlen);
+	}
+	rw_place_input_free(&pi);
+	return why;
+}
+
+/* Prints why the function was not instrumented, or its cut note. */
+static void report_function(struct walk *w, const struct fn_plan *plan, const struct fn_stages *st,
+                            const char *why, unsigned line)
+{
+	FILE *msg = w->msg ? w->msg : stderr;
+	if (why) {
+		/* the function's own line; the line the reason is about after it */
+		char at[32] = "";
+		if (line && plan->line && line != plan->line)
+			snprintf(at, sizeof at, " (line %u)", line);
+		fprintf(msg, "%s:%u: warning: function '%s' not instrumented: %s%s\n", w->src->path,
+		        plan->line ? plan->line : line, plan->name, why, at);
+		w->counts.skipped++;
+		return;
+	}
+	w->counts.instrumented++;
+	/* a dump or a listing numbers the CFG with cuts; of the modes, those
+	 * whose numbering cuts (kiter numbers the CFG itself) */
+	bool cuts = !w->mode || w->dump || w->numbered || w->mode->mode->cuts;
+	if (cuts && st->dag->ncut) {
+		w->counts.cut++;
+		if (!w->quiet)
+			fprintf(msg, "%s:%u: note: function '%s': %u edges cut to keep path IDs within 64 bits\n",
+			        w->src->path, plan->line, plan->name, st->dag->ncut);
+	}
+}
+
+static void instrument_function(struct walk *w, CXCursor fn)
+{
+	struct fn_plan plan;
+	char err[256];
+	memset(&plan, 0, sizeof plan);
+	plan.expr_branches = w->expr_branches;
+	const char *why = NULL;
+	unsigned line = 0;
+	struct fn_stages st = {0};
+	char macro_why[600];
+	if (!build_function(w->src, fn, &plan)) {
+		if (w->collect && plan.macro && plan.name)
+			kp_macro_record(w->collect, fn, &plan);
+		why = plan.reason;
+		line = plan.reason_line;
+		const struct macro_fn *mf = plan.macro && plan.name ? kp_macro_find(w->expanded, plan.name) : NULL;
+		if (mf && mf->reason) {
+			snprintf(macro_why, sizeof macro_why, "%s; it cannot be written out: %s", plan.reason, mf->reason);
+			why = macro_why;
+		}
+	} else {
+		why = run_stages(w, &plan, &st, err, sizeof err);
+	}
+	report_function(w, &plan, &st, why, line);
+	stages_free(&st);
+	build_plan_free(&plan);
+}
+
+static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct walk *w = d;
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	CXFile f;
+	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+	struct hdr *h = NULL;
+	if (!f || (!clang_File_isEqual(f, w->src->file) && (w->macro || !(h = hdr_find(w->hdrs, f)))))
+		return CXChildVisit_Continue;
+	if (w->only) {
+		CXString n = clang_getCursorSpelling(c);
+		bool match = !strcmp(clang_getCString(n), w->only);
+		clang_disposeString(n);
+		if (!match)
+			return CXChildVisit_Continue;
+	}
+	if (w->macro) {
+		survey_function(w, c);
+	} else if (h) { /* a header's function: its own text and edits */
+		struct src_file *src = w->src;
+		struct rw_file *rw = w->rw;
+		w->src = &h->src;
+		w->rw = &h->rw;
+		struct macro_fns *collect = w->collect;
+		w->collect = NULL; /* only the main file's invocations are written out */
+		instrument_function(w, c);
+		w->collect = collect;
+		w->src = src;
+		w->rw = rw;
+	} else {
+		instrument_function(w, c);
+	}
+	return CXChildVisit_Continue;
+}
+
+void kp_walk(struct walk *w, CXTranslationUnit tu)
+{
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, w);
+}

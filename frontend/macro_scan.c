@@ -1,0 +1,244 @@
+/*
+ * macro_scan.c: the macro invocations of functions whose control flow a
+ * macro spells (walk.h): found in the preprocessing record, grouped when
+ * one invocation spans several functions, written out by expand.c and the
+ * result parsed again as the main file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expand.h"
+#include "walk.h"
+
+const struct macro_fn *kp_macro_find(const struct macro_fns *m, const char *name)
+{
+	for (uint32_t i = 0; m && i < m->n; i++)
+		if (!strcmp(m->v[i].name, name))
+			return &m->v[i];
+	return NULL;
+}
+
+/* Remembers fn, which fails only because a macro spells some of its
+ * control flow. */
+void kp_macro_record(struct macro_fns *m, CXCursor fn, const struct fn_plan *plan)
+{
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 16;
+		m->v = realloc(m->v, m->cap * sizeof *m->v);
+		if (!m->v) {
+			fprintf(stderr, "kpath: out of memory\n");
+			exit(1);
+		}
+	}
+	CXSourceRange r = clang_getCursorExtent(fn);
+	unsigned a, b;
+	clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &a);
+	clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &b);
+	m->v[m->n] = (struct macro_fn){strdup(plan->name), a, b > a ? b : a + 1, NULL, m->n};
+	m->n++;
+}
+
+void kp_macro_fns_free(struct macro_fns *m)
+{
+	for (uint32_t i = 0; i < m->n; i++) {
+		free(m->v[i].name);
+		free(m->v[i].reason);
+	}
+	free(m->v);
+}
+
+/* The number of clang errors, without printing them. */
+static unsigned report_errors_quietly(CXTranslationUnit tu)
+{
+	unsigned n = clang_getNumDiagnostics(tu), errors = 0;
+	for (unsigned i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		errors += clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
+		clang_disposeDiagnostic(d);
+	}
+	return errors;
+}
+
+static uint32_t group_of(struct macro_fns *m, uint32_t i)
+{
+	while (m->v[i].group != i)
+		i = m->v[i].group;
+	return i;
+}
+
+struct region_scan {
+	const struct src_file *src;
+	struct macro_fns *fns;
+	struct xp_region *v;
+	uint32_t n, cap;
+};
+
+/* True when offset off is on a preprocessing directive's (logical) line. */
+static bool on_directive_line(const struct src_file *src, uint32_t off)
+{
+	size_t s = off;
+	for (;;) {
+		while (s > 0 && src->text[s - 1] != '\n')
+			s--;
+		if (s >= 2 && src->text[s - 2] == '\\') { /* continued from the line above */
+			s -= 2;
+			continue;
+		}
+		break;
+	}
+	while (s < src->len && (src->text[s] == ' ' || src->text[s] == '\t'))
+		s++;
+	return s < src->len && src->text[s] == '#';
+}
+
+/* The offset after the ")" closing the "(" at off (comments and literals
+ * skipped), or 0 if there is none. */
+static uint32_t match_paren(const struct src_file *src, uint32_t off)
+{
+	int depth = 0;
+	for (size_t i = off; i < src->len; i++) {
+		char ch = src->text[i];
+		if (ch == '/' && i + 1 < src->len && src->text[i + 1] == '*') {
+			const char *e = strstr(src->text + i + 2, "*/");
+			if (!e)
+				return 0;
+			i = (size_t)(e - src->text) + 1;
+		} else if (ch == '/' && i + 1 < src->len && src->text[i + 1] == '/') {
+			while (i < src->len && src->text[i] != '\n')
+				i++;
+		} else if (ch == '"' || ch == '\'') {
+			for (i++; i < src->len && src->text[i] != ch && src->text[i] != '\n'; i++)
+				if (src->text[i] == '\\')
+					i++;
+		} else if (ch == '(') {
+			depth++;
+		} else if (ch == ')' && --depth == 0) {
+			return (uint32_t)i + 1;
+		} else if (ch == '#' && (i == 0 || src->text[i - 1] == '\n')) {
+			return 0; /* a directive inside: leave it */
+		}
+	}
+	return 0;
+}
+
+/* An object-like macro whose expansion may be a function-like macro's name
+ * ("#define PICK TRY", then "PICK(x)"): the invocation goes on to the ")"
+ * after it.  Writing out a longer region is still checked token for token. */
+static uint32_t invocation_end(const struct src_file *src, uint32_t a, uint32_t b)
+{
+	if (memchr(src->text + a, '(', b - a))
+		return b;
+	uint32_t i = b;
+	while (i < src->len && (src->text[i] == ' ' || src->text[i] == '\t' || src->text[i] == '\n'))
+		i++;
+	if (i >= src->len || src->text[i] != '(')
+		return b;
+	uint32_t e = match_paren(src, i);
+	return e ? e : b;
+}
+
+static enum CXChildVisitResult scan_expansion(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct region_scan *rs = d;
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_MacroExpansion)
+		return CXChildVisit_Continue;
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXFile f1, f2;
+	unsigned a, b;
+	clang_getSpellingLocation(clang_getRangeStart(r), &f1, NULL, NULL, &a);
+	clang_getSpellingLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &b);
+	if (!f1 || !f2 || !clang_File_isEqual(f1, rs->src->file) || !clang_File_isEqual(f2, rs->src->file) ||
+	    b <= a || b > rs->src->len || on_directive_line(rs->src, a))
+		return CXChildVisit_Continue;
+	b = invocation_end(rs->src, a, b);
+	uint32_t owner = UINT32_MAX;
+	for (uint32_t i = 0; i < rs->fns->n; i++) {
+		struct macro_fn *fn = &rs->fns->v[i];
+		if (a > fn->end || b <= fn->start)
+			continue;
+		if (owner != UINT32_MAX) { /* one invocation, several functions */
+			uint32_t r1 = group_of(rs->fns, owner), r2 = group_of(rs->fns, i);
+			if (r1 != r2)
+				rs->fns->v[r1 > r2 ? r1 : r2].group = r1 < r2 ? r1 : r2;
+			continue;
+		}
+		owner = i;
+		if (rs->n == rs->cap) {
+			rs->cap = rs->cap ? 2 * rs->cap : 64;
+			rs->v = realloc(rs->v, rs->cap * sizeof *rs->v);
+			if (!rs->v) {
+				fprintf(stderr, "kpath: out of memory\n");
+				exit(1);
+			}
+		}
+		struct xp_region *x = &rs->v[rs->n++];
+		x->start = a;
+		x->end = b;
+		x->fn = i;
+		CXString n = clang_getCursorSpelling(c);
+		snprintf(x->name, sizeof x->name, "%s", clang_getCString(n));
+		clang_disposeString(n);
+	}
+	return CXChildVisit_Continue;
+}
+
+static int region_cmp(const void *a, const void *b)
+{
+	const struct xp_region *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end; /* outer first */
+}
+
+/* walk.h */
+CXTranslationUnit kp_expand_and_reparse(CXIndex index, const struct src_file *src, struct macro_fns *fns,
+                                        const char **flags, int nflags, const char *prefix, char **text)
+{
+	struct region_scan rs = {src, fns, NULL, 0, 0};
+	clang_visitChildren(clang_getTranslationUnitCursor(src->tu), scan_expansion, &rs);
+	for (uint32_t i = 0; i < rs.n; i++) /* a group is written out as one function */
+		rs.v[i].fn = group_of(fns, rs.v[i].fn);
+	if (rs.n)
+		qsort(rs.v, rs.n, sizeof *rs.v, region_cmp);
+	uint32_t kept = 0; /* outermost invocations only: an argument's own invocation is inside */
+	for (uint32_t i = 0; i < rs.n; i++)
+		if (!kept || rs.v[i].start >= rs.v[kept - 1].end)
+			rs.v[kept++] = rs.v[i];
+	struct xp_request rq = {src->path, src->text, src->len, flags, nflags, prefix, rs.v, kept, fns->n};
+	struct xp_result res;
+	memset(&res, 0, sizeof res);
+	xp_expand(&rq, &res);
+	bool any = false;
+	for (uint32_t i = 0; i < fns->n; i++) {
+		uint32_t g = group_of(fns, i);
+		if (res.reason[g])
+			fns->v[i].reason = strdup(res.reason[g]);
+		else if (!res.expanded[g])
+			fns->v[i].reason = strdup("none of the invocations in its own text holds control flow (the "
+			                          "file includes itself, or a macro's name comes from another file)");
+		any |= res.expanded[i];
+	}
+	free(rs.v);
+	CXTranslationUnit tu = NULL;
+	if (any) {
+		struct CXUnsavedFile uf = {src->path, res.text, (unsigned long)res.len};
+		enum CXErrorCode rc = clang_parseTranslationUnit2(index, src->path, flags, nflags, &uf, 1,
+		                                                  CXTranslationUnit_DetailedPreprocessingRecord, &tu);
+		if (rc != CXError_Success || !tu || report_errors_quietly(tu)) {
+			if (tu)
+				clang_disposeTranslationUnit(tu);
+			tu = NULL;
+			for (uint32_t i = 0; i < fns->n; i++)
+				if (res.expanded[group_of(fns, i)] && !fns->v[i].reason)
+					fns->v[i].reason = strdup("the file with its expansion does not parse");
+		}
+	}
+	if (tu) {
+		*text = res.text; /* the unsaved file must outlive the translation unit */
+		res.text = NULL;
+	}
+	xp_result_free(&res, fns->n);
+	return tu;
+}

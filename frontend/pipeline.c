@@ -1,0 +1,426 @@
+/*
+ * pipeline.c: one run of kpath instrument, cfg or paths (pipeline.h).
+ *
+ *   parse (libclang, the user's flags)  -> diagnostics or a translation unit
+ *   for each function definition in the main file (instrument_fn.c):
+ *     build, stages, and a dump, a listing or the mode's rewrite (modes.h)
+ *   functions that fail only because macros spell their control flow:
+ *     invocations written out and the file parsed again (macro_scan.c)
+ *   rw_render           preamble + edited text + descriptors
+ *   write               temporary file + rename: never a half-written output
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <clang-c/Index.h>
+
+#include "frontend.h"
+#include "pipeline.h"
+
+/* Prints clang's errors as file:line:col: error: ...; returns their number. */
+static unsigned report_diagnostics(CXTranslationUnit tu)
+{
+	unsigned n = clang_getNumDiagnostics(tu), errors = 0;
+	for (unsigned i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+		if (sev >= CXDiagnostic_Error) {
+			CXString s = clang_formatDiagnostic(d, clang_defaultDiagnosticDisplayOptions());
+			fprintf(stderr, "%s\n", clang_getCString(s));
+			clang_disposeString(s);
+			errors++;
+		}
+		clang_disposeDiagnostic(d);
+	}
+	return errors;
+}
+
+/* --check: whether the instrumented text parses without error, read as
+ * the input file itself (an unsaved file of that name, so that its quoted
+ * includes resolve as the original's) with the same flags.  An error
+ * here is kpath's: it is printed.  This costs a second parse of the whole
+ * translation unit (about as long as the first), which is why only the
+ * testing mode pays it. */
+static bool output_parses(CXIndex index, const char *in, const char **flags, int nflags, const char *text)
+{
+	struct CXUnsavedFile uf = {in, text, (unsigned long)strlen(text)};
+	CXTranslationUnit tu = NULL;
+	enum CXErrorCode rc = clang_parseTranslationUnit2(index, in, flags, nflags, &uf, 1, CXTranslationUnit_None, &tu);
+	if (rc != CXError_Success || !tu) {
+		fprintf(stderr, "kpath: error: %s: libclang could not parse the instrumented text (error %d)\n", in, (int)rc);
+		return false;
+	}
+	bool ok = report_diagnostics(tu) == 0;
+	clang_disposeTranslationUnit(tu);
+	return ok;
+}
+
+/* --- generated-identifier prefix ------------------------------------------ */
+
+struct prefix_scan {
+	const char *prefix;
+	bool clash;
+	bool reserved; /* the program declares kpath_rt_* itself */
+	char reserved_name[128];
+};
+
+static void check_name(struct prefix_scan *ps, const char *n)
+{
+	if (!n)
+		return;
+	if (!strncmp(n, ps->prefix, strlen(ps->prefix)))
+		ps->clash = true;
+}
+
+static enum CXChildVisitResult scan_decl(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct prefix_scan *ps = d;
+	(void)parent;
+	CXString s = clang_getCursorSpelling(c);
+	const char *n = clang_getCString(s);
+	check_name(ps, n);
+	if (n && !strncmp(n, "kpath_rt_", 9) && !ps->reserved) {
+		CXFile f;
+		clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+		CXString fn = clang_getFileName(f);
+		/* our own header is never included by user code, so any
+		 * declaration of these names is the program's */
+		ps->reserved = true;
+		snprintf(ps->reserved_name, sizeof ps->reserved_name, "%s", n);
+		clang_disposeString(fn);
+	}
+	clang_disposeString(s);
+	return CXChildVisit_Continue;
+}
+
+/* A prefix no identifier of the program starts with: kp_, kp1_, kp2_... */
+static const char *choose_prefix(const struct src_file *src, char *buf, size_t cap, const char **reserved)
+{
+	static char reserved_name[128];
+	*reserved = NULL;
+	for (int attempt = 0; attempt < 100; attempt++) {
+		if (attempt == 0)
+			snprintf(buf, cap, "kp_");
+		else
+			snprintf(buf, cap, "kp%d_", attempt);
+		struct prefix_scan ps = {buf, false, false, {0}};
+		ps.clash = src_prefix_used(src, buf);
+		clang_visitChildren(clang_getTranslationUnitCursor(src->tu), scan_decl, &ps);
+		if (ps.reserved) {
+			snprintf(reserved_name, sizeof reserved_name, "%s", ps.reserved_name);
+			*reserved = reserved_name;
+		}
+		if (!ps.clash)
+			return buf;
+	}
+	return NULL;
+}
+
+/* --include-out's default: kpath-include/ beside the output file. */
+static char *default_include_out(const char *out)
+{
+	const char *slash = strrchr(out, '/');
+	size_t n = slash ? (size_t)(slash - out + 1) : 0;
+	char *p = malloc(n + 16);
+	if (!p)
+		exit(1);
+	snprintf(p, n + 16, "%.*skpath-include", (int)n, out);
+	return p;
+}
+
+/* Whether out may be written: not a directory, and not the input itself
+ * (by any name: "./", "..", a symbolic or a hard link), which writing would
+ * replace.  Says why on stderr when not. */
+static bool output_path_ok(const char *in, const char *out)
+{
+	struct stat so, si;
+	size_t n = strlen(out);
+	bool is_dir = n > 0 && out[n - 1] == '/';
+	if (stat(out, &so) == 0) {
+		is_dir |= S_ISDIR(so.st_mode) != 0;
+		if (!is_dir && stat(in, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
+			fprintf(stderr, "kpath: error: the output '%s' is the input file '%s': writing it would replace the source; "
+			        "give -o another file\n", out, in);
+			return false;
+		}
+	}
+	if (is_dir) {
+		fprintf(stderr, "kpath: error: the output '%s' names a directory: give -o a file name\n", out);
+		return false;
+	}
+	return true;
+}
+
+static char *default_output(const char *in)
+{
+	size_t n = strlen(in);
+	char *out = malloc(n + 8);
+	if (!out)
+		exit(1);
+	memcpy(out, in, n + 1);
+	if (n > 2 && !strcmp(in + n - 2, ".c"))
+		out[n - 2] = 0;
+	strcat(out, ".kpath.c");
+	return out;
+}
+
+/* The state of one run. */
+struct run {
+	const struct kp_run_opts *o;
+	const struct kp_mode_ops *mode;   /* NULL: kpath cfg or paths */
+	const char *out;
+	char *out_owned;
+	CXIndex index;
+	CXTranslationUnit tu;
+	struct src_file src;
+	struct macro_fns mfns;
+	struct hdr_set hdrs;
+	char *expanded_text;
+	char src_hash[17];
+	char prefix[16];
+	struct rw_file rw;
+	struct walk w;
+};
+
+/* Parses the main file and indexes it; chooses the prefix.  0 or the
+ * exit status. */
+static int parse_main(struct run *r)
+{
+	const struct kp_run_opts *o = r->o;
+	const char *in = o->in;
+	enum CXErrorCode rc = clang_parseTranslationUnit2(r->index, in, o->flags, o->nflags, NULL, 0,
+	                                                  CXTranslationUnit_DetailedPreprocessingRecord, &r->tu);
+	if (rc != CXError_Success || !r->tu) {
+		fprintf(stderr, "kpath: error: %s: libclang could not parse the file (error %d)\n", in, (int)rc);
+		return 1;
+	}
+	if (report_diagnostics(r->tu)) {
+		fprintf(stderr, "kpath: error: %s does not compile; nothing written\n", in);
+		return 1;
+	}
+	r->src.path = in;
+	r->src.file = clang_getFile(r->tu, in);
+	r->src.tu = r->tu;
+	r->src.text = clang_getFileContents(r->tu, r->src.file, &r->src.len);
+	if (!r->src.text) {
+		fprintf(stderr, "kpath: error: cannot read '%s'\n", in);
+		return 1;
+	}
+	rw_source_hash(r->src.text, r->src.len, r->src_hash); /* the bytes as read, before expansion */
+	if (!src_index(&r->src)) {
+		fprintf(stderr, "kpath: out of memory\n");
+		return 1;
+	}
+	const char *reserved;
+	if (!choose_prefix(&r->src, r->prefix, sizeof r->prefix, &reserved)) {
+		fprintf(stderr, "kpath: error: %s: no free prefix for generated identifiers\n", in);
+		return 1;
+	}
+	if (reserved) {
+		fprintf(stderr, "kpath: error: %s: declares '%s'; names starting with kpath_rt_ are reserved for kpath\n",
+		        in, reserved);
+		return 1;
+	}
+	if (r->mode && r->mode->source && !r->mode->source(o->mode->state, &r->src))
+		return 1;
+	return 0;
+}
+
+/* The file with the macro invocations written out replaces the parsed
+ * one (when it parses).  0 or the exit status. */
+static int expand_macros(struct run *r)
+{
+	const struct kp_run_opts *o = r->o;
+	CXTranslationUnit tu2 = kp_expand_and_reparse(r->index, &r->src, &r->mfns, o->flags, o->nflags, r->prefix,
+	                                              &r->expanded_text);
+	if (!tu2)
+		return 0;
+	clang_disposeTranslationUnit(r->tu);
+	r->tu = tu2;
+	r->src.file = clang_getFile(r->tu, o->in);
+	r->src.tu = r->tu;
+	r->src.text = clang_getFileContents(r->tu, r->src.file, &r->src.len);
+	src_free(&r->src);
+	const char *reserved;
+	if (!r->src.text || !src_index(&r->src) || !choose_prefix(&r->src, r->prefix, sizeof r->prefix, &reserved) ||
+	    reserved) {
+		fprintf(stderr, "kpath: error: %s: cannot read back the file with macro expansions\n", o->in);
+		return 1;
+	}
+	return 0;
+}
+
+/* --include-dir: the headers whose functions are instrumented too, and
+ * the main file's includes redirected to their copies.  0 or 1. */
+static int plan_headers(struct run *r)
+{
+	const struct kp_run_opts *o = r->o;
+	const struct kp_inc_opts *inc = o->inc;
+	char err[PATH_MAX + 128];
+	char *root = inc->out ? strdup(inc->out) : default_include_out(r->out);
+	bool ok = hdr_collect(r->tu, o->in, inc->dirs, inc->n, root, &r->hdrs, err, sizeof err);
+	free(root);
+	for (unsigned i = 0; ok && i < r->hdrs.n; i++)
+		if (src_prefix_used(&r->hdrs.v[i].src, r->prefix)) {
+			snprintf(err, sizeof err, "%s uses identifiers starting with %s, kpath's prefix for this file",
+			         r->hdrs.v[i].spelling, r->prefix);
+			ok = false;
+		}
+	if (!ok) {
+		fprintf(stderr, "kpath: error: %s: %s; nothing written\n", o->in, err);
+		return 1;
+	}
+	hdr_plan_edits(&r->hdrs, r->tu, r->src.file, r->src.text, r->src.len, &r->rw, r->prefix, o->check);
+	return 0;
+}
+
+/* Functions that fail only because macros spell some of their control
+ * flow get those invocations written out, and the file is parsed again
+ * (expand.h).  kpath instrument finds them during its first walk, which
+ * is kept when there are none (the common case: each function is built
+ * once); cfg and paths print as they go, so a survey walk finds them
+ * first.  On success (0) r->rw holds the rewrite; else the exit status,
+ * r->rw freed. */
+static int walk_all(struct run *r)
+{
+	const struct kp_run_opts *o = r->o;
+	bool expr_branches = !o->no_expr_branches;
+	bool collect = !o->dump && !o->numbered, expanded = false;
+	if (!collect) {
+		struct walk survey = {.macro = &r->mfns, .src = &r->src, .quiet = o->quiet, .expr_branches = expr_branches,
+		                      .only = o->only};
+		kp_walk(&survey, r->tu);
+	}
+	for (;;) {
+		if (r->mfns.n && !expanded) {
+			expanded = true;
+			if (expand_macros(r))
+				return 1;
+		}
+		rw_file_init(&r->rw, r->prefix, o->in, o->check);
+		memcpy(r->rw.src_hash, r->src_hash, sizeof r->rw.src_hash);
+		if (!o->dump && o->inc && o->inc->n && plan_headers(r)) {
+			rw_file_free(&r->rw);
+			return 1;
+		}
+		char *msgbuf = NULL;
+		size_t msglen = 0;
+		FILE *msg = collect && !expanded ? open_memstream(&msgbuf, &msglen) : NULL;
+		if (collect && !expanded && !msg) {
+			fprintf(stderr, "kpath: out of memory\n");
+			rw_file_free(&r->rw);
+			return 1;
+		}
+		if (r->mode && r->mode->walk_start)
+			r->mode->walk_start(o->mode->state);
+		r->w = (struct walk){.hdrs = &r->hdrs, .expanded = &r->mfns, .src = &r->src, .rw = &r->rw,
+		                     .quiet = o->quiet, .expr_branches = expr_branches, .dump = o->dump, .only = o->only,
+		                     .numbered = o->numbered, .numbered_ctx = o->numbered_ctx,
+		                     .collect = msg ? &r->mfns : NULL, .msg = msg, .staged = o->staged, .stage = o->stage,
+		                     .mode = o->mode, .main_src = &r->src};
+		kp_walk(&r->w, r->tu);
+		if (!msg)
+			return 0;
+		fclose(msg);
+		if (!r->mfns.n) { /* nothing to write out: this walk stands */
+			fwrite(msgbuf, 1, msglen, stderr);
+			free(msgbuf);
+			return 0;
+		}
+		/* walk again on the file with the macros written out */
+		free(msgbuf);
+		rw_file_free(&r->rw);
+		hdr_set_free(&r->hdrs);
+		memset(&r->hdrs, 0, sizeof r->hdrs);
+	}
+}
+
+/* The instrumented text and headers written, and the summary line.
+ * Returns the exit status; r->rw freed. */
+static int write_output(struct run *r)
+{
+	const struct kp_run_opts *o = r->o;
+	const char *in = o->in, *out = r->out;
+	int status = r->mode->finish ? r->mode->finish(o->mode->state, in, out) : 0;
+	if (status) {
+		rw_file_free(&r->rw);
+		return status;
+	}
+	char herr[PATH_MAX + 128];
+	if (!hdr_write(&r->hdrs, &r->rw, herr, sizeof herr)) {
+		fprintf(stderr, "kpath: error: %s; %s not written\n", herr, out);
+		rw_file_free(&r->rw);
+		return 1;
+	}
+	char *text = rw_render(&r->rw, r->src.text, r->src.len, out);
+	if (o->check && !output_parses(r->index, in, o->flags, o->nflags, text)) {
+		fprintf(stderr, "kpath: error: internal error: the instrumented text of %s does not compile (above; "
+		        "please report it); %s not written\n", in, out);
+		status = 1;
+	} else if (kp_write_atomic(out, text, strlen(text)) != 0) {
+		fprintf(stderr, "kpath: error: cannot write '%s': %s\n", out, strerror(errno));
+		status = 1;
+	} else {
+		r->mode->summary(o->mode->state, in, &r->w.counts);
+	}
+	free(text);
+	rw_file_free(&r->rw);
+	return status;
+}
+
+/* The input readable, the mode's data loaded, the output a file that is
+ * not the input.  0 or the exit status. */
+static int check_files(struct run *r)
+{
+	const struct kp_run_opts *o = r->o;
+	FILE *probe = fopen(o->in, "r");
+	if (!probe) {
+		fprintf(stderr, "kpath: error: cannot read '%s': %s\n", o->in, strerror(errno));
+		return 1;
+	}
+	fclose(probe);
+	int rc = r->mode && r->mode->load ? r->mode->load(o->mode->state) : 0;
+	if (rc)
+		return rc;
+	r->out_owned = o->out || o->dump ? NULL : default_output(o->in);
+	r->out = o->out ? o->out : r->out_owned;
+	if (r->out && !o->dump && !output_path_ok(o->in, r->out))
+		return 1;
+	return 0;
+}
+
+int kp_run(const struct kp_run_opts *o)
+{
+	struct run r;
+	memset(&r, 0, sizeof r);
+	r.o = o;
+	r.mode = !o->dump && !o->numbered && o->mode ? o->mode->mode : NULL;
+	int status = check_files(&r);
+	if (status) {
+		free(r.out_owned);
+		return status;
+	}
+	r.index = clang_createIndex(0, 0);
+	status = parse_main(&r);
+	if (!status)
+		status = walk_all(&r);
+	if (!status) {
+		if (o->dump || o->numbered)
+			rw_file_free(&r.rw);
+		else
+			status = write_output(&r);
+	}
+	hdr_set_free(&r.hdrs);
+	kp_macro_fns_free(&r.mfns);
+	free(r.expanded_text);
+	src_free(&r.src);
+	if (r.tu)
+		clang_disposeTranslationUnit(r.tu);
+	clang_disposeIndex(r.index);
+	free(r.out_owned);
+	return status;
+}
