@@ -59,6 +59,9 @@ void ol_func_init(struct ol_func *f, uint32_t nblocks, uint32_t entry, uint32_t 
 void ol_func_add_edge(struct ol_func *f, uint32_t src, uint32_t dst);
 void ol_func_set_call(struct ol_func *f, uint32_t block, uint32_t callee);
 void ol_func_finish(struct ol_func *f);
+/* ol_func_finish for graphs from outside (a kpath CFG, a profile): the
+ * reason when f breaks an invariant above, else NULL.  Release f either way. */
+const char *ol_func_finish_checked(struct ol_func *f);
 void ol_func_release(struct ol_func *f);
 
 struct ol_program {

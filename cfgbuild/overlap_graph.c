@@ -129,7 +129,9 @@ static void loop_bodies(struct ol_func *f)
 	free(work);
 }
 
-void ol_func_finish(struct ol_func *f)
+/* What ol_func_finish asserts, as a reason: NULL when f keeps the
+ * invariants of overlap.h (one back edge per block, reducible). */
+const char *ol_func_finish_checked(struct ol_func *f)
 {
 	uint32_t n = f->nblocks, e, b, *fill;
 
@@ -140,7 +142,8 @@ void ol_func_finish(struct ol_func *f)
 	f->is_head = ol_xcalloc(n, sizeof *f->is_head);
 	f->back_head = ol_xcalloc(n, sizeof *f->back_head);
 	for (e = 0; e < f->nedges; e++) {
-		assert(f->edges[e].dst != f->entry && f->edges[e].src != f->exit);
+		if (f->edges[e].dst == f->entry || f->edges[e].src == f->exit)
+			return "an edge into the entry or out of the exit";
 		f->succ_start[f->edges[e].src + 1]++;
 	}
 	for (b = 0; b < n; b++)
@@ -157,15 +160,29 @@ void ol_func_finish(struct ol_func *f)
 	for (e = 0; e < f->nedges; e++)
 		if (f->is_back[e]) {
 			/* one back edge per block: a BL path ending there names its loop */
-			assert(f->back_head[f->edges[e].src] == OL_NONE);
+			if (f->back_head[f->edges[e].src] != OL_NONE)
+				return "two back edges leave one block";
 			f->back_head[f->edges[e].src] = f->edges[e].dst;
 			f->is_head[f->edges[e].dst] = true;
 		}
 	loop_bodies(f);
 	/* reducible: a back edge's source lies in its head's body by construction;
-	 * the entry does not (it has no predecessor), so no loop contains it */
+	 * the entry does not (it has no predecessor), so no loop contains it.
+	 * When a head does not dominate a back edge's source, a path from the
+	 * entry reaches the source avoiding the head, and the reverse flood of
+	 * loop_bodies finds the entry. */
 	for (b = 0; b < n; b++)
-		assert(!f->is_head[b] || !f->body[b][f->entry]);
+		if (f->is_head[b] && f->body[b][f->entry])
+			return "irreducible loop (a jump into the loop's body)";
+	return NULL;
+}
+
+void ol_func_finish(struct ol_func *f)
+{
+	const char *why = ol_func_finish_checked(f);
+
+	assert(!why);
+	(void)why;
 }
 
 void ol_func_release(struct ol_func *f)

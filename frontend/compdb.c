@@ -237,6 +237,11 @@ static int compdb_args(int argc, char **argv, struct compdb_opts *o, bool *done)
 		usage(stderr);
 		return 2;
 	}
+	if (o->mode && !strcmp(o->mode, "overlap")) { /* docs/overlap-mode.md, "Not instrumented" */
+		fprintf(stderr, "kpath instrument -p: --mode overlap is not supported in builds yet (instrument the "
+		        "files one by one)\n");
+		return 2;
+	}
 	struct kp_mode_args ma = {.mode = o->mode, .kiter = o->kiter, .interesting = o->interesting, .top = o->top};
 	struct kp_mode_run mr;
 	if (!kp_mode_select(&ma, &mr))

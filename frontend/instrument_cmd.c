@@ -37,6 +37,9 @@ static void usage(FILE *out)
 	             "  --kiter-loop FILE:LINE=K  with --mode kiter: K of the loop whose head\n"
 	             "           starts on LINE (repeatable; 1 makes it acyclic); in the source,\n"
 	             "           #pragma kpath kiter(K) before a loop statement (0: acyclic)\n"
+	             "  --mode overlap --degree N  overlapping paths (Tallam, Zhang & Gupta):\n"
+	             "           Ball-Larus paths extended past each back edge to the\n"
+	             "           (N+1)-th predicate, N in 0..64 (docs/overlap-mode.md)\n"
 	             "  --mode ppp --interesting PROFILE  preferential path profiling: the paths\n"
 	             "           PROFILE recorded per function are numbered compactly and\n"
 	             "           counted in an array, every other path by its Ball-Larus ID\n"
@@ -65,7 +68,7 @@ struct instrument_opts {
 
 enum {
 	I_OUT = 1, I_QUIET, I_CHECK, I_MODE, I_KITER, I_INTERESTING, I_TOP, I_KITER_LOOP, I_NO_EXPR, I_PPP_REGS,
-	I_NO_REPEAT, I_INCDIR, I_INCOUT, I_COMPDB, I_HELP,
+	I_NO_REPEAT, I_INCDIR, I_INCOUT, I_COMPDB, I_HELP, I_DEGREE,
 };
 
 static const struct kp_opt instrument_opts_tab[] = {
@@ -77,6 +80,7 @@ static const struct kp_opt instrument_opts_tab[] = {
 	{"--interesting", I_INTERESTING, KP_OPT_NEEDS},
 	{"--interesting-top", I_TOP, KP_OPT_NEEDS},
 	{"--kiter-loop", I_KITER_LOOP, KP_OPT_NEEDS},
+	{"--degree", I_DEGREE, KP_OPT_NEEDS},
 	{"--no-expr-branches", I_NO_EXPR, KP_OPT_FLAG},
 	{"--ppp-registers", I_PPP_REGS, KP_OPT_FLAG},
 	{"--no-repeat", I_NO_REPEAT, KP_OPT_FLAG},
@@ -107,11 +111,12 @@ static int instrument_opt(int id, const char *opt, const char *v, struct instrum
 	case I_KITER:
 	case I_INTERESTING:
 	case I_TOP:
+	case I_DEGREE:
 		if (!v) {
 			fprintf(stderr, "kpath instrument: %s needs a value\n", opt);
 			return 2;
 		}
-		*(id == I_MODE ? &o->mode.mode : id == I_KITER ? &o->mode.kiter
+		*(id == I_MODE ? &o->mode.mode : id == I_KITER ? &o->mode.kiter : id == I_DEGREE ? &o->mode.degree
 		                               : id == I_TOP ? &o->mode.top : &o->mode.interesting) = v;
 		return -1;
 	case I_KITER_LOOP:
@@ -200,7 +205,8 @@ int kp_instrument_main(int argc, char **argv)
 	}
 	struct kp_inc_opts inc = {o.incdirs, o.nincdirs, o.incout};
 	struct kp_run_opts ro = {.in = o.in, .out = o.out, .flags = o.flags, .nflags = o.nflags, .quiet = o.quiet,
-	                         .check = o.check, .no_expr_branches = !o.expr_branches, .inc = &inc, .mode = &mode};
+	                         .check = o.check, .no_expr_branches = !o.expr_branches || mode.mode == &kp_mode_overlap /* docs/overlap-mode.md */,
+	                         .inc = &inc, .mode = &mode};
 	int rc = kp_run(&ro);
 	kp_mode_run_free(&mode);
 	instrument_opts_free(&o);

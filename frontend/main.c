@@ -27,6 +27,7 @@
 #include "kipf_tool.h"
 #include "report.h"
 #include "residual.h"
+#include "overlap_mode.h"
 #include "wpp.h"
 
 static void usage(FILE *out)
@@ -42,6 +43,7 @@ static void usage(FILE *out)
 	             "  merge A.json B.json... -o OUT.json       sum profiles\n"
 	             "  diff OLD.json NEW.json                   paths that appeared, vanished, changed\n"
 	             "  residual TESTS.json PROD.json            paths PROD ran that TESTS did not\n"
+	             "  overlap estimate|check PROFILE [EXACT]   flow bounds from overlapping paths\n"
 	             "  coverage PROFILE... [--fail-under-line P] line, branch, function, path coverage\n"
 	             "  export --format lcov|cobertura PROFILE... coverage for CI services and editors\n"
 	             "  paths INPUT.c --function F [-- FLAGS]    list a function's Ball-Larus paths\n"
@@ -76,6 +78,8 @@ int main(int argc, char **argv)
 		return kp_diff_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "residual"))
 		return kp_residual_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "overlap"))
+		return kp_overlap_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "paths"))
 		return kp_paths_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kipf"))

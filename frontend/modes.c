@@ -9,7 +9,7 @@
 
 /* The first entry is the default mode.  A new mode is one more entry
  * (and its file). */
-static const struct kp_mode_ops *const kp_modes[] = {&kp_mode_kipf, &kp_mode_kiter, &kp_mode_ppp};
+static const struct kp_mode_ops *const kp_modes[] = {&kp_mode_kipf, &kp_mode_kiter, &kp_mode_ppp, &kp_mode_overlap};
 #define NMODES (sizeof kp_modes / sizeof kp_modes[0])
 
 /* "kipf (the default), kiter or ppp" */

@@ -27,6 +27,7 @@ struct kp_mode_args {
 	const char *interesting;       /* --interesting PROFILE */
 	const char *top;               /* --interesting-top P */
 	bool check;                    /* --check (kipf only) */
+	const char *degree;            /* --degree N (overlap) */
 };
 
 /* What the walk counts, for the summary line. */
@@ -76,7 +77,7 @@ struct kp_mode_run {
 bool kp_mode_select(const struct kp_mode_args *a, struct kp_mode_run *run);
 void kp_mode_run_free(struct kp_mode_run *run);
 
-extern const struct kp_mode_ops kp_mode_kipf, kp_mode_kiter, kp_mode_ppp;
+extern const struct kp_mode_ops kp_mode_kipf, kp_mode_kiter, kp_mode_ppp, kp_mode_overlap;
 
 /* --kiter-loop FILE:LINE=K into *l (mode_kiter.c); false when malformed. */
 bool kp_kiter_loop_arg(const char *s, struct rw_kiter_loop *l);

@@ -120,6 +120,17 @@ static bool modes_agree(FILE *err, const struct kp_profile *acc, const struct kp
 				                                          : "a non-ppp one");
 				return false;
 			}
+			if (ks == ka && !kp_overlap_same(s->overlap, a->overlap)) { /* docs/overlap-mode.md, "The profile" */
+				char sm[48] = "kipf", am[48] = "kipf";
+				if (s->overlap)
+					snprintf(sm, sizeof sm, "overlap degree %u", kp_overlap_degree(s->overlap));
+				if (a->overlap)
+					snprintf(am, sizeof am, "overlap degree %u", kp_overlap_degree(a->overlap));
+				fprintf(err, "kpath merge: error: %s (%s:%u): %s has a profile of it in mode %s, the profiles "
+				        "before in mode %s; OL counts of different modes or degrees cannot be merged\n",
+				        kp_term(s->name), kp_term(s->file), s->line, kp_term(src_path), sm, am);
+				return false;
+			}
 			if (ks == ka)
 				continue;
 			if (!ks || !ka)

@@ -194,4 +194,17 @@ const char *rw_ppp_function(struct rw_file *f, const struct fn_plan *plan, const
                             const struct bl_placement *place, const uint64_t *ids, uint32_t nids,
                             struct rw_ppp_result *res, char *err, size_t errlen);
 
+/* --mode overlap (rewrite/overlap_form.c, docs/overlap-mode.md): Tallam,
+ * Zhang & Gupta's OL paths of degree theta past every back edge, beside
+ * the default mode's Ball-Larus code. */
+#define RW_OVERLAP_MAX_DEGREE 64u   /* largest --degree */
+struct rw_overlap_result {
+	uint32_t loops;             /* loop heads (0: the default mode's code) */
+};
+/* Instruments one function in overlap mode.  Returns NULL, or the reason
+ * it cannot be (in err). */
+const char *rw_overlap_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
+                                const struct bl_placement *place, unsigned theta, struct rw_overlap_result *res,
+                                char *err, size_t errlen);
+
 #endif

@@ -503,6 +503,19 @@ const char *kp_ppp_read(const json_t *o, uint64_t num_paths, void **out, char *f
 const char *kp_ppp_check_counts(const json_t *o, const struct kp_func *f, char *field, size_t fieldlen);
 #endif
 
+/* ---- --mode overlap (overlap.c, profile_overlap.c) ---------------------- */
+
+/* Is f a companion (the OL path counts of an overlap function, never a
+ * function of the profile)? */
+int kp_overlap_companion(const struct kpath_rt_func *f);
+/* The mode's fields for the registered overlap function f, with its
+ * companion's counts (a new jansson object); NULL for another function. */
+void *kp_overlap_fields(const struct kpath_rt_func *f);
+#ifdef JANSSON_H
+/* Reads and checks the fields of o (NULL or the reason, with the field). */
+const char *kp_overlap_read(const json_t *o, uint64_t num_paths, void **out, char *field, size_t fieldlen);
+#endif
+
 /* ---- output (snapshot.c, accumulate.c, dump.c) ------------------------ */
 
 /* Adds to p a function with descriptor f, k-IPF t (compacted to p->k,

@@ -28,6 +28,7 @@ static void func_free(struct kp_func *f)
 	free(f->paths);
 	kp_kiter_free(f->kiter);
 	kp_ppp_free(f->ppp);
+	kp_overlap_free(f->overlap);
 	kp_cfg_free(&f->cfg);
 }
 
@@ -150,6 +151,21 @@ int kp_profile_compatible(const struct kp_profile *a, const struct kp_profile *b
 						 y->ppp ? x->ppp ? "with another interesting set" : "in ppp mode" : "without ppp");
 				return KP_EINCOMPAT;
 			}
+			if (strcmp(x->name, y->name) == 0 && strcmp(x->file, y->file) == 0 &&
+			    !kp_overlap_same(x->overlap, y->overlap)) {
+				if (err) {
+					char a[48] = "without overlap", b[48] = "without overlap";
+					if (x->overlap)
+						snprintf(a, sizeof a, "in overlap mode, degree %u", kp_overlap_degree(x->overlap));
+					if (y->overlap)
+						snprintf(b, sizeof b, "in overlap mode, degree %u", kp_overlap_degree(y->overlap));
+					snprintf(err, errlen,
+						 "incompatible profile: %s (%s) is profiled %s there, %s here (kpath "
+						 "instrument --mode overlap: OL counts of different modes or degrees "
+						 "are not merged)", y->name, y->file, a, b);
+				}
+				return KP_EINCOMPAT;
+			}
 		}
 	}
 	return 0;
@@ -227,6 +243,12 @@ int kp_profile_merge_into(struct kp_profile *dst, const struct kp_profile *src, 
 		/* ppp: callers refuse two interesting sets (kp_profile_compatible,
 		 * kpath merge); the first known is kept */
 		if (s->ppp && !d->ppp && !(d->ppp = kp_ppp_copy(s->ppp))) {
+			rc = KP_ENOMEM;
+			break;
+		}
+		/* overlap: callers refuse another degree or graph (kp_profile_compatible) */
+		if (s->overlap && (d->overlap ? kp_overlap_merge(d->overlap, s->overlap)
+		                              : !(d->overlap = kp_overlap_copy(s->overlap)))) {
 			rc = KP_ENOMEM;
 			break;
 		}

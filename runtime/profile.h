@@ -131,6 +131,11 @@ struct kp_func {
 	 * ppp_interval, ppp_slots, ppp_paths [{id, ppp_id}]); NULL in the other
 	 * modes.  The counts are the k-IPF's. */
 	void *ppp;
+	/* --mode overlap (docs/profile-schema.md, "overlap",
+	 * runtime/profile_overlap.c): a jansson object of the fields mode,
+	 * overlap_degree, overlap_graph, overlap_dag_kinds, overlap_loops,
+	 * overlap_counts; NULL in the other modes. */
+	void *overlap;
 	struct kp_cfg cfg;     /* the static graph, nblocks 0 if unknown */
 };
 
@@ -236,6 +241,14 @@ unsigned kp_kiter_k(const void *x);
  * interesting set); |I| and the interval (0, 0 for NULL); whether Ball-Larus
  * ID id is an interesting path with a slot (its PPP ID in *ppp_id). */
 void kp_ppp_free(void *x);
+/* The overlap fields (profile_overlap.c): free, copy, same degree and
+ * graph (both NULL counts as the same), degree, and the sum of s's counts
+ * into d (0 or KP_ENOMEM). */
+void kp_overlap_free(void *x);
+void *kp_overlap_copy(const void *x);
+int kp_overlap_same(const void *a, const void *b);
+unsigned kp_overlap_degree(const void *x);
+int kp_overlap_merge(void *d, const void *s);
 void *kp_ppp_copy(const void *x);
 int kp_ppp_same(const void *a, const void *b);
 void kp_ppp_info(const void *x, uint64_t *ninteresting, uint64_t *interval);

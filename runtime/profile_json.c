@@ -87,6 +87,8 @@ static json_t *func_json(const struct kp_func *f)
 		goto fail;
 	if (f->kiter && json_object_update(o, (json_t *)f->kiter))
 		goto fail;
+	if (f->overlap && json_object_update(o, (json_t *)f->overlap))
+		goto fail;
 	if (f->ppp) {
 		json_t *x = kp_ppp_json(f);
 		if (!x || json_object_update(o, x)) {
@@ -466,11 +468,16 @@ static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 		const char *why = kp_ppp_read(o, num_paths, &f->ppp, field, sizeof field);
 		if (why)
 			return bad(r, field, why);
+	} else if (json_is_string(mode) && !strcmp(json_string_value(mode), "overlap")) { /* "overlap" */
+		char field[64];
+		const char *why = kp_overlap_read(o, num_paths, &f->overlap, field, sizeof field);
+		if (why)
+			return bad(r, field, why);
 	} else if (mode) { /* docs/profile-schema.md, "kiter" */
 		json_t *kk = json_object_get(o, "kiter_k"), *loops = json_object_get(o, "kiter_loops"), *l;
 		size_t i;
 		if (!json_is_string(mode) || strcmp(json_string_value(mode), "kiter"))
-			return bad(r, "mode", "expected \"kiter\" or \"ppp\" (absent: the default mode, kipf)");
+			return bad(r, "mode", "expected \"kiter\", \"ppp\" or \"overlap\" (absent: the default mode, kipf)");
 		if (!json_is_integer(kk) || json_integer_value(kk) < 1)
 			return bad(r, "kiter_k", "expected an integer >= 1");
 		if (!json_is_array(loops))

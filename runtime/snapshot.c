@@ -10,6 +10,8 @@
 int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const struct kp_ipf *t,
 		     uint64_t emitted, uint64_t invalid)
 {
+	if (kp_overlap_companion(f)) /* its counts are f's owner's (overlap.c) */
+		return 0;
 	/* --mode ppp (ppp.c): IDs back to Ball-Larus IDs, and the mode's fields */
 	struct kp_ipf bl;
 	uint64_t num_paths = f->num_paths;
@@ -31,6 +33,7 @@ int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const 
 	kf->invalid_paths = invalid;
 	kf->kiter = kp_kiter_fields(f);
 	kf->ppp = ppp;
+	kf->overlap = kp_overlap_fields(f);
 	rc = kp_ipf_add(&kf->ipf, rc ? &bl : t, p->k);
 	if (ppp)
 		kp_ipf_free(&bl);

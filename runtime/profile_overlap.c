@@ -1,0 +1,167 @@
+/*
+ * profile_overlap.c: the fields of a `--mode overlap` function on disk
+ * (docs/profile-schema.md, "Functions of --mode overlap"): read and
+ * checked, compared, merged.  They are kept as one jansson object in
+ * struct kp_func (overlap) and written back as they are.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "kp_internal.h"
+
+static int is_uint(const json_t *v)
+{
+	return json_is_integer(v) && json_integer_value(v) >= 0;
+}
+
+/* Checks the shape of every field; NULL or the rule broken (field named). */
+static const char *check(const json_t *o, uint64_t num_paths, const char **field)
+{
+	json_t *v, *x;
+	size_t i;
+	*field = "overlap_degree";
+	v = json_object_get(o, "overlap_degree");
+	if (!is_uint(v) || json_integer_value(v) > 64)
+		return "expected an integer in 0..64";
+	*field = "overlap_graph";
+	v = json_object_get(o, "overlap_graph");
+	if (!json_is_array(v))
+		return "expected an array of [src, dst]";
+	json_array_foreach(v, i, x)
+		if (json_array_size(x) != 2 || !is_uint(json_array_get(x, 0)) || !is_uint(json_array_get(x, 1)))
+			return "expected an array of [src, dst] (block ids)";
+	*field = "overlap_dag_kinds";
+	v = json_object_get(o, "overlap_dag_kinds");
+	if (!json_is_string(v) || strspn(json_string_value(v), "cex") != strlen(json_string_value(v)))
+		return "expected a string of c, e and x (one per edge of cfg.edges)";
+	*field = "overlap_loops";
+	json_t *loops = json_object_get(o, "overlap_loops");
+	if (!json_is_array(loops))
+		return "expected an array of {head, line, ids}";
+	json_array_foreach(loops, i, x)
+		if (!is_uint(json_object_get(x, "head")) || !is_uint(json_object_get(x, "line")) ||
+		    !is_uint(json_object_get(x, "ids")))
+			return "expected an array of {head, line, ids}";
+	*field = "overlap_counts";
+	v = json_object_get(o, "overlap_counts");
+	if (!json_is_array(v))
+		return "expected an array of [head, first, ro, count]";
+	json_array_foreach(v, i, x) {
+		size_t l;
+		json_t *lp;
+		if (json_array_size(x) != 4 || !is_uint(json_array_get(x, 0)) || !is_uint(json_array_get(x, 1)) ||
+		    !is_uint(json_array_get(x, 2)) || !is_uint(json_array_get(x, 3)) ||
+		    json_integer_value(json_array_get(x, 3)) < 1)
+			return "expected an array of [head, first, ro, count] with count >= 1";
+		if ((uint64_t)json_integer_value(json_array_get(x, 1)) >= num_paths)
+			return "a first half's Ball-Larus ID is not below num_paths";
+		json_int_t head = json_integer_value(json_array_get(x, 0)), ro = json_integer_value(json_array_get(x, 2));
+		int found = 0;
+		json_array_foreach(loops, l, lp)
+			if (json_integer_value(json_object_get(lp, "head")) == head) {
+				found = 1;
+				if (ro >= json_integer_value(json_object_get(lp, "ids")))
+					return "an OL path ID (ro) is not below its loop's ids";
+			}
+		if (!found)
+			return "a count names a head that is not in overlap_loops";
+	}
+	return NULL;
+}
+
+const char *kp_overlap_read(const json_t *o, uint64_t num_paths, void **out, char *field, size_t fieldlen)
+{
+	const char *f = "";
+	const char *why = check(o, num_paths, &f);
+	snprintf(field, fieldlen, "%s", f);
+	if (why)
+		return why;
+	*out = json_pack("{s:s, s:O, s:O, s:O, s:O, s:O}", "mode", "overlap", "overlap_degree",
+	                 json_object_get(o, "overlap_degree"), "overlap_graph", json_object_get(o, "overlap_graph"),
+	                 "overlap_dag_kinds", json_object_get(o, "overlap_dag_kinds"), "overlap_loops",
+	                 json_object_get(o, "overlap_loops"), "overlap_counts", json_object_get(o, "overlap_counts"));
+	return *out ? NULL : "out of memory";
+}
+
+void kp_overlap_free(void *x)
+{
+	json_decref((json_t *)x);
+}
+
+void *kp_overlap_copy(const void *x)
+{
+	return x ? json_deep_copy((const json_t *)x) : NULL;
+}
+
+unsigned kp_overlap_degree(const void *x)
+{
+	return (unsigned)json_integer_value(json_object_get((const json_t *)x, "overlap_degree"));
+}
+
+/* Both absent, or the same degree and graph: counts that may be summed. */
+int kp_overlap_same(const void *a, const void *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	static const char *const keys[] = {"overlap_degree", "overlap_graph", "overlap_dag_kinds", "overlap_loops"};
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		if (!json_equal(json_object_get(a, keys[i]), json_object_get(b, keys[i])))
+			return 0;
+	return 1;
+}
+
+static int cmp_key(const json_t *x, const json_t *y)
+{
+	for (size_t i = 0; i < 3; i++) {
+		uint64_t u = (uint64_t)json_integer_value(json_array_get(x, i)),
+		         v = (uint64_t)json_integer_value(json_array_get(y, i));
+		if (u != v)
+			return u < v ? -1 : 1;
+	}
+	return 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return cmp_key(*(json_t *const *)a, *(json_t *const *)b);
+}
+
+/* Adds the counts of s into d (kp_overlap_same(d, s)); saturating sums,
+ * the result sorted.  0 or KP_ENOMEM. */
+int kp_overlap_merge(void *d, const void *s)
+{
+	json_t *dc = json_object_get(d, "overlap_counts"), *sc = json_object_get(s, "overlap_counts");
+	size_t n = json_array_size(dc) + json_array_size(sc), m = 0, i;
+	json_t **v = malloc((n ? n : 1) * sizeof *v), *x, *out = json_array();
+	if (!v || !out) {
+		free(v);
+		json_decref(out);
+		return KP_ENOMEM;
+	}
+	json_array_foreach(dc, i, x)
+		v[m++] = x;
+	json_array_foreach(sc, i, x)
+		v[m++] = x;
+	qsort(v, n, sizeof *v, cmp_entry);
+	int rc = 0;
+	for (i = 0; i < n && rc == 0;) {
+		uint64_t c = 0;
+		size_t j = i;
+		for (; j < n && !cmp_key(v[i], v[j]); j++)
+			c = kp_add_sat(c, (uint64_t)json_integer_value(json_array_get(v[j], 3)));
+		if (c > (uint64_t)INT64_MAX) /* JSON integers are 63 bits here */
+			c = (uint64_t)INT64_MAX;
+		json_t *e = json_pack("[O, O, O, I]", json_array_get(v[i], 0), json_array_get(v[i], 1),
+		                      json_array_get(v[i], 2), (json_int_t)c);
+		if (!e || json_array_append_new(out, e))
+			rc = KP_ENOMEM;
+		i = j;
+	}
+	free(v);
+	if (rc == 0 && json_object_set_new(d, "overlap_counts", out) == 0)
+		return 0;
+	json_decref(out);
+	return KP_ENOMEM;
+}
