@@ -12,21 +12,30 @@
  *   2. the edited file preprocesses to the original's tokens (this rejects a
  *      macro whose output is re-expanded differently when read again, e.g. a
  *      self-referential `#define x (x + 1)`, and __COUNTER__ shifts).
+ * The copies the preprocessor reads have the quiet spans of the request
+ * blanked (quiet.h: all but the directives and the functions whose
+ * invocations may be written out): every byte but the newlines becomes a
+ * space, so lines and offsets stay.  The proofs above then hold for these
+ * copies, and quiet.c argues why their expansions are the whole file's.
  * Preprocessing runs on a temporary copy beside the source (so quoted
  * includes resolve as for the original) that starts with `#line 1 "PATH"`
  * (so __FILE__ is the original's).
  */
 #include "expand.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 struct sbuf {
 	char *p;
@@ -103,8 +112,11 @@ static bool keep_flag(const char **f, int n, int *i)
 
 /* Preprocesses text with `clang -E -P`; the output in *out (malloc'd).
  * false with a reason in err when clang cannot run or fails. */
+struct xp_stats xp_stats;
+
 static bool pp_run(struct pp *pp, const char *text, size_t len, struct sbuf *out, char *err, size_t errsz)
 {
+	xp_stats.runs++;
 	const struct xp_request *rq = pp->rq;
 	FILE *f = fopen(pp->tmp, "w");
 	if (!f) {
@@ -153,24 +165,35 @@ static bool pp_run(struct pp *pp, const char *text, size_t len, struct sbuf *out
 		snprintf(err, errsz, "pipe: %s", strerror(errno));
 		return false;
 	}
+	/* posix_spawn, not fork: the parent holds a whole translation unit,
+	 * and copying its page tables (and faulting its pages back) cost more
+	 * than the preprocessor itself */
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int rc = posix_spawn_file_actions_init(&fa);
+	if (!rc)
+		rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (!rc)
+		rc = posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (!rc)
+		rc = posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	if (!rc)
+		rc = posix_spawn_file_actions_addclose(&fa, fds[0]);
+	if (!rc)
+		rc = posix_spawn_file_actions_addclose(&fa, fds[1]);
 	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
+	if (!rc)
+		rc = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		close(fds[0]);
+		close(fds[1]);
+		if (rc == ENOENT || rc == EACCES)
+			snprintf(err, errsz, "cannot run %s (set KPATH_CLANG)", argv[0]);
+		else
+			snprintf(err, errsz, "cannot run %s: %s", argv[0], strerror(rc));
 		free(argv);
-		close(fds[0]);
-		close(fds[1]);
-		snprintf(err, errsz, "fork: %s", strerror(errno));
 		return false;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		dup2(null, 0);
-		dup2(null, 2);
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
 	}
 	free(argv);
 	close(fds[1]);
@@ -347,6 +370,7 @@ static bool has_control(const char *text, size_t len)
 
 struct job {
 	struct pp pp;
+	const char *text;     /* what the preprocessor reads: rq->text with the quiet spans blanked */
 	struct ptoks orig;    /* tokens of the original, preprocessed */
 	struct sbuf orig_pp;
 	char **expansion;     /* per region: its expansion on one line, NULL if not written out */
@@ -382,7 +406,8 @@ static bool same_tokens(struct job *j, const char *text, const struct ptoks *t, 
 
 /* The edited text: regions of the functions in sel with an expansion are
  * replaced by it, on their first line, followed by their newlines. */
-static void build_edit(const struct xp_request *rq, struct job *j, const bool *sel, struct sbuf *b)
+static void build_edit(const struct xp_request *rq, struct job *j, const bool *sel, const char *text,
+                       struct sbuf *b)
 {
 	size_t pos = 0;
 	b->n = 0;
@@ -390,15 +415,15 @@ static void build_edit(const struct xp_request *rq, struct job *j, const bool *s
 		const struct xp_region *r = &rq->regions[i];
 		if (!sel[r->fn] || !j->expansion[i])
 			continue;
-		sb_put(b, rq->text + pos, r->start - pos);
+		sb_put(b, text + pos, r->start - pos);
 		sb_printf(b, "/* kpath: expansion of %s */ ", r->name);
 		sb_str(b, j->expansion[i]);
 		sb_put(b, " ", 1);
-		for (unsigned k = count_newlines(rq->text + r->start, rq->text + r->end); k; k--)
+		for (unsigned k = count_newlines(text + r->start, text + r->end); k; k--)
 			sb_put(b, "\n", 1);
 		pos = r->end;
 	}
-	sb_put(b, rq->text + pos, rq->len - pos);
+	sb_put(b, text + pos, rq->len - pos);
 }
 
 /* The identifiers of the invocations written out (the macros' names and
@@ -552,7 +577,7 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 		if (!sel[r->fn])
 			continue;
 		nsel++;
-		sb_put(&m, rq->text + pos, r->start - pos);
+		sb_put(&m, j->text + pos, r->start - pos);
 		sb_printf(&m, " %sb%u ", marker, i);
 		flatten(&m, rq->text + r->start, rq->text + r->end);
 		sb_printf(&m, " %se%u ", marker, i);
@@ -560,7 +585,7 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 			sb_put(&m, "\n", 1);
 		pos = r->end;
 	}
-	sb_put(&m, rq->text + pos, rq->len - pos);
+	sb_put(&m, j->text + pos, rq->len - pos);
 	bool ok = false;
 	if (!nsel) {
 		ok = true;
@@ -624,7 +649,7 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 		j->expansion[idx] = x.p;
 	}
 	/* 3. the edited file must preprocess to the same tokens */
-	build_edit(rq, j, sel, &m);
+	build_edit(rq, j, sel, j->text, &m);
 	if (!pp_run(&j->pp, m.p, m.n, &out, err, sizeof err))
 		goto fail;
 	tokenize(out.p, out.n, &t);
@@ -689,6 +714,26 @@ static bool make_tmp_name(struct pp *pp, const char *path, char *err, size_t err
 	return true;
 }
 
+/* rq's text with its quiet spans blanked (malloc'd). */
+static char *blank_spans(const struct xp_request *rq)
+{
+	char *t = malloc(rq->len + 1);
+	if (!t) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	memcpy(t, rq->text, rq->len);
+	t[rq->len] = 0;
+	for (uint32_t i = 0; i < rq->nquiet; i++) {
+		assert(rq->quiet[i].start <= rq->quiet[i].end && rq->quiet[i].end <= rq->len);
+		assert(!i || rq->quiet[i - 1].end <= rq->quiet[i].start);
+		for (uint32_t k = rq->quiet[i].start; k < rq->quiet[i].end; k++)
+			if (t[k] != '\n')
+				t[k] = ' ';
+	}
+	return t;
+}
+
 void xp_expand(const struct xp_request *rq, struct xp_result *res)
 {
 	struct job j;
@@ -702,11 +747,15 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 		fprintf(stderr, "kpath: out of memory\n");
 		exit(1);
 	}
+	char *quiet = rq->nregions && rq->nquiet ? blank_spans(rq) : NULL;
+	j.text = quiet ? quiet : rq->text;
+	for (uint32_t i = 0; i < rq->nquiet; i++)
+		xp_stats.blanked += rq->quiet[i].end - rq->quiet[i].start;
 	char err[256];
 	if (rq->nregions && !make_tmp_name(&j.pp, rq->path, err, sizeof err)) {
 		for (uint32_t f = 0; f < rq->nfns; f++)
 			set_reason(&j, f, "%s", err);
-	} else if (rq->nregions && !pp_run(&j.pp, rq->text, rq->len, &j.orig_pp, err, sizeof err)) {
+	} else if (rq->nregions && !pp_run(&j.pp, j.text, rq->len, &j.orig_pp, err, sizeof err)) {
 		for (uint32_t f = 0; f < rq->nfns; f++)
 			set_reason(&j, f, "%s", err);
 	} else if (rq->nregions) {
@@ -735,7 +784,7 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	for (uint32_t f = 0; f < rq->nfns; f++)
 		sel[f] = !j.reason[f];
 	struct sbuf b = {0};
-	build_edit(rq, &j, sel, &b);
+	build_edit(rq, &j, sel, rq->text, &b);
 	append_macro_uses(rq, &j, sel, &b);
 	res->text = b.p;
 	res->len = b.n;
@@ -745,6 +794,7 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 		free(j.expansion[i]);
 	}
 	res->reason = j.reason;
+	free(quiet);
 	free(j.expansion);
 	free(sel);
 	free(j.pp.tmp);

@@ -30,6 +30,12 @@ struct xp_region {
 	char name[64];
 };
 
+/* Bytes [start, end) of the original text that the preprocessor need not
+ * read (quiet.h). */
+struct xp_span {
+	uint32_t start, end;
+};
+
 struct xp_request {
 	const char *path;        /* the source file as named on the command line */
 	const char *text;        /* its contents */
@@ -40,6 +46,8 @@ struct xp_request {
 	struct xp_region *regions; /* sorted by start, disjoint */
 	uint32_t nregions;
 	uint32_t nfns;
+	const struct xp_span *quiet; /* sorted, disjoint, none overlapping a region */
+	uint32_t nquiet;
 };
 
 struct xp_result {
@@ -56,6 +64,15 @@ struct xp_result {
  * invocations cannot be expanded faithfully keeps its text and gets a
  * reason. */
 void xp_expand(const struct xp_request *rq, struct xp_result *res);
+/* What the expansions of this process cost (KPATH_STATS=1 prints them):
+ * the preprocessor runs, and the bytes of the file blanked in each copy
+ * they read (quiet.h). */
+struct xp_stats {
+	unsigned runs;
+	unsigned long long blanked;
+};
+extern struct xp_stats xp_stats;
+
 void xp_result_free(struct xp_result *res, uint32_t nfns);
 
 #endif

@@ -27,6 +27,7 @@
 #include "builds.h"
 #include "cfg.h"
 #include "expand.h"
+#include "quiet.h"
 #include "headers.h"
 #include "kiter_pragma.h"
 #include "frontend.h"
@@ -638,7 +639,15 @@ static CXTranslationUnit expand_and_reparse(CXIndex index, const struct src_file
 	for (uint32_t i = 0; i < rs.n; i++)
 		if (!kept || rs.v[i].start >= rs.v[kept - 1].end)
 			rs.v[kept++] = rs.v[i];
-	struct xp_request rq = {src->path, src->text, src->len, flags, nflags, prefix, rs.v, kept, fns->n};
+	/* the preprocessor reads the functions written out and the directives (quiet.h) */
+	struct xp_span *keep = malloc((fns->n + kept + 1) * sizeof *keep);
+	for (uint32_t i = 0; keep && i < fns->n + kept; i++)
+		keep[i] = i < fns->n ? (struct xp_span){fns->v[i].start, fns->v[i].end}
+		                     : (struct xp_span){rs.v[i - fns->n].start, rs.v[i - fns->n].end};
+	uint32_t nquiet = 0;
+	struct xp_span *quiet = keep ? quiet_spans(src, keep, fns->n + kept, flags, nflags, &nquiet) : NULL;
+	free(keep);
+	struct xp_request rq = {src->path, src->text, src->len, flags, nflags, prefix, rs.v, kept, fns->n, quiet, nquiet};
 	struct xp_result res;
 	memset(&res, 0, sizeof res);
 	xp_expand(&rq, &res);
@@ -653,6 +662,7 @@ static CXTranslationUnit expand_and_reparse(CXIndex index, const struct src_file
 		any |= res.expanded[i];
 	}
 	free(rs.v);
+	free(quiet);
 	CXTranslationUnit tu = NULL;
 	if (any) {
 		struct CXUnsavedFile uf = {src->path, res.text, (unsigned long)res.len};
@@ -667,6 +677,10 @@ static CXTranslationUnit expand_and_reparse(CXIndex index, const struct src_file
 					fns->v[i].reason = strdup("the file with its expansion does not parse");
 		}
 	}
+	if (getenv("KPATH_STATS")) /* what the expansion cost: tests count the runs */
+		fprintf(stderr, "kpath: stats: %s: %u functions with macro control flow, %u invocations, %u preprocessor "
+		        "runs, %llu of %zu bytes blanked per run, %u parses again\n", src->path, fns->n, kept,
+		        xp_stats.runs, xp_stats.blanked, src->len, any ? 1u : 0u);
 	if (tu) {
 		*text = res.text; /* the unsaved file must outlive the translation unit */
 		res.text = NULL;
