@@ -133,6 +133,9 @@ struct xp_span *quiet_spans(const struct src_file *src, struct xp_span *keep, ui
                             int nflags, uint32_t *n)
 {
 	*n = 0;
+	const char *off = getenv("KPATH_QUIET");
+	if (off && !strcmp(off, "0")) /* tests: the whole file, to compare */
+		return NULL;
 	bool unsafe = names_unsafe(src->text, src->len);
 	for (int i = 0; i < nflags && !unsafe; i++)
 		unsafe = names_unsafe(flags[i], strlen(flags[i]));

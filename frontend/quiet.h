@@ -20,7 +20,8 @@
  * malloc'd, sorted and disjoint.  NULL and 0 when blanking would not be
  * faithful: some file of the translation unit, or a flag, names
  * __COUNTER__, push_macro, pop_macro or poison (blanked tokens could then
- * change what the preprocessor does after them). */
+ * change what the preprocessor does after them), or when the environment
+ * sets KPATH_QUIET=0 (tests compare the two). */
 struct xp_span *quiet_spans(const struct src_file *src, struct xp_span *keep, uint32_t nkeep, const char **flags,
                             int nflags, uint32_t *n);
 
