@@ -407,10 +407,12 @@ static bool same_tokens(struct job *j, const char *text, const struct ptoks *t, 
 /* The edited text: regions of the functions in sel with an expansion are
  * replaced by it, on their first line, followed by their newlines. */
 static void build_edit(const struct xp_request *rq, struct job *j, const bool *sel, const char *text,
-                       struct sbuf *b)
+                       struct sbuf *b, struct xp_result *res)
 {
 	size_t pos = 0;
 	b->n = 0;
+	if (res)
+		res->nshift = 0;
 	for (uint32_t i = 0; i < rq->nregions; i++) {
 		const struct xp_region *r = &rq->regions[i];
 		if (!sel[r->fn] || !j->expansion[i])
@@ -422,6 +424,10 @@ static void build_edit(const struct xp_request *rq, struct job *j, const bool *s
 		for (unsigned k = count_newlines(text + r->start, text + r->end); k; k--)
 			sb_put(b, "\n", 1);
 		pos = r->end;
+		if (res) { /* the offset map (xp_map) */
+			res->shift_end[res->nshift] = r->end;
+			res->shift_delta[res->nshift++] = (int64_t)b->n - (int64_t)r->end;
+		}
 	}
 	sb_put(b, text + pos, rq->len - pos);
 }
@@ -649,7 +655,7 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 		j->expansion[idx] = x.p;
 	}
 	/* 3. the edited file must preprocess to the same tokens */
-	build_edit(rq, j, sel, j->text, &m);
+	build_edit(rq, j, sel, j->text, &m, NULL);
 	if (!pp_run(&j->pp, m.p, m.n, &out, err, sizeof err))
 		goto fail;
 	tokenize(out.p, out.n, &t);
@@ -728,7 +734,7 @@ static char *blank_spans(const struct xp_request *rq)
 		assert(rq->quiet[i].start <= rq->quiet[i].end && rq->quiet[i].end <= rq->len);
 		assert(!i || rq->quiet[i - 1].end <= rq->quiet[i].start);
 		for (uint32_t k = rq->quiet[i].start; k < rq->quiet[i].end; k++)
-			if (t[k] != '\n')
+			if (t[k] != '\n' && t[k] != '\r') /* both end a line */
 				t[k] = ' ';
 	}
 	return t;
@@ -784,7 +790,13 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	for (uint32_t f = 0; f < rq->nfns; f++)
 		sel[f] = !j.reason[f];
 	struct sbuf b = {0};
-	build_edit(rq, &j, sel, rq->text, &b);
+	res->shift_end = malloc((rq->nregions + 1) * sizeof *res->shift_end);
+	res->shift_delta = malloc((rq->nregions + 1) * sizeof *res->shift_delta);
+	if (!res->shift_end || !res->shift_delta) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	build_edit(rq, &j, sel, rq->text, &b, res);
 	append_macro_uses(rq, &j, sel, &b);
 	res->text = b.p;
 	res->len = b.n;
@@ -804,8 +816,23 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	free(j.orig.t);
 }
 
+uint32_t xp_map(const struct xp_result *res, uint32_t off)
+{
+	uint32_t lo = 0, hi = res->nshift;
+	while (lo < hi) { /* the first region written out ending after off */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (res->shift_end[mid] <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? (uint32_t)((int64_t)off + res->shift_delta[lo - 1]) : off;
+}
+
 void xp_result_free(struct xp_result *res, uint32_t nfns)
 {
+	free(res->shift_end);
+	free(res->shift_delta);
 	for (uint32_t f = 0; f < nfns; f++)
 		free(res->reason ? res->reason[f] : NULL);
 	free(res->reason);

@@ -56,7 +56,14 @@ struct xp_result {
 	bool *expanded; /* per function: some invocation of it was written out */
 	char **reason;  /* per function: why its invocations could not be written
 	                   out (malloc'd), NULL if they were or none needed it */
+	uint32_t *shift_end;   /* per invocation written out, in order: its end in the original */
+	int64_t *shift_delta;  /* how much longer the edited text is up to there */
+	uint32_t nshift;
 };
+
+/* Where offset off of the original text is in the edited text; off must
+ * not be inside an invocation written out. */
+uint32_t xp_map(const struct xp_result *res, uint32_t off);
 
 /* Expands, per function, the invocations whose expansion holds control
  * flow (a statement keyword, a brace or a colon: labels) or is empty.  All or none of a function's

@@ -28,6 +28,7 @@
 #include "cfg.h"
 #include "expand.h"
 #include "quiet.h"
+#include "reparse.h"
 #include "headers.h"
 #include "kiter_pragma.h"
 #include "frontend.h"
@@ -116,18 +117,6 @@ static bool output_parses(CXIndex index, const char *in, const char **flags, int
 	return ok;
 }
 
-/* The number of clang errors, without printing them. */
-static unsigned report_errors_quietly(CXTranslationUnit tu)
-{
-	unsigned n = clang_getNumDiagnostics(tu), errors = 0;
-	for (unsigned i = 0; i < n; i++) {
-		CXDiagnostic d = clang_getDiagnostic(tu, i);
-		errors += clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
-		clang_disposeDiagnostic(d);
-	}
-	return errors;
-}
-
 /* --- generated-identifier prefix ------------------------------------------ */
 
 struct prefix_scan {
@@ -166,9 +155,13 @@ static enum CXChildVisitResult scan_decl(CXCursor c, CXCursor parent, CXClientDa
 	return CXChildVisit_Continue;
 }
 
-/* A prefix no identifier of the program starts with: kp_, kp1_, kp2_... */
-static const char *choose_prefix(const struct src_file *src, char *buf, size_t cap, const char **reserved)
+/* A prefix no identifier of the program starts with: kp_, kp1_, kp2_...;
+ * with src2 (the text with macros written out, reparse.h), no identifier
+ * of either text, and the declarations are src2's. */
+static const char *choose_prefix2(const struct src_file *src1, const struct src_file *src2, char *buf, size_t cap,
+                                  const char **reserved)
 {
+	const struct src_file *src = src2 ? src2 : src1;
 	static char reserved_name[128];
 	*reserved = NULL;
 	for (int attempt = 0; attempt < 100; attempt++) {
@@ -177,7 +170,7 @@ static const char *choose_prefix(const struct src_file *src, char *buf, size_t c
 		else
 			snprintf(buf, cap, "kp%d_", attempt);
 		struct prefix_scan ps = {buf, false, false, {0}};
-		ps.clash = src_prefix_used(src, buf);
+		ps.clash = src_prefix_used(src, buf) || (src2 && src_prefix_used(src1, buf));
 		clang_visitChildren(clang_getTranslationUnitCursor(src->tu), scan_decl, &ps);
 		if (ps.reserved) {
 			snprintf(reserved_name, sizeof reserved_name, "%s", ps.reserved_name);
@@ -187,6 +180,11 @@ static const char *choose_prefix(const struct src_file *src, char *buf, size_t c
 			return buf;
 	}
 	return NULL;
+}
+
+static const char *choose_prefix(const struct src_file *src, char *buf, size_t cap, const char **reserved)
+{
+	return choose_prefix2(src, NULL, buf, cap, reserved);
 }
 
 /* --- per function ---------------------------------------------------------- */
@@ -232,6 +230,7 @@ struct walk {
 	struct kp_interesting *ppp; /* --mode ppp (frontend/ppp_interesting.c) */
 	struct kp_kiter_pragmas *pragmas; /* the main file's #pragma kpath kiter(K) */
 	const struct src_file *main_src;
+	struct reparse *reparse; /* the functions written out come from its unit */
 };
 
 static const struct macro_fn *find_macro_fn(const struct macro_fns *m, const char *name)
@@ -401,6 +400,16 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		w->collect = collect;
 		w->src = src;
 		w->rw = rw;
+	} else if (w->reparse && reparse_find(w->reparse, c, &c)) { /* written out: the second unit's */
+		struct src_file *src = w->src;
+		const struct src_file *main_src = w->main_src;
+		w->src = &w->reparse->src;
+		w->main_src = &w->reparse->src;
+		uint32_t n0 = w->rw->nedits;
+		instrument_function(w, c);
+		reparse_own(w->reparse, n0, w->rw->nedits);
+		w->src = src;
+		w->main_src = main_src;
 	} else {
 		instrument_function(w, c);
 	}
@@ -614,6 +623,12 @@ static enum CXChildVisitResult scan_expansion(CXCursor c, CXCursor parent, CXCli
 	return CXChildVisit_Continue;
 }
 
+static int span_start_cmp(const void *a, const void *b)
+{
+	const struct xp_span *x = a, *y = b;
+	return x->start != y->start ? (x->start < y->start ? -1 : 1) : 0;
+}
+
 static int region_cmp(const void *a, const void *b)
 {
 	const struct xp_region *x = a, *y = b;
@@ -623,11 +638,13 @@ static int region_cmp(const void *a, const void *b)
 }
 
 /* Writes out the macro invocations of the functions in fns (their reasons
- * go into fns) and parses the result as the main file.  Returns the new
- * translation unit, or NULL when nothing was written out or the result does
- * not parse (then every function keeps its text, with a reason). */
+ * go into fns) and parses the result as the main file, with the bodies of
+ * the other functions blanked (reparse.h; rp gets the texts and the offset
+ * map).  Returns the new translation unit, or NULL when nothing was
+ * written out or the result does not parse (then every function keeps its
+ * text, with a reason). */
 static CXTranslationUnit expand_and_reparse(CXIndex index, const struct src_file *src, struct macro_fns *fns,
-                                            const char **flags, int nflags, const char *prefix, char **text)
+                                            const char **flags, int nflags, const char *prefix, struct reparse *rp)
 {
 	struct region_scan rs = {src, fns, NULL, 0, 0};
 	clang_visitChildren(clang_getTranslationUnitCursor(src->tu), scan_expansion, &rs);
@@ -664,11 +681,44 @@ static CXTranslationUnit expand_and_reparse(CXIndex index, const struct src_file
 	free(rs.v);
 	free(quiet);
 	CXTranslationUnit tu = NULL;
+	unsigned long long reblanked = 0;
+	memset(rp, 0, sizeof *rp);
 	if (any) {
-		struct CXUnsavedFile uf = {src->path, res.text, (unsigned long)res.len};
+		rp->written = malloc((fns->n + 1) * sizeof *rp->written);
+		rp->written_end = malloc((fns->n + 1) * sizeof *rp->written_end);
+		if (!rp->written || !rp->written_end) {
+			fprintf(stderr, "kpath: out of memory\n");
+			exit(1);
+		}
+		struct xp_span *w = malloc((fns->n + 1) * sizeof *w);
+		uint32_t nw = 0;
+		for (uint32_t i = 0; w && i < fns->n; i++)
+			if (res.expanded[group_of(fns, i)])
+				w[nw++] = (struct xp_span){fns->v[i].start, fns->v[i].end};
+		if (!w) {
+			fprintf(stderr, "kpath: out of memory\n");
+			exit(1);
+		}
+		qsort(w, nw, sizeof *w, span_start_cmp);
+		for (uint32_t i = 0; i < nw; i++) /* one entry per start: functions a macro defines share it */
+			if (rp->nwritten && rp->written[rp->nwritten - 1] == w[i].start) {
+				if (w[i].end > rp->written_end[rp->nwritten - 1])
+					rp->written_end[rp->nwritten - 1] = w[i].end;
+			} else {
+				rp->written_end[rp->nwritten] = w[i].end;
+				rp->written[rp->nwritten++] = w[i].start;
+			}
+		free(w);
+		rp->parsed = quiet_reparse_text(src, &res, rp->written, rp->nwritten, flags, nflags, &reblanked);
+		rp->map = (struct xp_result){.shift_end = res.shift_end, .shift_delta = res.shift_delta, .nshift = res.nshift};
+		res.shift_end = NULL;
+		res.shift_delta = NULL;
+		struct CXUnsavedFile uf = {src->path, rp->parsed ? rp->parsed : res.text, (unsigned long)res.len};
 		enum CXErrorCode rc = clang_parseTranslationUnit2(index, src->path, flags, nflags, &uf, 1,
 		                                                  CXTranslationUnit_DetailedPreprocessingRecord, &tu);
-		if (rc != CXError_Success || !tu || report_errors_quietly(tu)) {
+		if (tu)
+			rp->src.file = clang_getFile(tu, src->path);
+		if (rc != CXError_Success || !tu || reparse_errors(rp, tu)) {
 			if (tu)
 				clang_disposeTranslationUnit(tu);
 			tu = NULL;
@@ -679,11 +729,14 @@ static CXTranslationUnit expand_and_reparse(CXIndex index, const struct src_file
 	}
 	if (getenv("KPATH_STATS")) /* what the expansion cost: tests count the runs */
 		fprintf(stderr, "kpath: stats: %s: %u functions with macro control flow, %u invocations, %u preprocessor "
-		        "runs, %llu of %zu bytes blanked per run, %u parses again\n", src->path, fns->n, kept,
-		        xp_stats.runs, xp_stats.blanked, src->len, any ? 1u : 0u);
+		        "runs, %llu of %zu bytes blanked per run, %u parses again (%llu bytes blanked)\n", src->path,
+		        fns->n, kept, xp_stats.runs, xp_stats.blanked, src->len, any ? 1u : 0u, reblanked);
 	if (tu) {
-		*text = res.text; /* the unsaved file must outlive the translation unit */
+		rp->full = res.text; /* the unsaved file must outlive the translation unit */
+		rp->full_len = res.len;
 		res.text = NULL;
+	} else {
+		reparse_free(rp);
 	}
 	xp_result_free(&res, fns->n);
 	return tu;
@@ -1040,7 +1093,8 @@ static int run(const struct run_opts *o)
 	struct macro_fns mfns = {0};
 	struct hdr_set hdrs = {0};
 	struct kp_kiter_pragmas pragmas = {0};
-	char *expanded_text = NULL;
+	struct reparse rp;
+	memset(&rp, 0, sizeof rp);
 	char src_hash[17] = "";
 	enum CXErrorCode rc = clang_parseTranslationUnit2(index, in, flags, nflags, NULL, 0,
 	                                                  CXTranslationUnit_DetailedPreprocessingRecord, &tu);
@@ -1107,16 +1161,15 @@ static int run(const struct run_opts *o)
 	for (;;) {
 		if (mfns.n && !expanded) {
 			expanded = true;
-			CXTranslationUnit tu2 = expand_and_reparse(index, &src, &mfns, flags, nflags, prefix, &expanded_text);
-			if (tu2) {
-				clang_disposeTranslationUnit(tu);
-				tu = tu2;
-				src.file = clang_getFile(tu, in);
-				src.tu = tu;
-				src.text = clang_getFileContents(tu, src.file, &src.len);
-				src_free(&src);
-				if (!src.text || !src_index(&src) ||
-				    !choose_prefix(&src, prefix, sizeof prefix, &reserved) || reserved) {
+			CXTranslationUnit tu2 = expand_and_reparse(index, &src, &mfns, flags, nflags, prefix, &rp);
+			if (tu2) { /* the first unit stays: functions not written out come from it */
+				rp.src.path = in;
+				rp.src.tu = tu2;
+				rp.src.text = clang_getFileContents(tu2, rp.src.file, &rp.src.len);
+				if (rp.src.text)
+					reparse_index(&rp);
+				if (!rp.src.text || !src_index(&rp.src) ||
+				    !choose_prefix2(&src, &rp.src, prefix, sizeof prefix, &reserved) || reserved) {
 					fprintf(stderr, "kpath: error: %s: cannot read back the file with macro expansions\n", in);
 					status = 1;
 					goto done;
@@ -1158,8 +1211,11 @@ static int run(const struct run_opts *o)
 		                  .expr_branches = expr_branches, .dump = dump, .only = only, .paths = paths,
 		                  .collect = msg ? &mfns : NULL, .msg = msg, .staged = o->staged, .stage = o->stage,
 		                  .kiter = o->kiter, .kiter_loops = o->kiter_loops, .nkiter_loops = o->nkiter_loops,
-		                  .ppp = ppp, .pragmas = &pragmas, .main_src = &src};
+		                  .ppp = ppp, .pragmas = &pragmas, .main_src = &src,
+		                  .reparse = rp.src.tu ? &rp : NULL};
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &w);
+		if (w.reparse)
+			reparse_shift(&rp, &rw);
 		if (!msg)
 			break;
 		fclose(msg);
@@ -1201,7 +1257,7 @@ static int run(const struct run_opts *o)
 		status = 1;
 		goto done;
 	}
-	char *text = rw_render(&rw, src.text, src.len, out);
+	char *text = rp.full ? rw_render(&rw, rp.full, rp.full_len, out) : rw_render(&rw, src.text, src.len, out);
 	if (check && !output_parses(index, in, flags, nflags, text)) {
 		fprintf(stderr, "kpath: error: internal error: the instrumented text of %s does not compile (above; "
 		        "please report it); %s not written\n", in, out);
@@ -1233,7 +1289,9 @@ done:
 		free(mfns.v[i].reason);
 	}
 	free(mfns.v);
-	free(expanded_text);
+	if (rp.src.tu)
+		clang_disposeTranslationUnit(rp.src.tu);
+	reparse_free(&rp);
 	src_free(&src);
 	if (tu)
 		clang_disposeTranslationUnit(tu);

@@ -9,8 +9,8 @@
  * the file's other tokens only through directives, which are kept, and
  * through _Pragma("push_macro" / "pop_macro" / "poison") and __COUNTER__:
  * when any file of the translation unit or a flag names one of them,
- * nothing is blanked.  Blanking turns every byte but the newlines into a
- * space, so each line keeps its number (__LINE__) and each byte its
+ * nothing is blanked.  Blanking turns every byte but the line ends (\n,
+ * \r) into a space, so each line keeps its number (__LINE__) and each byte its
  * offset.
  *
  * Directives are found on the file's raw tokens (src_index: clang's own
@@ -129,13 +129,13 @@ static int span_cmp(const void *a, const void *b)
 	return x->start != y->start ? (x->start < y->start ? -1 : 1) : 0;
 }
 
-struct xp_span *quiet_spans(const struct src_file *src, struct xp_span *keep, uint32_t nkeep, const char **flags,
-                            int nflags, uint32_t *n)
+/* Whether blanking is off: KPATH_QUIET=0, or the translation unit or a
+ * flag names an unsafe word. */
+static bool blanking_off(const struct src_file *src, const char **flags, int nflags)
 {
-	*n = 0;
 	const char *off = getenv("KPATH_QUIET");
 	if (off && !strcmp(off, "0")) /* tests: the whole file, to compare */
-		return NULL;
+		return true;
 	bool unsafe = names_unsafe(src->text, src->len);
 	for (int i = 0; i < nflags && !unsafe; i++)
 		unsafe = names_unsafe(flags[i], strlen(flags[i]));
@@ -144,7 +144,14 @@ struct xp_span *quiet_spans(const struct src_file *src, struct xp_span *keep, ui
 		clang_getInclusions(src->tu, check_inclusion, &in);
 		unsafe = in.unsafe;
 	}
-	if (unsafe)
+	return unsafe;
+}
+
+struct xp_span *quiet_spans(const struct src_file *src, struct xp_span *keep, uint32_t nkeep, const char **flags,
+                            int nflags, uint32_t *n)
+{
+	*n = 0;
+	if (blanking_off(src, flags, nflags))
 		return NULL;
 	struct spans kept = {0}, quiet = {0};
 	directives(src, &kept);
@@ -164,4 +171,122 @@ struct xp_span *quiet_spans(const struct src_file *src, struct xp_span *keep, ui
 		assert(quiet.v[i - 1].end <= quiet.v[i].start);
 	*n = quiet.n;
 	return quiet.v;
+}
+
+/* --- the text parsed again -------------------------------------------------- */
+
+struct bodies {
+	const struct src_file *src;
+	const uint32_t *written; /* sorted extent starts of the functions written out */
+	uint32_t nwritten;
+	struct spans v;
+};
+
+static enum CXChildVisitResult last_body(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
+		*(CXCursor *)d = c;
+	return CXChildVisit_Continue;
+}
+
+/* The offset of loc in src's file when the file spells it there outside
+ * any macro; UINT32_MAX otherwise. */
+static uint32_t plain_offset(const struct src_file *src, CXSourceLocation loc)
+{
+	CXFile f1, f2;
+	unsigned o1, o2;
+	clang_getSpellingLocation(loc, &f1, NULL, NULL, &o1);
+	clang_getExpansionLocation(loc, &f2, NULL, NULL, &o2);
+	if (!f1 || !f2 || !clang_File_isEqual(f1, src->file) || !clang_File_isEqual(f2, src->file) || o1 != o2 ||
+	    o1 >= src->len)
+		return UINT32_MAX;
+	return o1;
+}
+
+static bool is_written(const struct bodies *b, uint32_t start)
+{
+	uint32_t lo = 0, hi = b->nwritten;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (b->written[mid] < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < b->nwritten && b->written[lo] == start;
+}
+
+/* Bodies of the main file's function definitions, between the braces:
+ * those not written out, spelled by the file outside macros, naming no
+ * noreturn marker (a call's look-up reads a definition's whole text,
+ * cfgbuild/noreturn.c). */
+static enum CXChildVisitResult visit_body(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct bodies *b = d;
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	CXFile f;
+	unsigned start;
+	clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f, NULL, NULL, &start);
+	if (!f || !clang_File_isEqual(f, b->src->file) || is_written(b, start))
+		return CXChildVisit_Continue;
+	CXCursor body = clang_getNullCursor();
+	clang_visitChildren(c, last_body, &body);
+	if (clang_Cursor_isNull(body))
+		return CXChildVisit_Continue;
+	CXSourceRange r = clang_getCursorExtent(body);
+	uint32_t a = plain_offset(b->src, clang_getRangeStart(r)), e = plain_offset(b->src, clang_getRangeEnd(r));
+	const char *t = b->src->text;
+	if (e == UINT32_MAX || e == 0 || t[e - 1] != '}') /* the extent ends after the "}" */
+		return CXChildVisit_Continue;
+	e--;
+	if (a == UINT32_MAX || e <= a + 1 || t[a] != '{' ||
+	    memmem(t + a, e - a, "noreturn", 8) || memmem(t + a, e - a, "Noreturn", 8))
+		return CXChildVisit_Continue;
+	if (b->v.n && b->v.v[b->v.n - 1].end > a) /* not in the file's order: left alone */
+		return CXChildVisit_Continue;
+	add_span(&b->v, a + 1, e);
+	return CXChildVisit_Continue;
+}
+
+char *quiet_reparse_text(const struct src_file *src, const struct xp_result *res, const uint32_t *written,
+                         uint32_t nwritten, const char **flags, int nflags, unsigned long long *blanked)
+{
+	*blanked = 0;
+	if (blanking_off(src, flags, nflags))
+		return NULL;
+	struct bodies b = {src, written, nwritten, {0}};
+	clang_visitChildren(clang_getTranslationUnitCursor(src->tu), visit_body, &b);
+	struct spans d = {0};
+	directives(src, &d);
+	char *t = malloc(res->len + 1);
+	if (!t) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	memcpy(t, res->text, res->len + 1);
+	uint32_t k = 0; /* directives are sorted, and so are the bodies */
+	for (uint32_t i = 0; i < b.v.n; i++) {
+		uint32_t a = b.v.v[i].start, e = b.v.v[i].end;
+		int64_t shift = (int64_t)xp_map(res, a) - a; /* no invocation written out inside */
+		assert((int64_t)xp_map(res, e) - e == shift);
+		for (uint32_t p = a; p < e; p++) {
+			while (k < d.n && d.v[k].end <= p)
+				k++;
+			if (k < d.n && d.v[k].start <= p) { /* a directive: kept */
+				p = d.v[k].end - 1;
+				continue;
+			}
+			char *c = t + (int64_t)p + shift;
+			if (*c != '\n' && *c != '\r' && *c != ' ') { /* \r ends a line too */
+				*c = ' ';
+				++*blanked;
+			}
+		}
+	}
+	free(b.v.v);
+	free(d.v);
+	return t;
 }
