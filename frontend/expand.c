@@ -21,6 +21,7 @@
  * includes resolve as for the original) that starts with `#line 1 "PATH"`
  * (so __FILE__ is the original's).
  */
+#define _GNU_SOURCE /* memmem */
 #include "expand.h"
 
 #include <assert.h>
@@ -92,6 +93,8 @@ struct pp {
 	const struct xp_request *rq;
 	char *tmpdir;    /* a private directory under $TMPDIR */
 	char *tmp;       /* the temporary copy in it */
+	char *tmp2;      /* a second copy, preprocessed in the same run (pp_run2) */
+	char split[48];  /* the identifier that ends the first copy's output in such a run */
 	char *tmp_base;  /* its last component (must not leak into expansions) */
 	char *srcdir;    /* the source's directory: first for #include "..." */
 };
@@ -110,32 +113,49 @@ static bool keep_flag(const char **f, int n, int *i)
 	       strncmp(a, "-o", 2);
 }
 
-/* Preprocesses text with `clang -E -P`; the output in *out (malloc'd).
- * false with a reason in err when clang cannot run or fails. */
 struct xp_stats xp_stats;
 
-static bool pp_run(struct pp *pp, const char *text, size_t len, struct sbuf *out, char *err, size_t errsz)
+static bool is_idc(char c);
+
+/* Writes the copy the preprocessor reads to path: "#line 1 PATH", text,
+ * and the identifier split on a line of its own when given. */
+static bool pp_write(const struct pp *pp, const char *path, const char *text, size_t len, const char *split,
+                     char *err, size_t errsz)
 {
-	xp_stats.runs++;
-	const struct xp_request *rq = pp->rq;
-	FILE *f = fopen(pp->tmp, "w");
+	FILE *f = fopen(path, "w");
 	if (!f) {
-		snprintf(err, errsz, "cannot write %s: %s", pp->tmp, strerror(errno));
+		snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
 		return false;
 	}
 	fputs("#line 1 \"", f);
-	for (const char *s = rq->path; *s; s++) {
+	for (const char *s = pp->rq->path; *s; s++) {
 		if (*s == '"' || *s == '\\')
 			fputc('\\', f);
 		fputc(*s, f);
 	}
 	fputs("\"\n", f);
 	bool ok = fwrite(text, 1, len, f) == len;
+	if (split)
+		fprintf(f, "\n%s\n", split);
 	ok &= fclose(f) == 0;
 	if (!ok) {
-		snprintf(err, errsz, "cannot write %s", pp->tmp);
+		snprintf(err, errsz, "cannot write %s", path);
 		return false;
 	}
+	return true;
+}
+
+/* Preprocesses text, and text2 when given (then out2 gets its output) in
+ * the same run: clang starts once (its start-up costs about as much as
+ * preprocessing a large file whose functions are blanked). */
+static bool pp_run_both(struct pp *pp, const char *text, size_t len, struct sbuf *out, const char *text2,
+                        size_t len2, struct sbuf *out2, char *err, size_t errsz)
+{
+	xp_stats.runs++;
+	const struct xp_request *rq = pp->rq;
+	if (!pp_write(pp, pp->tmp, text, len, text2 ? pp->split : NULL, err, errsz) ||
+	    (text2 && !pp_write(pp, pp->tmp2, text2, len2, NULL, err, errsz)))
+		return false;
 	const char *clang = getenv("KPATH_CLANG");
 	const char **argv = malloc((size_t)(rq->nflags + 12) * sizeof *argv);
 	if (!argv) {
@@ -158,6 +178,8 @@ static bool pp_run(struct pp *pp, const char *text, size_t len, struct sbuf *out
 	argv[argc++] = "-x";
 	argv[argc++] = "c";
 	argv[argc++] = pp->tmp;
+	if (text2)
+		argv[argc++] = pp->tmp2;
 	argv[argc] = NULL;
 	int fds[2];
 	if (pipe(fds) != 0) {
@@ -220,7 +242,29 @@ static bool pp_run(struct pp *pp, const char *text, size_t len, struct sbuf *out
 			snprintf(err, errsz, "the preprocessor failed on the expanded text");
 		return false;
 	}
+	if (text2) { /* the first copy's output ends with the split identifier */
+		size_t sl = strlen(pp->split);
+		char *at = memmem(out->p, out->n, pp->split, sl);
+		while (at && at > out->p && is_idc(at[-1])) /* a whole identifier */
+			at = memmem(at + 1, out->n - (size_t)(at + 1 - out->p), pp->split, sl);
+		if (!at) {
+			snprintf(err, errsz, "the preprocessor failed on the expanded text");
+			return false;
+		}
+		const char *rest = at + strlen(pp->split);
+		out2->n = 0;
+		sb_put(out2, rest, (size_t)(out->p + out->n - rest));
+		out->n = (size_t)(at - out->p);
+		out->p[out->n] = 0;
+	}
 	return true;
+}
+
+/* Preprocesses text with `clang -E -P`; the output in *out (malloc'd).
+ * false with a reason in err when clang cannot run or fails. */
+static bool pp_run(struct pp *pp, const char *text, size_t len, struct sbuf *out, char *err, size_t errsz)
+{
+	return pp_run_both(pp, text, len, out, NULL, 0, NULL, err, errsz);
 }
 
 /* --- preprocessing tokens (C11 6.4) of clang -E output ------------------------ */
@@ -372,6 +416,8 @@ struct job {
 	struct pp pp;
 	const char *text;     /* what the preprocessor reads: rq->text with the quiet spans blanked */
 	struct ptoks orig;    /* tokens of the original, preprocessed */
+	bool orig_pending;    /* the original is preprocessed with the first marked copy */
+	bool both_failed;     /* that run failed */
 	struct sbuf orig_pp;
 	char **expansion;     /* per region: its expansion on one line, NULL if not written out */
 	char **reason;        /* per function */
@@ -597,8 +643,16 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 		ok = true;
 		goto out;
 	}
-	if (!pp_run(&j->pp, m.p, m.n, &out, err, sizeof err))
+	if (j->orig_pending) { /* one run for the original and this copy (xp_expand) */
+		j->orig_pending = false;
+		if (!pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m.p, m.n, &out, err, sizeof err)) {
+			j->both_failed = true; /* xp_expand tells which failed */
+			goto out;
+		}
+		tokenize(j->orig_pp.p, j->orig_pp.n, &j->orig);
+	} else if (!pp_run(&j->pp, m.p, m.n, &out, err, sizeof err)) {
 		goto fail;
+	}
 	tokenize(out.p, out.n, &t);
 	if (!same_tokens(j, out.p, &t, marker)) {
 		snprintf(err, sizeof err, "its expansion depends on the invocation's layout (__LINE__ in a "
@@ -717,6 +771,14 @@ static bool make_tmp_name(struct pp *pp, const char *path, char *err, size_t err
 	}
 	snprintf(pp->tmp, n, "%s/.kpath-xp-%ld-%s", pp->tmpdir, (long)getpid(), base);
 	pp->tmp_base = strrchr(pp->tmp, '/') + 1;
+	/* the second copy's name holds the first's: __BASE_FILE__ is found in either */
+	pp->tmp2 = malloc(n + 8);
+	if (!pp->tmp2) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	snprintf(pp->tmp2, n + 8, "%s.2", pp->tmp);
+	snprintf(pp->split, sizeof pp->split, "%sxpsplit", pp->rq->prefix);
 	return true;
 }
 
@@ -761,14 +823,23 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	if (rq->nregions && !make_tmp_name(&j.pp, rq->path, err, sizeof err)) {
 		for (uint32_t f = 0; f < rq->nfns; f++)
 			set_reason(&j, f, "%s", err);
-	} else if (rq->nregions && !pp_run(&j.pp, j.text, rq->len, &j.orig_pp, err, sizeof err)) {
-		for (uint32_t f = 0; f < rq->nfns; f++)
-			set_reason(&j, f, "%s", err);
 	} else if (rq->nregions) {
-		tokenize(j.orig_pp.p, j.orig_pp.n, &j.orig);
 		for (uint32_t f = 0; f < rq->nfns; f++)
 			sel[f] = true;
-		if (!try_set(rq, &j, sel, rq->nfns == 1)) {
+		j.orig_pending = true;
+		bool all = try_set(rq, &j, sel, rq->nfns == 1);
+		bool orig_ok = true;
+		if (j.both_failed) { /* the original alone: if it fails, every function says so */
+			orig_ok = pp_run(&j.pp, j.text, rq->len, &j.orig_pp, err, sizeof err);
+			if (orig_ok) {
+				tokenize(j.orig_pp.p, j.orig_pp.n, &j.orig);
+				all = try_set(rq, &j, sel, rq->nfns == 1);
+			} else {
+				for (uint32_t f = 0; f < rq->nfns; f++)
+					set_reason(&j, f, "%s", err);
+			}
+		}
+		if (orig_ok && !all) {
 			/* one by one, then once more all that worked together */
 			for (uint32_t f = 0; f < rq->nfns; f++) {
 				memset(sel, 0, rq->nfns * sizeof *sel);
@@ -785,6 +856,7 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	}
 	if (j.pp.tmpdir) {
 		remove(j.pp.tmp);
+		remove(j.pp.tmp2);
 		rmdir(j.pp.tmpdir);
 	}
 	for (uint32_t f = 0; f < rq->nfns; f++)
@@ -810,6 +882,7 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	free(j.expansion);
 	free(sel);
 	free(j.pp.tmp);
+	free(j.pp.tmp2);
 	free(j.pp.tmpdir);
 	free(j.pp.srcdir);
 	free(j.orig_pp.p);
