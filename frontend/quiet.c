@@ -8,9 +8,10 @@
  * may take the tokens after its invocation).  The macro table depends on
  * the file's other tokens only through directives, which are kept, and
  * through _Pragma("push_macro" / "pop_macro" / "poison") and __COUNTER__:
- * when any file of the translation unit or a flag names one of them,
- * nothing is blanked.  Blanking turns every byte but the line ends (\n,
- * \r) into a space, so each line keeps its number (__LINE__) and each byte its
+ * when any file of the translation unit or a flag names one of them
+ * (comments aside: a word in a comment does nothing), nothing is blanked.
+ * Blanking turns every byte but the line ends (\n, \r) into a space, so
+ * each line keeps its number (__LINE__) and each byte its
  * offset.
  *
  * Directives are found on the file's raw tokens (src_index: clang's own
@@ -30,12 +31,48 @@
 /* Words whose presence anywhere in the translation unit turns blanking off. */
 static const char *const unsafe_words[] = {"__COUNTER__", "push_macro", "pop_macro", "poison", NULL};
 
+/* Whether s[0, n), comments aside (a word in a comment does nothing:
+ * limits.h's mentions "#pragma poison"), names an unsafe word. */
 static bool names_unsafe(const char *s, size_t n)
 {
-	for (int i = 0; s && unsafe_words[i]; i++)
-		if (memmem(s, n, unsafe_words[i], strlen(unsafe_words[i])))
-			return true;
-	return false;
+	if (!s)
+		return false;
+	char *t = malloc(n + 1);
+	if (!t) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < n;) {
+		if (s[i] == '"' || s[i] == '\'') { /* a literal: kept, whatever it holds */
+			char q = s[i];
+			t[k++] = s[i++];
+			while (i < n && s[i] != q && s[i] != '\n') {
+				if (s[i] == '\\' && i + 1 < n)
+					t[k++] = s[i++];
+				t[k++] = s[i++];
+			}
+			if (i < n)
+				t[k++] = s[i++];
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+			const char *e = memmem(s + i + 2, n - i - 2, "*/", 2);
+			i = e ? (size_t)(e - s) + 2 : n;
+			t[k++] = ' ';
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
+			/* to the line's end (a line the comment continues with a
+			 * splice is read as code: it can only find more) */
+			while (i < n && s[i] != '\n')
+				i++;
+			t[k++] = ' ';
+		} else {
+			t[k++] = s[i++];
+		}
+	}
+	bool unsafe = false;
+	for (int i = 0; unsafe_words[i] && !unsafe; i++)
+		unsafe = memmem(t, k, unsafe_words[i], strlen(unsafe_words[i])) != NULL;
+	free(t);
+	return unsafe;
 }
 
 struct inclusions {

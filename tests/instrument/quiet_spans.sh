@@ -9,7 +9,8 @@
 # parses (KPATH_STATS=1), that most of the file was blanked, that the
 # output is byte-identical to the one read off the whole file
 # (KPATH_QUIET=0), and that it compiles and prints what the original
-# prints.  With __COUNTER__ in the file nothing may be blanked.
+# prints.  With __COUNTER__ in the file nothing may be blanked (in a
+# comment it does not count).
 # usage: quiet_spans.sh KPATH WORKDIR
 set -eu
 kpath=$1 work=$2
@@ -18,7 +19,7 @@ rm -rf "$work" && mkdir -p "$work" && cd "$work"
 fail() { echo "FAIL: $*"; exit 1; }
 
 cat > q.c <<'SRC'
-/* a comment whose lines look like directives
+/* a comment whose lines look like directives, naming __COUNTER__ and poison
 # define RET_IF 0
 %: define NOPE 1
 */
