@@ -727,7 +727,8 @@ static CXTranslationUnit expand_and_reparse(CXIndex index, const struct src_file
 					fns->v[i].reason = strdup("the file with its expansion does not parse");
 		}
 	}
-	if (getenv("KPATH_STATS")) /* what the expansion cost: tests count the runs */
+	const char *stats = getenv("KPATH_STATS"); /* what the expansion cost: tests count the runs */
+	if (stats && !strcmp(stats, "1"))
 		fprintf(stderr, "kpath: stats: %s: %u functions with macro control flow, %u invocations, %u preprocessor "
 		        "runs, %llu of %zu bytes blanked per run, %u parses again (%llu bytes blanked)\n", src->path,
 		        fns->n, kept, xp_stats.runs, xp_stats.blanked, src->len, any ? 1u : 0u, reblanked);
