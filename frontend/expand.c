@@ -610,6 +610,23 @@ static void append_macro_uses(const struct xp_request *rq, const struct job *j, 
 	free(ids.v);
 }
 
+/* Preprocesses the marked copy m into out; the first time, with the
+ * original in the same run (xp_expand), whose tokens go to j->orig (a
+ * failure of that run sets j->both_failed). */
+static bool pp_marked(const struct xp_request *rq, struct job *j, const struct sbuf *m, struct sbuf *out, char *err,
+                      size_t errsz)
+{
+	if (!j->orig_pending)
+		return pp_run(&j->pp, m->p, m->n, out, err, errsz);
+	j->orig_pending = false;
+	if (!pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->p, m->n, out, err, errsz)) {
+		j->both_failed = true;
+		return false;
+	}
+	tokenize(j->orig_pp.p, j->orig_pp.n, &j->orig);
+	return true;
+}
+
 /* Tries to write out the invocations of the functions in sel; on success
  * j->expansion holds them, otherwise each function of sel gets a reason
  * (when sel holds a single function) or false is returned for a retry one
@@ -643,14 +660,9 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 		ok = true;
 		goto out;
 	}
-	if (j->orig_pending) { /* one run for the original and this copy (xp_expand) */
-		j->orig_pending = false;
-		if (!pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m.p, m.n, &out, err, sizeof err)) {
-			j->both_failed = true; /* xp_expand tells which failed */
-			goto out;
-		}
-		tokenize(j->orig_pp.p, j->orig_pp.n, &j->orig);
-	} else if (!pp_run(&j->pp, m.p, m.n, &out, err, sizeof err)) {
+	if (!pp_marked(rq, j, &m, &out, err, sizeof err)) {
+		if (j->both_failed)
+			goto out; /* xp_expand tells which copy failed */
 		goto fail;
 	}
 	tokenize(out.p, out.n, &t);
