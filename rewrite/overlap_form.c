@@ -149,30 +149,6 @@ static const char *build_loops(struct oform *of)
 	return NULL;
 }
 
-static void put_end(struct sb *b, const char *reg, const struct bl_code *c)
-{
-	if (!c->end_rel)
-		sb_printf(b, "%s", U64(c->end));
-	else if (c->end == 0)
-		sb_printf(b, "%s", reg);
-	else if (c->end > UINT64_MAX / 2)
-		sb_printf(b, "(%s - %s)", reg, U64(0 - c->end));
-	else
-		sb_printf(b, "(%s + %s)", reg, U64(c->end));
-}
-
-static void put_upd(struct sb *b, const char *reg, const struct bl_code *c)
-{
-	if (b->n)
-		sb_printf(b, ", ");
-	if (c->upd == BL_UPD_SET)
-		sb_printf(b, "%s = %s", reg, U64(c->val));
-	else if (c->val > UINT64_MAX / 2)
-		sb_printf(b, "%s -= %s", reg, U64(0 - c->val));
-	else
-		sb_printf(b, "%s += %s", reg, U64(c->val));
-}
-
 static void sep(struct sb *b)
 {
 	if (b->n)
@@ -208,7 +184,7 @@ static void put_ol_edge(struct oform *of, struct sb *b, uint32_t oe, const struc
 		struct sb fixed = {0};
 		/* the first half's ID is the path the back edge completes: r + end */
 		sb_printf(&fixed, "%s + ", U64(L->base));
-		put_end(&fixed, reg, c);
+		rw_put_bl_end(&fixed, reg, c);
 		sb_printf(&fixed, " * %s", U64(L->total));
 		of->read_r |= c->end_rel;
 		sep(b);
@@ -267,12 +243,12 @@ static char *edge_text(struct oform *of, uint32_t e, bool ol_part, bool bl_part)
 		if (c.ends) {
 			sep(&b);
 			sb_printf(&b, "kpath_rt_%s(&%sc, ", g->edges[e].dst == CFG_EXIT ? "leave" : "emit", of->p);
-			put_end(&b, r, &c);
+			rw_put_bl_end(&b, r, &c);
 			sb_printf(&b, ")");
 			of->read_r |= c.end_rel;
 		}
 		if (c.upd != BL_UPD_NONE)
-			put_upd(&b, r, &c);
+			rw_put_bl_upd(&b, r, &c);
 	}
 	return b.s;
 }
@@ -383,7 +359,7 @@ static const char *all_code(struct oform *of, char **edge_code, char **start_cod
 		struct sb s = {0};
 		bl_code_start(of->place, b, &c);
 		if (c.upd != BL_UPD_NONE)
-			put_upd(&s, r, &c);
+			rw_put_bl_upd(&s, r, &c);
 		start_code[b] = s.s;
 	}
 	for (uint32_t e = 0; e < g->nedges; e++) {

@@ -61,31 +61,6 @@ struct pform {
 	bool read_r, read_q;     /* some code reads the register */
 };
 
-/* "R + c", "R - c", "R" or "c": the ID an end reports. */
-static void put_end(struct sb *b, const char *reg, const struct bl_code *c)
-{
-	if (!c->end_rel)
-		sb_printf(b, "%s", U64(c->end));
-	else if (c->end == 0)
-		sb_printf(b, "%s", reg);
-	else if (c->end > UINT64_MAX / 2)
-		sb_printf(b, "(%s - %s)", reg, U64(0 - c->end));
-	else
-		sb_printf(b, "(%s + %s)", reg, U64(c->end));
-}
-
-static void put_upd(struct sb *b, const char *reg, const struct bl_code *c)
-{
-	if (b->n)
-		sb_printf(b, ", ");
-	if (c->upd == BL_UPD_SET)
-		sb_printf(b, "%s = %s", reg, U64(c->val));
-	else if (c->val > UINT64_MAX / 2)
-		sb_printf(b, "%s -= %s", reg, U64(0 - c->val));
-	else
-		sb_printf(b, "%s += %s", reg, U64(c->val));
-}
-
 /* Where the whole ID space is an array anyway (NS + N <= 4096, the
  * runtime's KP_COUNTS_ARRAY_MAX), the PPP register would add work and save
  * no memory: the Ball-Larus ID is classified by a constant table instead,
@@ -111,7 +86,7 @@ static void put_id(struct pform *pf, struct sb *b, const struct bl_code *c, cons
 		sb_printf(b, "%s", U64(map_of(pf, c->end)));
 	} else if (pf->map) {
 		struct sb bv = {0};
-		put_end(&bv, r, c);
+		rw_put_bl_end(&bv, r, c);
 		sb_printf(b, "%spm_%s[%s]", pf->p, pf->plan->name, bv.s);
 		pf->map_used = true;
 		free(bv.s);
@@ -119,11 +94,11 @@ static void put_id(struct pform *pf, struct sb *b, const struct bl_code *c, cons
 		uint64_t s = ppp_classify(pf->slots, pc->end, c->end);
 		sb_printf(b, "%s", U64(s != PPP_RESIDUAL ? s : pf->ns + c->end));
 	} else if (!pf->ns) {
-		put_end(b, r, c);
+		rw_put_bl_end(b, r, c);
 	} else {
 		struct sb bv = {0}, qv = {0};
-		put_end(&bv, r, c);
-		put_end(&qv, q, pc);
+		rw_put_bl_end(&bv, r, c);
+		rw_put_bl_end(&qv, q, pc);
 		sb_printf(b, "(%s < %s && %sps_%s[%s] == %s ? %s : %s + %s)", qv.s, U64(pf->ns), pf->p, pf->plan->name,
 		          qv.s, bv.s, qv.s, bv.s, U64(pf->ns));
 		free(bv.s);
@@ -165,9 +140,9 @@ static char *edge_text(struct pform *pf, uint32_t e)
 	if (c.ends)
 		put_count(pf, &b, e, &c, &pc);
 	if (c.upd != BL_UPD_NONE && pf->read_r)
-		put_upd(&b, r, &c);
+		rw_put_bl_upd(&b, r, &c);
 	if (pc.upd != BL_UPD_NONE && pf->read_q)
-		put_upd(&b, q, &pc);
+		rw_put_bl_upd(&b, q, &pc);
 	return b.s;
 }
 
@@ -181,9 +156,9 @@ static char *start_text(struct pform *pf, uint32_t blk)
 	snprintf(q, sizeof q, "%sq", pf->p);
 	struct sb b = {0};
 	if (c.upd != BL_UPD_NONE && pf->read_r)
-		put_upd(&b, r, &c);
+		rw_put_bl_upd(&b, r, &c);
 	if (pc.upd != BL_UPD_NONE && pf->read_q)
-		put_upd(&b, q, &pc);
+		rw_put_bl_upd(&b, q, &pc);
 	return b.s;
 }
 

@@ -51,6 +51,15 @@ struct rw_file {
 #define RW_U64_MAX 48
 char *rw_u64(char *buf, uint64_t v);
 
+/* rewrite/bl_text.c: a Ball-Larus register reg's code for one edge as C
+ * text appended to b: the ID an end reports ("reg + c", "reg - c", "reg"
+ * or "c"), and the update ("reg = c", "reg += c", "reg -= c"; after ", "
+ * when b is not empty). */
+struct sb;
+struct bl_code;
+void rw_put_bl_end(struct sb *b, const char *reg, const struct bl_code *c);
+void rw_put_bl_upd(struct sb *b, const char *reg, const struct bl_code *c);
+
 void rw_file_init(struct rw_file *f, const char *prefix, const char *src_name, bool check);
 void rw_file_free(struct rw_file *f);
 /* The source hash of the exact bytes a file was parsed from (libclang's

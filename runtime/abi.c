@@ -295,10 +295,11 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath
  * register but rax and rdx, and xmm0-15, is preserved; in: the state in rax:rdx, the
  * descriptor in rdi, the ID in rsi; out (enter, emit): the state in
  * rax:rdx.  The caller stepped over its red zone; the stack is aligned
- * here. */
+ * here.  Each starts with endbr64 (a no-op without CET), since it is
+ * reached through the PLT's indirect jump. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define KP_TR_SAVE \
-	"\t.cfi_startproc\n" \
+	"\t.cfi_startproc\n\tendbr64\n" \
 	"\tpushq %rbp\n\t.cfi_def_cfa_offset 16\n\t.cfi_offset %rbp, -16\n" \
 	"\tmovq %rsp, %rbp\n\t.cfi_def_cfa_register %rbp\n" \
 	"\tpushq %rcx\n\tpushq %rsi\n\tpushq %rdi\n\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n" \
