@@ -443,26 +443,7 @@ static char *descriptors(struct oform *of, const struct rw_file *f)
 	const struct bl_dag *d = of->dag;
 	const char *p = of->p, *name = of->plan->name;
 	struct sb b = {0};
-	sb_printf(&b, "static const unsigned %slines_%s[] = {", p, name);
-	for (uint32_t i = 0; i < g->nblocks; i++)
-		sb_printf(&b, "%s%u", i ? ", " : "", g->blocks[i].line);
-	sb_printf(&b, "};\nstatic const unsigned %slast_lines_%s[] = {", p, name);
-	for (uint32_t i = 0; i < g->nblocks; i++)
-		sb_printf(&b, "%s%u", i ? ", " : "", g->blocks[i].last_line);
-	sb_printf(&b, "};\nstatic const struct kpath_rt_edge %sedges_%s[] = {", p, name);
-	for (uint32_t i = 0; i < d->nedges; i++)
-		sb_printf(&b, "%s{%u, %u, %s}", i ? ", " : "", d->edges[i].src, d->edges[i].dst, U64(d->edges[i].val));
-	sb_printf(&b, "%s};\nstatic struct kpath_rt_func %sfn_%s = {KPATH_RT_ABI, ", d->nedges ? "" : "{0, 0, 0}", p, name);
-	sb_put_cstr(&b, name);
-	sb_printf(&b, ", ");
-	sb_put_cstr(&b, f->src_name);
-	sb_printf(&b, ", %u, \"%016" PRIx64 "\", %s, %u, %slines_%s, %u, %sedges_%s, 0, 0, %slast_lines_%s, ",
-	          of->plan->line, bl_checksum(g, d), U64(d->num_paths[CFG_ENTRY]), g->nblocks, p, name, d->nedges, p,
-	          name, p, name);
-	if (f->src_hash[0])
-		sb_printf(&b, "\"%s\"};\n", f->src_hash);
-	else
-		sb_printf(&b, "0};\n");
+	rw_put_bl_descriptor(&b, f, p, name, of->plan->line, g, d, d->num_paths[CFG_ENTRY]);
 	/* the companion: OL path counts only, never a function of the profile */
 	char cname[300];
 	snprintf(cname, sizeof cname, "kpath_rt_overlap:%s", name);

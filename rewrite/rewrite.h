@@ -59,6 +59,14 @@ struct sb;
 struct bl_code;
 void rw_put_bl_end(struct sb *b, const char *reg, const struct bl_code *c);
 void rw_put_bl_upd(struct sb *b, const char *reg, const struct bl_code *c);
+/* The Ball-Larus descriptor of function name (struct kpath_rt_func p##fn_##name
+ * and its tables) as output.c writes it, with num_paths as the ID space the
+ * form's counters use (ppp: its interval; overlap: the Ball-Larus count). */
+struct cfg;
+struct bl_dag;
+struct rw_file;
+void rw_put_bl_descriptor(struct sb *b, const struct rw_file *f, const char *p, const char *name, unsigned line,
+                          const struct cfg *g, const struct bl_dag *d, uint64_t num_paths);
 
 void rw_file_init(struct rw_file *f, const char *prefix, const char *src_name, bool check);
 void rw_file_free(struct rw_file *f);
