@@ -60,14 +60,18 @@
 	F(CXString, clang_getCursorSpelling, (CXCursor a0), (a0)) \
 	F(CXType, clang_getCursorType, (CXCursor a0), (a0)) \
 	F(CXDiagnostic, clang_getDiagnostic, (CXTranslationUnit a0, unsigned a1), (a0, a1)) \
+	F(CXSourceLocation, clang_getDiagnosticLocation, (CXDiagnostic a0), (a0)) \
+	F(CXString, clang_getDiagnosticOption, (CXDiagnostic a0, CXString*a1), (a0, a1)) \
 	F(enum CXDiagnosticSeverity, clang_getDiagnosticSeverity, (CXDiagnostic a0), (a0)) \
 	V(clang_getExpansionLocation, (CXSourceLocation a0, CXFile*a1, unsigned*a2, unsigned*a3, unsigned*a4), (a0, a1, a2, a3, a4)) \
 	F(CXFile, clang_getFile, (CXTranslationUnit a0, const char*a1), (a0, a1)) \
 	F(const char *, clang_getFileContents, (CXTranslationUnit a0, CXFile a1, size_t*a2), (a0, a1, a2)) \
 	V(clang_getFileLocation, (CXSourceLocation a0, CXFile*a1, unsigned*a2, unsigned*a3, unsigned*a4), (a0, a1, a2, a3, a4)) \
 	F(CXString, clang_getFileName, (CXFile a0), (a0)) \
+	V(clang_getInclusions, (CXTranslationUnit a0, CXInclusionVisitor a1, CXClientData a2), (a0, a1, a2)) \
 	F(CXFile, clang_getIncludedFile, (CXCursor a0), (a0)) \
 	F(CXSourceLocation, clang_getLocationForOffset, (CXTranslationUnit a0, CXFile a1, unsigned a2), (a0, a1, a2)) \
+	F(CXCursor, clang_getNullCursor, (void), ()) \
 	F(int, clang_getNumArgTypes, (CXType a0), (a0)) \
 	F(unsigned, clang_getNumDiagnostics, (CXTranslationUnit a0), (a0)) \
 	F(CXType, clang_getPointeeType, (CXType a0), (a0)) \

@@ -12,21 +12,31 @@
  *   2. the edited file preprocesses to the original's tokens (this rejects a
  *      macro whose output is re-expanded differently when read again, e.g. a
  *      self-referential `#define x (x + 1)`, and __COUNTER__ shifts).
+ * The copies the preprocessor reads have the quiet spans of the request
+ * blanked (quiet.h: all but the directives and the functions whose
+ * invocations may be written out): every byte but the newlines becomes a
+ * space, so lines and offsets stay.  The proofs above then hold for these
+ * copies, and quiet.c argues why their expansions are the whole file's.
  * Preprocessing runs on a temporary copy beside the source (so quoted
  * includes resolve as for the original) that starts with `#line 1 "PATH"`
  * (so __FILE__ is the original's).
  */
+#define _GNU_SOURCE /* memmem */
 #include "expand.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 struct sbuf {
 	char *p;
@@ -83,6 +93,8 @@ struct pp {
 	const struct xp_request *rq;
 	char *tmpdir;    /* a private directory under $TMPDIR */
 	char *tmp;       /* the temporary copy in it */
+	char *tmp2;      /* a second copy, preprocessed in the same run (pp_run2) */
+	char split[48];  /* the identifier that ends the first copy's output in such a run */
 	char *tmp_base;  /* its last component (must not leak into expansions) */
 	char *srcdir;    /* the source's directory: first for #include "..." */
 };
@@ -101,29 +113,49 @@ static bool keep_flag(const char **f, int n, int *i)
 	       strncmp(a, "-o", 2);
 }
 
-/* Preprocesses text with `clang -E -P`; the output in *out (malloc'd).
- * false with a reason in err when clang cannot run or fails. */
-static bool pp_run(struct pp *pp, const char *text, size_t len, struct sbuf *out, char *err, size_t errsz)
+struct xp_stats xp_stats;
+
+static bool is_idc(char c);
+
+/* Writes the copy the preprocessor reads to path: "#line 1 PATH", text,
+ * and the identifier split on a line of its own when given. */
+static bool pp_write(const struct pp *pp, const char *path, const char *text, size_t len, const char *split,
+                     char *err, size_t errsz)
 {
-	const struct xp_request *rq = pp->rq;
-	FILE *f = fopen(pp->tmp, "w");
+	FILE *f = fopen(path, "w");
 	if (!f) {
-		snprintf(err, errsz, "cannot write %s: %s", pp->tmp, strerror(errno));
+		snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
 		return false;
 	}
 	fputs("#line 1 \"", f);
-	for (const char *s = rq->path; *s; s++) {
+	for (const char *s = pp->rq->path; *s; s++) {
 		if (*s == '"' || *s == '\\')
 			fputc('\\', f);
 		fputc(*s, f);
 	}
 	fputs("\"\n", f);
 	bool ok = fwrite(text, 1, len, f) == len;
+	if (split)
+		fprintf(f, "\n%s\n", split);
 	ok &= fclose(f) == 0;
 	if (!ok) {
-		snprintf(err, errsz, "cannot write %s", pp->tmp);
+		snprintf(err, errsz, "cannot write %s", path);
 		return false;
 	}
+	return true;
+}
+
+/* Preprocesses text, and text2 when given (then out2 gets its output) in
+ * the same run: clang starts once (its start-up costs about as much as
+ * preprocessing a large file whose functions are blanked). */
+static bool pp_run_both(struct pp *pp, const char *text, size_t len, struct sbuf *out, const char *text2,
+                        size_t len2, struct sbuf *out2, char *err, size_t errsz)
+{
+	xp_stats.runs++;
+	const struct xp_request *rq = pp->rq;
+	if (!pp_write(pp, pp->tmp, text, len, text2 ? pp->split : NULL, err, errsz) ||
+	    (text2 && !pp_write(pp, pp->tmp2, text2, len2, NULL, err, errsz)))
+		return false;
 	const char *clang = getenv("KPATH_CLANG");
 	const char **argv = malloc((size_t)(rq->nflags + 12) * sizeof *argv);
 	if (!argv) {
@@ -146,6 +178,8 @@ static bool pp_run(struct pp *pp, const char *text, size_t len, struct sbuf *out
 	argv[argc++] = "-x";
 	argv[argc++] = "c";
 	argv[argc++] = pp->tmp;
+	if (text2)
+		argv[argc++] = pp->tmp2;
 	argv[argc] = NULL;
 	int fds[2];
 	if (pipe(fds) != 0) {
@@ -153,24 +187,35 @@ static bool pp_run(struct pp *pp, const char *text, size_t len, struct sbuf *out
 		snprintf(err, errsz, "pipe: %s", strerror(errno));
 		return false;
 	}
+	/* posix_spawn, not fork: the parent holds a whole translation unit,
+	 * and copying its page tables (and faulting its pages back) cost more
+	 * than the preprocessor itself */
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int rc = posix_spawn_file_actions_init(&fa);
+	if (!rc)
+		rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (!rc)
+		rc = posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (!rc)
+		rc = posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	if (!rc)
+		rc = posix_spawn_file_actions_addclose(&fa, fds[0]);
+	if (!rc)
+		rc = posix_spawn_file_actions_addclose(&fa, fds[1]);
 	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
+	if (!rc)
+		rc = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		close(fds[0]);
+		close(fds[1]);
+		if (rc == ENOENT || rc == EACCES)
+			snprintf(err, errsz, "cannot run %s (set KPATH_CLANG)", argv[0]);
+		else
+			snprintf(err, errsz, "cannot run %s: %s", argv[0], strerror(rc));
 		free(argv);
-		close(fds[0]);
-		close(fds[1]);
-		snprintf(err, errsz, "fork: %s", strerror(errno));
 		return false;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		dup2(null, 0);
-		dup2(null, 2);
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
 	}
 	free(argv);
 	close(fds[1]);
@@ -197,7 +242,29 @@ static bool pp_run(struct pp *pp, const char *text, size_t len, struct sbuf *out
 			snprintf(err, errsz, "the preprocessor failed on the expanded text");
 		return false;
 	}
+	if (text2) { /* the first copy's output ends with the split identifier */
+		size_t sl = strlen(pp->split);
+		char *at = memmem(out->p, out->n, pp->split, sl);
+		while (at && at > out->p && is_idc(at[-1])) /* a whole identifier */
+			at = memmem(at + 1, out->n - (size_t)(at + 1 - out->p), pp->split, sl);
+		if (!at) {
+			snprintf(err, errsz, "the preprocessor failed on the expanded text");
+			return false;
+		}
+		const char *rest = at + strlen(pp->split);
+		out2->n = 0;
+		sb_put(out2, rest, (size_t)(out->p + out->n - rest));
+		out->n = (size_t)(at - out->p);
+		out->p[out->n] = 0;
+	}
 	return true;
+}
+
+/* Preprocesses text with `clang -E -P`; the output in *out (malloc'd).
+ * false with a reason in err when clang cannot run or fails. */
+static bool pp_run(struct pp *pp, const char *text, size_t len, struct sbuf *out, char *err, size_t errsz)
+{
+	return pp_run_both(pp, text, len, out, NULL, 0, NULL, err, errsz);
 }
 
 /* --- preprocessing tokens (C11 6.4) of clang -E output ------------------------ */
@@ -347,7 +414,10 @@ static bool has_control(const char *text, size_t len)
 
 struct job {
 	struct pp pp;
+	const char *text;     /* what the preprocessor reads: rq->text with the quiet spans blanked */
 	struct ptoks orig;    /* tokens of the original, preprocessed */
+	bool orig_pending;    /* the original is preprocessed with the first marked copy */
+	bool both_failed;     /* that run failed */
 	struct sbuf orig_pp;
 	char **expansion;     /* per region: its expansion on one line, NULL if not written out */
 	char **reason;        /* per function */
@@ -382,23 +452,30 @@ static bool same_tokens(struct job *j, const char *text, const struct ptoks *t, 
 
 /* The edited text: regions of the functions in sel with an expansion are
  * replaced by it, on their first line, followed by their newlines. */
-static void build_edit(const struct xp_request *rq, struct job *j, const bool *sel, struct sbuf *b)
+static void build_edit(const struct xp_request *rq, struct job *j, const bool *sel, const char *text,
+                       struct sbuf *b, struct xp_result *res)
 {
 	size_t pos = 0;
 	b->n = 0;
+	if (res)
+		res->nshift = 0;
 	for (uint32_t i = 0; i < rq->nregions; i++) {
 		const struct xp_region *r = &rq->regions[i];
 		if (!sel[r->fn] || !j->expansion[i])
 			continue;
-		sb_put(b, rq->text + pos, r->start - pos);
+		sb_put(b, text + pos, r->start - pos);
 		sb_printf(b, "/* kpath: expansion of %s */ ", r->name);
 		sb_str(b, j->expansion[i]);
 		sb_put(b, " ", 1);
-		for (unsigned k = count_newlines(rq->text + r->start, rq->text + r->end); k; k--)
+		for (unsigned k = count_newlines(text + r->start, text + r->end); k; k--)
 			sb_put(b, "\n", 1);
 		pos = r->end;
+		if (res) { /* the offset map (xp_map) */
+			res->shift_end[res->nshift] = r->end;
+			res->shift_delta[res->nshift++] = (int64_t)b->n - (int64_t)r->end;
+		}
 	}
-	sb_put(b, rq->text + pos, rq->len - pos);
+	sb_put(b, text + pos, rq->len - pos);
 }
 
 /* The identifiers of the invocations written out (the macros' names and
@@ -533,6 +610,23 @@ static void append_macro_uses(const struct xp_request *rq, const struct job *j, 
 	free(ids.v);
 }
 
+/* Preprocesses the marked copy m into out; the first time, with the
+ * original in the same run (xp_expand), whose tokens go to j->orig (a
+ * failure of that run sets j->both_failed). */
+static bool pp_marked(const struct xp_request *rq, struct job *j, const struct sbuf *m, struct sbuf *out, char *err,
+                      size_t errsz)
+{
+	if (!j->orig_pending)
+		return pp_run(&j->pp, m->p, m->n, out, err, errsz);
+	j->orig_pending = false;
+	if (!pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->p, m->n, out, err, errsz)) {
+		j->both_failed = true;
+		return false;
+	}
+	tokenize(j->orig_pp.p, j->orig_pp.n, &j->orig);
+	return true;
+}
+
 /* Tries to write out the invocations of the functions in sel; on success
  * j->expansion holds them, otherwise each function of sel gets a reason
  * (when sel holds a single function) or false is returned for a retry one
@@ -552,7 +646,7 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 		if (!sel[r->fn])
 			continue;
 		nsel++;
-		sb_put(&m, rq->text + pos, r->start - pos);
+		sb_put(&m, j->text + pos, r->start - pos);
 		sb_printf(&m, " %sb%u ", marker, i);
 		flatten(&m, rq->text + r->start, rq->text + r->end);
 		sb_printf(&m, " %se%u ", marker, i);
@@ -560,14 +654,17 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 			sb_put(&m, "\n", 1);
 		pos = r->end;
 	}
-	sb_put(&m, rq->text + pos, rq->len - pos);
+	sb_put(&m, j->text + pos, rq->len - pos);
 	bool ok = false;
 	if (!nsel) {
 		ok = true;
 		goto out;
 	}
-	if (!pp_run(&j->pp, m.p, m.n, &out, err, sizeof err))
+	if (!pp_marked(rq, j, &m, &out, err, sizeof err)) {
+		if (j->both_failed)
+			goto out; /* xp_expand tells which copy failed */
 		goto fail;
+	}
 	tokenize(out.p, out.n, &t);
 	if (!same_tokens(j, out.p, &t, marker)) {
 		snprintf(err, sizeof err, "its expansion depends on the invocation's layout (__LINE__ in a "
@@ -624,7 +721,7 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 		j->expansion[idx] = x.p;
 	}
 	/* 3. the edited file must preprocess to the same tokens */
-	build_edit(rq, j, sel, &m);
+	build_edit(rq, j, sel, j->text, &m, NULL);
 	if (!pp_run(&j->pp, m.p, m.n, &out, err, sizeof err))
 		goto fail;
 	tokenize(out.p, out.n, &t);
@@ -686,7 +783,35 @@ static bool make_tmp_name(struct pp *pp, const char *path, char *err, size_t err
 	}
 	snprintf(pp->tmp, n, "%s/.kpath-xp-%ld-%s", pp->tmpdir, (long)getpid(), base);
 	pp->tmp_base = strrchr(pp->tmp, '/') + 1;
+	/* the second copy's name holds the first's: __BASE_FILE__ is found in either */
+	pp->tmp2 = malloc(n + 8);
+	if (!pp->tmp2) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	snprintf(pp->tmp2, n + 8, "%s.2", pp->tmp);
+	snprintf(pp->split, sizeof pp->split, "%sxpsplit", pp->rq->prefix);
 	return true;
+}
+
+/* rq's text with its quiet spans blanked (malloc'd). */
+static char *blank_spans(const struct xp_request *rq)
+{
+	char *t = malloc(rq->len + 1);
+	if (!t) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	memcpy(t, rq->text, rq->len);
+	t[rq->len] = 0;
+	for (uint32_t i = 0; i < rq->nquiet; i++) {
+		assert(rq->quiet[i].start <= rq->quiet[i].end && rq->quiet[i].end <= rq->len);
+		assert(!i || rq->quiet[i - 1].end <= rq->quiet[i].start);
+		for (uint32_t k = rq->quiet[i].start; k < rq->quiet[i].end; k++)
+			if (t[k] != '\n' && t[k] != '\r') /* both end a line */
+				t[k] = ' ';
+	}
+	return t;
 }
 
 void xp_expand(const struct xp_request *rq, struct xp_result *res)
@@ -702,18 +827,31 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 		fprintf(stderr, "kpath: out of memory\n");
 		exit(1);
 	}
+	char *quiet = rq->nregions && rq->nquiet ? blank_spans(rq) : NULL;
+	j.text = quiet ? quiet : rq->text;
+	for (uint32_t i = 0; i < rq->nquiet; i++)
+		xp_stats.blanked += rq->quiet[i].end - rq->quiet[i].start;
 	char err[256];
 	if (rq->nregions && !make_tmp_name(&j.pp, rq->path, err, sizeof err)) {
 		for (uint32_t f = 0; f < rq->nfns; f++)
 			set_reason(&j, f, "%s", err);
-	} else if (rq->nregions && !pp_run(&j.pp, rq->text, rq->len, &j.orig_pp, err, sizeof err)) {
-		for (uint32_t f = 0; f < rq->nfns; f++)
-			set_reason(&j, f, "%s", err);
 	} else if (rq->nregions) {
-		tokenize(j.orig_pp.p, j.orig_pp.n, &j.orig);
 		for (uint32_t f = 0; f < rq->nfns; f++)
 			sel[f] = true;
-		if (!try_set(rq, &j, sel, rq->nfns == 1)) {
+		j.orig_pending = true;
+		bool all = try_set(rq, &j, sel, rq->nfns == 1);
+		bool orig_ok = true;
+		if (j.both_failed) { /* the original alone: if it fails, every function says so */
+			orig_ok = pp_run(&j.pp, j.text, rq->len, &j.orig_pp, err, sizeof err);
+			if (orig_ok) {
+				tokenize(j.orig_pp.p, j.orig_pp.n, &j.orig);
+				all = try_set(rq, &j, sel, rq->nfns == 1);
+			} else {
+				for (uint32_t f = 0; f < rq->nfns; f++)
+					set_reason(&j, f, "%s", err);
+			}
+		}
+		if (orig_ok && !all) {
 			/* one by one, then once more all that worked together */
 			for (uint32_t f = 0; f < rq->nfns; f++) {
 				memset(sel, 0, rq->nfns * sizeof *sel);
@@ -730,12 +868,19 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	}
 	if (j.pp.tmpdir) {
 		remove(j.pp.tmp);
+		remove(j.pp.tmp2);
 		rmdir(j.pp.tmpdir);
 	}
 	for (uint32_t f = 0; f < rq->nfns; f++)
 		sel[f] = !j.reason[f];
 	struct sbuf b = {0};
-	build_edit(rq, &j, sel, &b);
+	res->shift_end = malloc((rq->nregions + 1) * sizeof *res->shift_end);
+	res->shift_delta = malloc((rq->nregions + 1) * sizeof *res->shift_delta);
+	if (!res->shift_end || !res->shift_delta) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	build_edit(rq, &j, sel, rq->text, &b, res);
 	append_macro_uses(rq, &j, sel, &b);
 	res->text = b.p;
 	res->len = b.n;
@@ -745,17 +890,34 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 		free(j.expansion[i]);
 	}
 	res->reason = j.reason;
+	free(quiet);
 	free(j.expansion);
 	free(sel);
 	free(j.pp.tmp);
+	free(j.pp.tmp2);
 	free(j.pp.tmpdir);
 	free(j.pp.srcdir);
 	free(j.orig_pp.p);
 	free(j.orig.t);
 }
 
+uint32_t xp_map(const struct xp_result *res, uint32_t off)
+{
+	uint32_t lo = 0, hi = res->nshift;
+	while (lo < hi) { /* the first region written out ending after off */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (res->shift_end[mid] <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? (uint32_t)((int64_t)off + res->shift_delta[lo - 1]) : off;
+}
+
 void xp_result_free(struct xp_result *res, uint32_t nfns)
 {
+	free(res->shift_end);
+	free(res->shift_delta);
 	for (uint32_t f = 0; f < nfns; f++)
 		free(res->reason ? res->reason[f] : NULL);
 	free(res->reason);

@@ -30,6 +30,12 @@ struct xp_region {
 	char name[64];
 };
 
+/* Bytes [start, end) of the original text that the preprocessor need not
+ * read (quiet.h). */
+struct xp_span {
+	uint32_t start, end;
+};
+
 struct xp_request {
 	const char *path;        /* the source file as named on the command line */
 	const char *text;        /* its contents */
@@ -40,6 +46,8 @@ struct xp_request {
 	struct xp_region *regions; /* sorted by start, disjoint */
 	uint32_t nregions;
 	uint32_t nfns;
+	const struct xp_span *quiet; /* sorted, disjoint, none overlapping a region */
+	uint32_t nquiet;
 };
 
 struct xp_result {
@@ -48,7 +56,14 @@ struct xp_result {
 	bool *expanded; /* per function: some invocation of it was written out */
 	char **reason;  /* per function: why its invocations could not be written
 	                   out (malloc'd), NULL if they were or none needed it */
+	uint32_t *shift_end;   /* per invocation written out, in order: its end in the original */
+	int64_t *shift_delta;  /* how much longer the edited text is up to there */
+	uint32_t nshift;
 };
+
+/* Where offset off of the original text is in the edited text; off must
+ * not be inside an invocation written out. */
+uint32_t xp_map(const struct xp_result *res, uint32_t off);
 
 /* Expands, per function, the invocations whose expansion holds control
  * flow (a statement keyword, a brace or a colon: labels) or is empty.  All or none of a function's
@@ -56,6 +71,15 @@ struct xp_result {
  * invocations cannot be expanded faithfully keeps its text and gets a
  * reason. */
 void xp_expand(const struct xp_request *rq, struct xp_result *res);
+/* What the expansions of this process cost (KPATH_STATS=1 prints them):
+ * the preprocessor runs, and the bytes of the file blanked in each copy
+ * they read (quiet.h). */
+struct xp_stats {
+	unsigned runs;
+	unsigned long long blanked;
+};
+extern struct xp_stats xp_stats;
+
 void xp_result_free(struct xp_result *res, uint32_t nfns);
 
 #endif

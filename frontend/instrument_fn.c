@@ -144,6 +144,16 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		w->collect = collect;
 		w->src = src;
 		w->rw = rw;
+	} else if (w->reparse && reparse_find(w->reparse, c, &c)) { /* written out: the second unit's */
+		struct src_file *src = w->src;
+		const struct src_file *main_src = w->main_src;
+		w->src = &w->reparse->src;
+		w->main_src = &w->reparse->src;
+		uint32_t n0 = w->rw->nedits;
+		instrument_function(w, c);
+		reparse_own(w->reparse, n0, w->rw->nedits);
+		w->src = src;
+		w->main_src = main_src;
 	} else {
 		instrument_function(w, c);
 	}

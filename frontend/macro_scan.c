@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "expand.h"
+#include "quiet.h"
+#include "reparse.h"
 #include "walk.h"
 
 const struct macro_fn *kp_macro_find(const struct macro_fns *m, const char *name)
@@ -46,18 +48,6 @@ void kp_macro_fns_free(struct macro_fns *m)
 		free(m->v[i].reason);
 	}
 	free(m->v);
-}
-
-/* The number of clang errors, without printing them. */
-static unsigned report_errors_quietly(CXTranslationUnit tu)
-{
-	unsigned n = clang_getNumDiagnostics(tu), errors = 0;
-	for (unsigned i = 0; i < n; i++) {
-		CXDiagnostic d = clang_getDiagnostic(tu, i);
-		errors += clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
-		clang_disposeDiagnostic(d);
-	}
-	return errors;
 }
 
 static uint32_t group_of(struct macro_fns *m, uint32_t i)
@@ -184,6 +174,12 @@ static enum CXChildVisitResult scan_expansion(CXCursor c, CXCursor parent, CXCli
 	return CXChildVisit_Continue;
 }
 
+static int span_start_cmp(const void *a, const void *b)
+{
+	const struct xp_span *x = a, *y = b;
+	return x->start != y->start ? (x->start < y->start ? -1 : 1) : 0;
+}
+
 static int region_cmp(const void *a, const void *b)
 {
 	const struct xp_region *x = a, *y = b;
@@ -192,9 +188,37 @@ static int region_cmp(const void *a, const void *b)
 	return x->end > y->end ? -1 : x->end < y->end; /* outer first */
 }
 
+/* The extents (original offsets) of the functions written out, one entry
+ * per start (functions a macro defines share it), sorted: rp->written,
+ * rp->written_end (reparse.h). */
+static void written_spans(struct macro_fns *fns, const bool *expanded, struct reparse *rp)
+{
+	rp->written = malloc((fns->n + 1) * sizeof *rp->written);
+	rp->written_end = malloc((fns->n + 1) * sizeof *rp->written_end);
+	struct xp_span *w = malloc((fns->n + 1) * sizeof *w);
+	if (!rp->written || !rp->written_end || !w) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	uint32_t nw = 0;
+	for (uint32_t i = 0; i < fns->n; i++)
+		if (expanded[group_of(fns, i)])
+			w[nw++] = (struct xp_span){fns->v[i].start, fns->v[i].end};
+	qsort(w, nw, sizeof *w, span_start_cmp);
+	for (uint32_t i = 0; i < nw; i++)
+		if (rp->nwritten && rp->written[rp->nwritten - 1] == w[i].start) {
+			if (w[i].end > rp->written_end[rp->nwritten - 1])
+				rp->written_end[rp->nwritten - 1] = w[i].end;
+		} else {
+			rp->written_end[rp->nwritten] = w[i].end;
+			rp->written[rp->nwritten++] = w[i].start;
+		}
+	free(w);
+}
+
 /* walk.h */
 CXTranslationUnit kp_expand_and_reparse(CXIndex index, const struct src_file *src, struct macro_fns *fns,
-                                        const char **flags, int nflags, const char *prefix, char **text)
+                                        const char **flags, int nflags, const char *prefix, struct reparse *rp)
 {
 	struct region_scan rs = {src, fns, NULL, 0, 0};
 	clang_visitChildren(clang_getTranslationUnitCursor(src->tu), scan_expansion, &rs);
@@ -206,7 +230,15 @@ CXTranslationUnit kp_expand_and_reparse(CXIndex index, const struct src_file *sr
 	for (uint32_t i = 0; i < rs.n; i++)
 		if (!kept || rs.v[i].start >= rs.v[kept - 1].end)
 			rs.v[kept++] = rs.v[i];
-	struct xp_request rq = {src->path, src->text, src->len, flags, nflags, prefix, rs.v, kept, fns->n};
+	/* the preprocessor reads the functions written out and the directives (quiet.h) */
+	struct xp_span *keep = malloc((fns->n + kept + 1) * sizeof *keep);
+	for (uint32_t i = 0; keep && i < fns->n + kept; i++)
+		keep[i] = i < fns->n ? (struct xp_span){fns->v[i].start, fns->v[i].end}
+		                     : (struct xp_span){rs.v[i - fns->n].start, rs.v[i - fns->n].end};
+	uint32_t nquiet = 0;
+	struct xp_span *quiet = keep ? quiet_spans(src, keep, fns->n + kept, flags, nflags, &nquiet) : NULL;
+	free(keep);
+	struct xp_request rq = {src->path, src->text, src->len, flags, nflags, prefix, rs.v, kept, fns->n, quiet, nquiet};
 	struct xp_result res;
 	memset(&res, 0, sizeof res);
 	xp_expand(&rq, &res);
@@ -221,12 +253,22 @@ CXTranslationUnit kp_expand_and_reparse(CXIndex index, const struct src_file *sr
 		any |= res.expanded[i];
 	}
 	free(rs.v);
+	free(quiet);
 	CXTranslationUnit tu = NULL;
+	unsigned long long reblanked = 0;
+	memset(rp, 0, sizeof *rp);
 	if (any) {
-		struct CXUnsavedFile uf = {src->path, res.text, (unsigned long)res.len};
+		written_spans(fns, res.expanded, rp);
+		rp->parsed = quiet_reparse_text(src, &res, rp->written, rp->nwritten, flags, nflags, &reblanked);
+		rp->map = (struct xp_result){.shift_end = res.shift_end, .shift_delta = res.shift_delta, .nshift = res.nshift};
+		res.shift_end = NULL;
+		res.shift_delta = NULL;
+		struct CXUnsavedFile uf = {src->path, rp->parsed ? rp->parsed : res.text, (unsigned long)res.len};
 		enum CXErrorCode rc = clang_parseTranslationUnit2(index, src->path, flags, nflags, &uf, 1,
 		                                                  CXTranslationUnit_DetailedPreprocessingRecord, &tu);
-		if (rc != CXError_Success || !tu || report_errors_quietly(tu)) {
+		if (tu)
+			rp->src.file = clang_getFile(tu, src->path);
+		if (rc != CXError_Success || !tu || reparse_errors(rp, tu)) {
 			if (tu)
 				clang_disposeTranslationUnit(tu);
 			tu = NULL;
@@ -235,9 +277,17 @@ CXTranslationUnit kp_expand_and_reparse(CXIndex index, const struct src_file *sr
 					fns->v[i].reason = strdup("the file with its expansion does not parse");
 		}
 	}
+	const char *stats = getenv("KPATH_STATS"); /* what the expansion cost: tests count the runs */
+	if (stats && !strcmp(stats, "1"))
+		fprintf(stderr, "kpath: stats: %s: %u functions with macro control flow, %u invocations, %u preprocessor "
+		        "runs, %llu of %zu bytes blanked per run, %u parses again (%llu bytes blanked)\n", src->path,
+		        fns->n, kept, xp_stats.runs, xp_stats.blanked, src->len, any ? 1u : 0u, reblanked);
 	if (tu) {
-		*text = res.text; /* the unsaved file must outlive the translation unit */
+		rp->full = res.text; /* the unsaved file must outlive the translation unit */
+		rp->full_len = res.len;
 		res.text = NULL;
+	} else {
+		reparse_free(rp);
 	}
 	xp_result_free(&res, fns->n);
 	return tu;

@@ -97,9 +97,13 @@ static enum CXChildVisitResult scan_decl(CXCursor c, CXCursor parent, CXClientDa
 	return CXChildVisit_Continue;
 }
 
-/* A prefix no identifier of the program starts with: kp_, kp1_, kp2_... */
-static const char *choose_prefix(const struct src_file *src, char *buf, size_t cap, const char **reserved)
+/* A prefix no identifier of the program starts with: kp_, kp1_, kp2_...;
+ * with src2 (the text with macros written out, reparse.h), no identifier
+ * of either text, and the declarations are src2's. */
+static const char *choose_prefix2(const struct src_file *src1, const struct src_file *src2, char *buf, size_t cap,
+                                  const char **reserved)
 {
+	const struct src_file *src = src2 ? src2 : src1;
 	static char reserved_name[128];
 	*reserved = NULL;
 	for (int attempt = 0; attempt < 100; attempt++) {
@@ -108,7 +112,7 @@ static const char *choose_prefix(const struct src_file *src, char *buf, size_t c
 		else
 			snprintf(buf, cap, "kp%d_", attempt);
 		struct prefix_scan ps = {buf, false, false, {0}};
-		ps.clash = src_prefix_used(src, buf);
+		ps.clash = src_prefix_used(src, buf) || (src2 && src_prefix_used(src1, buf));
 		clang_visitChildren(clang_getTranslationUnitCursor(src->tu), scan_decl, &ps);
 		if (ps.reserved) {
 			snprintf(reserved_name, sizeof reserved_name, "%s", ps.reserved_name);
@@ -118,6 +122,11 @@ static const char *choose_prefix(const struct src_file *src, char *buf, size_t c
 			return buf;
 	}
 	return NULL;
+}
+
+static const char *choose_prefix(const struct src_file *src, char *buf, size_t cap, const char **reserved)
+{
+	return choose_prefix2(src, NULL, buf, cap, reserved);
 }
 
 /* --include-out's default: kpath-include/ beside the output file. */
@@ -179,7 +188,7 @@ struct run {
 	struct src_file src;
 	struct macro_fns mfns;
 	struct hdr_set hdrs;
-	char *expanded_text;
+	struct reparse rp; /* the unit with the macros written out (reparse.h) */
 	char src_hash[17];
 	char prefix[16];
 	struct rw_file rw;
@@ -230,24 +239,24 @@ static int parse_main(struct run *r)
 	return 0;
 }
 
-/* The file with the macro invocations written out replaces the parsed
- * one (when it parses).  0 or the exit status. */
+/* The file with the macro invocations written out is parsed again (when
+ * it parses) into r->rp; the first unit stays: functions not written out
+ * come from it (reparse.h).  0 or the exit status. */
 static int expand_macros(struct run *r)
 {
 	const struct kp_run_opts *o = r->o;
 	CXTranslationUnit tu2 = kp_expand_and_reparse(r->index, &r->src, &r->mfns, o->flags, o->nflags, r->prefix,
-	                                              &r->expanded_text);
+	                                              &r->rp);
 	if (!tu2)
 		return 0;
-	clang_disposeTranslationUnit(r->tu);
-	r->tu = tu2;
-	r->src.file = clang_getFile(r->tu, o->in);
-	r->src.tu = r->tu;
-	r->src.text = clang_getFileContents(r->tu, r->src.file, &r->src.len);
-	src_free(&r->src);
+	r->rp.src.path = o->in;
+	r->rp.src.tu = tu2;
+	r->rp.src.text = clang_getFileContents(tu2, r->rp.src.file, &r->rp.src.len);
+	if (r->rp.src.text)
+		reparse_index(&r->rp);
 	const char *reserved;
-	if (!r->src.text || !src_index(&r->src) || !choose_prefix(&r->src, r->prefix, sizeof r->prefix, &reserved) ||
-	    reserved) {
+	if (!r->rp.src.text || !src_index(&r->rp.src) ||
+	    !choose_prefix2(&r->src, &r->rp.src, r->prefix, sizeof r->prefix, &reserved) || reserved) {
 		fprintf(stderr, "kpath: error: %s: cannot read back the file with macro expansions\n", o->in);
 		return 1;
 	}
@@ -321,8 +330,10 @@ static int walk_all(struct run *r)
 		                     .quiet = o->quiet, .expr_branches = expr_branches, .dump = o->dump, .only = o->only,
 		                     .numbered = o->numbered, .numbered_ctx = o->numbered_ctx,
 		                     .collect = msg ? &r->mfns : NULL, .msg = msg, .staged = o->staged, .stage = o->stage,
-		                     .mode = o->mode, .main_src = &r->src};
+		                     .mode = o->mode, .main_src = &r->src, .reparse = r->rp.src.tu ? &r->rp : NULL};
 		kp_walk(&r->w, r->tu);
+		if (r->w.reparse)
+			reparse_shift(&r->rp, &r->rw);
 		if (!msg)
 			return 0;
 		fclose(msg);
@@ -356,7 +367,8 @@ static int write_output(struct run *r)
 		rw_file_free(&r->rw);
 		return 1;
 	}
-	char *text = rw_render(&r->rw, r->src.text, r->src.len, out);
+	char *text = r->rp.full ? rw_render(&r->rw, r->rp.full, r->rp.full_len, out)
+	                        : rw_render(&r->rw, r->src.text, r->src.len, out);
 	if (o->check && !output_parses(r->index, in, o->flags, o->nflags, text)) {
 		fprintf(stderr, "kpath: error: internal error: the instrumented text of %s does not compile (above; "
 		        "please report it); %s not written\n", in, out);
@@ -416,7 +428,9 @@ int kp_run(const struct kp_run_opts *o)
 	}
 	hdr_set_free(&r.hdrs);
 	kp_macro_fns_free(&r.mfns);
-	free(r.expanded_text);
+	if (r.rp.src.tu)
+		clang_disposeTranslationUnit(r.rp.src.tu);
+	reparse_free(&r.rp);
 	src_free(&r.src);
 	if (r.tu)
 		clang_disposeTranslationUnit(r.tu);

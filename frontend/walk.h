@@ -17,6 +17,7 @@
 #include "cfg.h"
 #include "headers.h"
 #include "modes.h"
+#include "reparse.h"
 #include "rewrite.h"
 #include "stages.h"
 
@@ -61,6 +62,7 @@ struct walk {
 	enum stage stage;
 	const struct kp_mode_run *mode; /* kpath instrument: the mode's rewrite (modes.h) */
 	const struct src_file *main_src;
+	struct reparse *reparse; /* the functions written out come from its unit (reparse.h) */
 };
 
 /* Visits the function definitions of tu (instrument_fn.c). */
@@ -71,10 +73,12 @@ const struct macro_fn *kp_macro_find(const struct macro_fns *m, const char *name
 void kp_macro_record(struct macro_fns *m, CXCursor fn, const struct fn_plan *plan);
 void kp_macro_fns_free(struct macro_fns *m);
 /* Writes out the macro invocations of the functions in fns (their reasons
- * go into fns) and parses the result as the main file.  Returns the new
- * translation unit, or NULL when nothing was written out or the result does
- * not parse (then every function keeps its text, with a reason). */
+ * go into fns) and parses the result as the main file, with the bodies of
+ * the other functions blanked (reparse.h; rp gets the texts and the offset
+ * map).  Returns the new translation unit, or NULL when nothing was
+ * written out or the result does not parse (then every function keeps its
+ * text, with a reason). */
 CXTranslationUnit kp_expand_and_reparse(CXIndex index, const struct src_file *src, struct macro_fns *fns,
-                                        const char **flags, int nflags, const char *prefix, char **text);
+                                        const char **flags, int nflags, const char *prefix, struct reparse *rp);
 
 #endif

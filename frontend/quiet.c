@@ -1,0 +1,329 @@
+/*
+ * quiet.c: the parts of the main file the macro expansion's preprocessor
+ * runs need not read (quiet.h).
+ *
+ * Why blanking them is faithful for what is written out: what an
+ * invocation expands to depends on the macro table where it stands and on
+ * the tokens of its own function around it (kept: a function-like macro
+ * may take the tokens after its invocation).  The macro table depends on
+ * the file's other tokens only through directives, which are kept, and
+ * through _Pragma("push_macro" / "pop_macro" / "poison") and __COUNTER__:
+ * when any file of the translation unit or a flag names one of them
+ * (comments aside: a word in a comment does nothing), nothing is blanked.
+ * Blanking turns every byte but the line ends (\n, \r) into a space, so
+ * each line keeps its number (__LINE__) and each byte its
+ * offset.
+ *
+ * Directives are found on the file's raw tokens (src_index: clang's own
+ * lexer, comments included): a "#" (or "%:") token is one when it is the
+ * file's first token or the white space before it, comments aside, holds
+ * a newline that is not a line splice (C11 6.10 p2, and comments are one
+ * space, 5.1.1.2 phase 3); the directive runs to the next such newline.
+ */
+#define _GNU_SOURCE /* memmem */
+#include "quiet.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Words whose presence anywhere in the translation unit turns blanking off. */
+static const char *const unsafe_words[] = {"__COUNTER__", "push_macro", "pop_macro", "poison", NULL};
+
+/* Whether s[0, n), comments aside (a word in a comment does nothing:
+ * limits.h's mentions "#pragma poison"), names an unsafe word. */
+static bool names_unsafe(const char *s, size_t n)
+{
+	if (!s)
+		return false;
+	char *t = malloc(n + 1);
+	if (!t) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < n;) {
+		if (s[i] == '"' || s[i] == '\'') { /* a literal: kept, whatever it holds */
+			char q = s[i];
+			t[k++] = s[i++];
+			while (i < n && s[i] != q && s[i] != '\n') {
+				if (s[i] == '\\' && i + 1 < n)
+					t[k++] = s[i++];
+				t[k++] = s[i++];
+			}
+			if (i < n)
+				t[k++] = s[i++];
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+			const char *e = memmem(s + i + 2, n - i - 2, "*/", 2);
+			i = e ? (size_t)(e - s) + 2 : n;
+			t[k++] = ' ';
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
+			/* to the line's end (a line the comment continues with a
+			 * splice is read as code: it can only find more) */
+			while (i < n && s[i] != '\n')
+				i++;
+			t[k++] = ' ';
+		} else {
+			t[k++] = s[i++];
+		}
+	}
+	bool unsafe = false;
+	for (int i = 0; unsafe_words[i] && !unsafe; i++)
+		unsafe = memmem(t, k, unsafe_words[i], strlen(unsafe_words[i])) != NULL;
+	free(t);
+	return unsafe;
+}
+
+struct inclusions {
+	CXTranslationUnit tu;
+	bool unsafe;
+};
+
+static void check_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData d)
+{
+	struct inclusions *in = d;
+	(void)stack;
+	(void)depth;
+	size_t n = 0;
+	if (!in->unsafe) {
+		const char *t = clang_getFileContents(in->tu, f, &n);
+		in->unsafe = names_unsafe(t, n);
+	}
+}
+
+/* Whether text[a, b) (white space between two tokens) holds a newline
+ * that is not a line splice ("\" and optional blanks before it). */
+static bool has_newline(const char *t, uint32_t a, uint32_t b)
+{
+	for (uint32_t i = a; i < b; i++) {
+		if (t[i] != '\n')
+			continue;
+		uint32_t k = i;
+		while (k > a && (t[k - 1] == ' ' || t[k - 1] == '\t' || t[k - 1] == '\r'))
+			k--;
+		if (k == a || t[k - 1] != '\\')
+			return true;
+	}
+	return false;
+}
+
+struct spans {
+	struct xp_span *v;
+	uint32_t n, cap;
+};
+
+static void add_span(struct spans *s, uint32_t a, uint32_t b)
+{
+	if (a >= b)
+		return;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 256;
+		s->v = realloc(s->v, s->cap * sizeof *s->v);
+		if (!s->v) {
+			fprintf(stderr, "kpath: out of memory\n");
+			exit(1);
+		}
+	}
+	s->v[s->n++] = (struct xp_span){a, b};
+}
+
+/* The directives of src: [start of "#", end of its last token) each. */
+static void directives(const struct src_file *src, struct spans *d)
+{
+	const struct src_tok *t = src->toks;
+	uint32_t prev_end = 0; /* end of the last token that is not a comment */
+	bool line_start = true;
+	for (uint32_t i = 0; i < src->ntoks; i++) {
+		if (t[i].off < prev_end || t[i].off + t[i].len > src->len)
+			continue; /* not in the file's order: ignored */
+		if (t[i].kind == CXToken_Comment) {
+			line_start |= has_newline(src->text, prev_end, t[i].off);
+			prev_end = t[i].off + t[i].len; /* a comment's own newlines do not count */
+			continue;
+		}
+		line_start |= has_newline(src->text, prev_end, t[i].off);
+		bool hash = t[i].kind == CXToken_Punctuation && (!strcmp(t[i].sp, "#") || !strcmp(t[i].sp, "%:"));
+		if (!(line_start && hash)) {
+			line_start = false;
+			prev_end = t[i].off + t[i].len;
+			continue;
+		}
+		uint32_t start = t[i].off, end = t[i].off + t[i].len;
+		uint32_t k = i + 1;
+		for (; k < src->ntoks && t[k].off >= end && !has_newline(src->text, end, t[k].off); k++)
+			end = t[k].off + t[k].len;
+		add_span(d, start, end);
+		prev_end = end;
+		line_start = false;
+		i = k - 1;
+	}
+}
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct xp_span *x = a, *y = b;
+	return x->start != y->start ? (x->start < y->start ? -1 : 1) : 0;
+}
+
+/* Whether blanking is off: KPATH_QUIET=0, or the translation unit or a
+ * flag names an unsafe word. */
+static bool blanking_off(const struct src_file *src, const char **flags, int nflags)
+{
+	const char *off = getenv("KPATH_QUIET");
+	if (off && !strcmp(off, "0")) /* tests: the whole file, to compare */
+		return true;
+	bool unsafe = names_unsafe(src->text, src->len);
+	for (int i = 0; i < nflags && !unsafe; i++)
+		unsafe = names_unsafe(flags[i], strlen(flags[i]));
+	if (!unsafe) {
+		struct inclusions in = {src->tu, false};
+		clang_getInclusions(src->tu, check_inclusion, &in);
+		unsafe = in.unsafe;
+	}
+	return unsafe;
+}
+
+struct xp_span *quiet_spans(const struct src_file *src, struct xp_span *keep, uint32_t nkeep, const char **flags,
+                            int nflags, uint32_t *n)
+{
+	*n = 0;
+	if (blanking_off(src, flags, nflags))
+		return NULL;
+	struct spans kept = {0}, quiet = {0};
+	directives(src, &kept);
+	for (uint32_t i = 0; i < nkeep; i++)
+		add_span(&kept, keep[i].start, keep[i].end < src->len ? keep[i].end : (uint32_t)src->len);
+	if (kept.n)
+		qsort(kept.v, kept.n, sizeof *kept.v, span_cmp);
+	uint32_t pos = 0; /* the complement of kept in [0, len) */
+	for (uint32_t i = 0; i < kept.n; i++) {
+		add_span(&quiet, pos, kept.v[i].start);
+		if (kept.v[i].end > pos)
+			pos = kept.v[i].end;
+	}
+	add_span(&quiet, pos, (uint32_t)src->len);
+	free(kept.v);
+	for (uint32_t i = 1; i < quiet.n; i++)
+		assert(quiet.v[i - 1].end <= quiet.v[i].start);
+	*n = quiet.n;
+	return quiet.v;
+}
+
+/* --- the text parsed again -------------------------------------------------- */
+
+struct bodies {
+	const struct src_file *src;
+	const uint32_t *written; /* sorted extent starts of the functions written out */
+	uint32_t nwritten;
+	struct spans v;
+};
+
+static enum CXChildVisitResult last_body(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
+		*(CXCursor *)d = c;
+	return CXChildVisit_Continue;
+}
+
+/* The offset of loc in src's file when the file spells it there outside
+ * any macro; UINT32_MAX otherwise. */
+static uint32_t plain_offset(const struct src_file *src, CXSourceLocation loc)
+{
+	CXFile f1, f2;
+	unsigned o1, o2;
+	clang_getSpellingLocation(loc, &f1, NULL, NULL, &o1);
+	clang_getExpansionLocation(loc, &f2, NULL, NULL, &o2);
+	if (!f1 || !f2 || !clang_File_isEqual(f1, src->file) || !clang_File_isEqual(f2, src->file) || o1 != o2 ||
+	    o1 >= src->len)
+		return UINT32_MAX;
+	return o1;
+}
+
+static bool is_written(const struct bodies *b, uint32_t start)
+{
+	uint32_t lo = 0, hi = b->nwritten;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (b->written[mid] < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < b->nwritten && b->written[lo] == start;
+}
+
+/* Bodies of the main file's function definitions, between the braces:
+ * those not written out, spelled by the file outside macros, naming no
+ * noreturn marker (a call's look-up reads a definition's whole text,
+ * cfgbuild/noreturn.c). */
+static enum CXChildVisitResult visit_body(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct bodies *b = d;
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	CXFile f;
+	unsigned start;
+	clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f, NULL, NULL, &start);
+	if (!f || !clang_File_isEqual(f, b->src->file) || is_written(b, start))
+		return CXChildVisit_Continue;
+	CXCursor body = clang_getNullCursor();
+	clang_visitChildren(c, last_body, &body);
+	if (clang_Cursor_isNull(body))
+		return CXChildVisit_Continue;
+	CXSourceRange r = clang_getCursorExtent(body);
+	uint32_t a = plain_offset(b->src, clang_getRangeStart(r)), e = plain_offset(b->src, clang_getRangeEnd(r));
+	const char *t = b->src->text;
+	if (e == UINT32_MAX || e == 0 || t[e - 1] != '}') /* the extent ends after the "}" */
+		return CXChildVisit_Continue;
+	e--;
+	if (a == UINT32_MAX || e <= a + 1 || t[a] != '{' ||
+	    memmem(t + a, e - a, "noreturn", 8) || memmem(t + a, e - a, "Noreturn", 8))
+		return CXChildVisit_Continue;
+	if (b->v.n && b->v.v[b->v.n - 1].end > a) /* not in the file's order: left alone */
+		return CXChildVisit_Continue;
+	add_span(&b->v, a + 1, e);
+	return CXChildVisit_Continue;
+}
+
+char *quiet_reparse_text(const struct src_file *src, const struct xp_result *res, const uint32_t *written,
+                         uint32_t nwritten, const char **flags, int nflags, unsigned long long *blanked)
+{
+	*blanked = 0;
+	if (blanking_off(src, flags, nflags))
+		return NULL;
+	struct bodies b = {src, written, nwritten, {0}};
+	clang_visitChildren(clang_getTranslationUnitCursor(src->tu), visit_body, &b);
+	struct spans d = {0};
+	directives(src, &d);
+	char *t = malloc(res->len + 1);
+	if (!t) {
+		fprintf(stderr, "kpath: out of memory\n");
+		exit(1);
+	}
+	memcpy(t, res->text, res->len + 1);
+	uint32_t k = 0; /* directives are sorted, and so are the bodies */
+	for (uint32_t i = 0; i < b.v.n; i++) {
+		uint32_t a = b.v.v[i].start, e = b.v.v[i].end;
+		int64_t shift = (int64_t)xp_map(res, a) - a; /* no invocation written out inside */
+		assert((int64_t)xp_map(res, e) - e == shift);
+		for (uint32_t p = a; p < e; p++) {
+			while (k < d.n && d.v[k].end <= p)
+				k++;
+			if (k < d.n && d.v[k].start <= p) { /* a directive: kept */
+				p = d.v[k].end - 1;
+				continue;
+			}
+			char *c = t + (int64_t)p + shift;
+			if (*c != '\n' && *c != '\r' && *c != ' ') { /* \r ends a line too */
+				*c = ' ';
+				++*blanked;
+			}
+		}
+	}
+	free(b.v.v);
+	free(d.v);
+	return t;
+}

@@ -1,0 +1,99 @@
+#!/bin/sh
+# instrument.quiet_spans: the macro expansion's preprocessor runs read the
+# file with everything but the directives and the functions written out
+# blanked, and the second parse the file with the other functions' bodies
+# blanked (frontend/quiet.c, frontend/reparse.c).  Checks, on files that try to fool the
+# directive finder (directive-like lines in comments, strings and a
+# spliced line comment, #if inside initialisers and bodies, a macro
+# redefined between functions): the number of preprocessor runs and
+# parses (KPATH_STATS=1), that most of the file was blanked, that the
+# output is byte-identical to the one read off the whole file
+# (KPATH_QUIET=0), and that it compiles and prints what the original
+# prints.  With __COUNTER__ in the file nothing may be blanked (in a
+# comment it does not count).
+# usage: quiet_spans.sh KPATH WORKDIR
+set -eu
+kpath=$1 work=$2
+cc=${CC:-cc}
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+fail() { echo "FAIL: $*"; exit 1; }
+
+cat > q.c <<'SRC'
+/* a comment whose lines look like directives, naming __COUNTER__ and poison
+# define RET_IF 0
+%: define NOPE 1
+*/
+#include <stdio.h>
+
+#define RET_IF(c, v) if (c) return (v)
+static const char *names[] = {"#not a directive", "a", /* # neither */ "b"};
+// a line comment ending in a splice \
+# define SPLICED 1
+static int table[] = {
+#ifdef NOPE
+	-1,
+#endif
+	1, 2, 3};
+
+static int plain(int x)
+{
+	int s = 0;
+#ifndef SPLICED
+	s += table[0];
+#endif
+	for (int i = 0; i < x; i++)
+		s += i;
+	return s;
+}
+
+#undef RET_IF
+#define RET_IF(c, v) if (c) return (v) + 1
+
+static int guarded(int x)
+{
+	RET_IF(x < 0, -1);
+	RET_IF(x > 10, 10);
+	return plain(x) + __LINE__;
+}
+
+int main(void)
+{
+	printf("%s %d %d %d\n", names[0], guarded(-5), guarded(20), guarded(3));
+	return 0;
+}
+SRC
+sed 's|^int main|static int counted = __COUNTER__;\nint main|' q.c > c.c
+cp q.c w.c # with -Werror: the blanked bodies' warnings (no return value) must not fail the parse
+
+for f in q c w; do
+	flags=
+	[ $f = w ] && flags="-- -Wall -Werror -Wno-comment"
+	# the same output name both times (it is in the #line directives)
+	if [ $f != c ]; then # c.c blanks nothing anyway
+		KPATH_QUIET=0 KPATH_STATS=1 "$kpath" instrument $f.c -o $f.out.c $flags 2> $f.whole.log ||
+			fail "$f.c: KPATH_QUIET=0"
+		grep '^kpath: stats:' $f.whole.log | grep -q " 0 of .*again (0 bytes" || fail "$f.c: KPATH_QUIET=0 still blanked"
+		mv $f.out.c $f.whole.c
+	fi
+	KPATH_STATS=1 "$kpath" instrument $f.c -o $f.out.c $flags 2> $f.log || { cat $f.log; fail "$f.c: kpath instrument failed"; }
+	[ $f = c ] || cmp $f.out.c $f.whole.c || fail "$f.c: output differs from the one read off the whole file"
+	grep -q "expansion of RET_IF" $f.out.c || fail "$f.c: RET_IF not written out"
+	stats=$(grep '^kpath: stats:' $f.log) || fail "$f.c: no stats line"
+	echo "$stats"
+	echo "$stats" | grep -q ": 1 functions with macro control flow, .* 2 preprocessor runs, .* 1 parses again (" ||
+		fail "$f.c: expected 2 preprocessor runs and one parse"
+	blanked=$(echo "$stats" | sed 's/.* runs, \([0-9]*\) of \([0-9]*\) bytes.*again (\([0-9]*\) bytes.*/\1 \2 \3/')
+	set -- $blanked
+	if [ $f != c ]; then
+		[ "$1" -gt $(($2 / 2)) ] || fail "q.c: only $1 of $2 bytes blanked"
+		# the parse again blanks plain's and main's bodies but the #ifndef
+		[ "$3" -gt 50 ] || fail "$f.c: only $3 bytes blanked in the parse again"
+	else
+		[ "$1" -eq 0 ] && [ "$3" -eq 0 ] || fail "c.c names __COUNTER__: $1 and $3 bytes blanked"
+	fi
+	[ $f = q ] || continue # one run of the program is enough: c.c and w.c only change how kpath reads
+	$cc -o $f.native $f.c && ./$f.native > $f.native.txt
+	$cc -o $f.kp $f.out.c $("$kpath" config --libs) && KPATH_OUT=$f.json ./$f.kp > $f.kp.txt
+	cmp $f.native.txt $f.kp.txt || fail "$f.c: the instrumented program prints something else"
+done
+echo "quiet_spans: ok"
