@@ -4,9 +4,10 @@
 For every corpus file (corpus/*.c, corpus/bench/*.c, corpus/project/*.c),
 every compiler (gcc, clang-14) and every flag set below (each with -Werror
 removed so that all warnings are seen, then compared), the original and the
-instrumented file are compiled (with -O2 -c
-when the set holds -Wall: -Wmaybe-uninitialized needs the optimiser; else
--fsyntax-only).
+instrumented file are compiled (gcc with -O2 -c
+when the set holds -Wall: -Wmaybe-uninitialized needs the optimiser; else,
+and always with clang, whose warnings of these sets all come from its front
+end, -fsyntax-only).
 The warnings of each are collected as (option, message, line in the original
 file) with columns dropped (insertions shift them).  The test fails when the
 instrumented file has a warning the original does not, or fails to compile
@@ -70,7 +71,8 @@ def diags(cc, flags, path, origname):
     the line only in origname.  A warning inside a macro's expansion is put
     at the outermost invocation (gcc's "in expansion of macro" notes), so
     that one written out by kpath compares equal to the original's."""
-    mode = ["-O2", "-c", "-o", os.devnull] if "-Wall" in flags else ["-fsyntax-only"]
+    optimiser = "-Wall" in flags and "clang" not in os.path.basename(cc.split()[0])
+    mode = ["-O2", "-c", "-o", os.devnull] if optimiser else ["-fsyntax-only"]
     p = subprocess.run([cc] + flags + mode + [path], capture_output=True, text=True)
     out = []
     for line in p.stderr.splitlines():
