@@ -246,6 +246,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 	uint32_t close = match_close(&b, open);
 	if (close == CFG_NONE)
 		fail_macro(&b, name_off, "function body inside a macro expansion");
+	plan->skips_text = src_skipped_in(src, b.toks[open].off, b.toks[close].off);
 	plan_return_type(&b, 0);
 	find_computed_goto_targets(&b, body, name_off);
 	add_site(&b, SITE_ENTRY, tok_end(&b, open), 1);

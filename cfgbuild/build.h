@@ -73,6 +73,10 @@ struct fn_plan {
 	                              initialised, so each return declares its own in a GNU
 	                              statement expression */
 	bool has_setjmp;           /* a setjmp block exists: kp_ret is volatile (-Wclobbered) */
+	bool skips_text;           /* the body holds an #if branch the parse skipped: a compiler
+	                              with other predefined macros may build it, without the
+	                              inserted code, so the inserted declarations are marked
+	                              KPATH_RT_UNUSED (tests/realcode/repro/gcc_only_branch.c) */
 	/* Source lines (in no particular order) of the calls that might not come
 	 * back normally or might run this thread's other activations: every
 	 * call but those to the C library functions known to do neither
@@ -143,6 +147,8 @@ bool src_index(struct src_file *src);
 void src_free(struct src_file *src);
 /* Whether offset off is in a range the preprocessor skipped. */
 bool src_skipped(const struct src_file *src, uint32_t off);
+/* Whether some text the preprocessor skipped lies in [lo, hi). */
+bool src_skipped_in(const struct src_file *src, uint32_t lo, uint32_t hi);
 /* The tokens clang_tokenize gives for the offsets [s, e] of the file:
  * src->toks[*first .. *first + *n).  false when they may differ from a
  * run of the file's tokens (s inside a token); then tokenize. */

@@ -378,6 +378,19 @@ bool src_skipped(const struct src_file *src, uint32_t off)
 	return lo > 0 && off < src->skipped[2 * (lo - 1) + 1];
 }
 
+bool src_skipped_in(const struct src_file *src, uint32_t lo, uint32_t hi)
+{
+	uint32_t a = 0, b = src->nskipped;
+	while (a < b) { /* the first range ending after lo */
+		uint32_t mid = a + (b - a) / 2;
+		if (src->skipped[2 * mid + 1] <= lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a < src->nskipped && src->skipped[2 * a] < hi;
+}
+
 bool src_tok_run(const struct src_file *src, uint32_t s, uint32_t e, uint32_t *first, uint32_t *n)
 {
 	uint32_t lo = 0, hi = src->ntoks;

@@ -368,10 +368,12 @@ static char *ret_decl_text(const struct placer *pl)
 static char *entry_text(struct placer *pl)
 {
 	const char *p = pl->p;
+	/* build.h, skips_text: a branch the compiler may build without them */
+	const char *un = pl->plan->skips_text ? "KPATH_RT_UNUSED " : "";
 	char *ret = NULL;
 	if (pl->plan->ret_decl && pl->ret_used && !pl->plan->ret_init_only) {
 		char *decl = ret_decl_text(pl);
-		ret = fmt(" %s;", decl);
+		ret = fmt(" %s%s;", un, decl);
 		free(decl);
 	}
 	if (pl->form) {
@@ -395,9 +397,9 @@ static char *entry_text(struct placer *pl)
 	char *pin = pl->plan->has_setjmp ? fmt(" kpath_rt_pin(&%sc);", p) : NULL;
 	/* the register (when read) and the counters of the counting loops:
 	 * "kpath_rt_u64 kp_r = 16, kp_n1 = 0, kp_n2 = 0;" */
-	char *regs = pl->reads ? fmt(" kpath_rt_u64 %sr = %s", p, u64_text(init)) : NULL;
+	char *regs = pl->reads ? fmt(" %skpath_rt_u64 %sr = %s", un, p, u64_text(init)) : NULL;
 	for (uint32_t i = 1; i <= pl->rep.nloops; i++) {
-		char *t = fmt("%s%s%sn%u = 0", regs ? regs : " kpath_rt_u64 ", regs ? ", " : "", p, i);
+		char *t = fmt("%s%s%s%sn%u = 0", regs ? regs : " ", regs ? ", " : un, regs ? "" : "kpath_rt_u64 ", p, i);
 		free(regs);
 		regs = t;
 	}
@@ -406,9 +408,9 @@ static char *entry_text(struct placer *pl)
 	if (pl->acyclic) /* no cursor, no routine-entry event */
 		s = fmt("%s%s%s%s", regs ? regs : "", regs ? ";" : "", ret ? ret : "", chk ? chk : "");
 	else
-		s = fmt("%s%s struct kpath_rt_cursor %sc = kpath_rt_begin%s(&%sfn_%s, %sc);%s%s%s", regs ? regs : "",
-		        regs ? ";" : "", p, pin ? "_sj" : "", p, pl->plan->name, p, ret ? ret : "", pin ? pin : "",
-		        chk ? chk : "");
+		s = fmt("%s%s %sstruct kpath_rt_cursor %sc = kpath_rt_begin%s(&%sfn_%s, %sc);%s%s%s", regs ? regs : "",
+		        regs ? ";" : "", un, p, pin ? "_sj" : "", p, pl->plan->name, p, ret ? ret : "",
+		        pin ? pin : "", chk ? chk : "");
 	pl->entry_stmts = pin || chk;
 	if (!*s) { /* an acyclic function with constant IDs returning nothing */
 		free(s);

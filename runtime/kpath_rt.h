@@ -168,6 +168,16 @@ struct kpath_rt_cursor {
 #else
 #define KPATH_RT_COLD
 #endif
+/* On the declarations kpath inserts at the top of a function whose body
+ * holds an #if branch libclang's parse skipped: a compiler with other
+ * predefined macros (gcc against libclang's __clang__) may build that
+ * branch, where the inserted code is absent, and warn that they are
+ * unused (-Wunused-variable; with -Werror the file would not compile). */
+#if defined(__GNUC__) || defined(__clang__)
+#define KPATH_RT_UNUSED __attribute__((unused))
+#else
+#define KPATH_RT_UNUSED
+#endif
 struct kpath_rt_state kpath_rt_enter_slow(struct kpath_rt_func *f) KPATH_RT_COLD;
 /* Library halves of kpath_rt_emit / kpath_rt_leave: the whole step, on
  * the state {w, x} of an activation of f (two scalars: gcc gives a struct
@@ -461,7 +471,7 @@ void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_p
  * only some of them; #if defined counts as a use (a sum: clang does not
  * count the operands || and && skip). */
 #if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
-	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(kpath_rt_flush) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj)
+	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(kpath_rt_flush) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj)
 #endif
 
 #endif
