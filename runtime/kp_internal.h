@@ -18,6 +18,7 @@
 #ifndef KPATH_KP_INTERNAL_H
 #define KPATH_KP_INTERNAL_H
 
+#include <assert.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -312,18 +313,18 @@ static inline void kp_tfunc_item(struct kp_tfunc *tf, struct kp_cursor *c, uint6
 	if (tf->cons->item(tf, c, id) != 0)
 		tf->dropped++;
 }
-/* The packed state of cursor c (kpath_rt.h), outside trace mode: w is
- * lim (capped: IDs above the cap go to the library, which counts them the
- * same way), x the node without children before cnt (counts.c) where lim
- * is not 0, else p. */
+/* The packed state of cursor c (kpath_rt.h), outside trace mode: x is
+ * the node without children before cnt (counts.c), whose lim is c's
+ * (capped: IDs above the cap go to the library, which counts them the
+ * same way), where lim is not 0, else p (lim 0). */
 static inline struct kpath_rt_state kp_cursor_pack(const struct kp_cursor *c)
 {
 	struct kpath_rt_state s;
-	s.w = c->lim < KPATH_RT_LIM ? c->lim : KPATH_RT_LIM;
-	if (s.w)
+	if (c->lim)
 		s.x = (struct kpath_rt_node *)(void *)c->cnt - 1; /* counts.c */
 	else
 		s.x = c->p;
+	assert(KPATH_RT_W(s) == (c->lim < KPATH_RT_LIM ? c->lim : KPATH_RT_LIM));
 	return s;
 }
 /* The cursor of an activation of f whose packed state is s, in this
@@ -333,7 +334,7 @@ static inline struct kp_cursor kp_cursor_unpack(struct kpath_rt_state s, struct 
 {
 	struct kp_cursor c;
 	const struct kp_trec *r = (const struct kp_trec *)s.x;
-	c.lim = s.w;
+	c.lim = KPATH_RT_W(s);
 	c.cnt = c.lim ? KPATH_RT_CNT(s) : NULL;
 	c.p = c.lim ? &kp_rt_lib : KPATH_RT_P(s);
 	c.state = tf;
