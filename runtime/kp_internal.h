@@ -286,7 +286,8 @@ struct kp_tfunc {
 	struct kp_thread *th;   /* NULL offline */
 	const struct kp_consumer *cons;
 	/* the cursor right after a marker (cons->enter), and its packed
-	 * form, which the inline kpath_rt_enter loads (kp_tfunc_pack) */
+	 * form (kp_tfunc_pack), of which the thread's markers array keeps a
+	 * copy for the inline kpath_rt_enter */
 	struct kp_cursor marker;
 	struct kpath_rt_state pub;
 	uint64_t invalid, dropped;
@@ -345,7 +346,9 @@ static inline struct kp_cursor kp_cursor_unpack(struct kpath_rt_state s, struct 
 	}
 	return c;
 }
-/* Sets tf->pub from tf->marker (after every change of the marker). */
+/* Sets tf->pub from tf->marker (after every change of the marker, which
+ * happens before the thread's markers array copies pub.x:
+ * kp_thread_func_slow, kp_thread_publish). */
 static inline void kp_tfunc_pack(struct kp_tfunc *tf)
 {
 	tf->pub = kp_cursor_pack(&tf->marker);
@@ -379,9 +382,9 @@ struct kp_tbuf {
 struct kp_thread {
 	struct kp_tfunc **funcs; /* indexed by slot - 1 */
 	uint32_t nfuncs;
-	/* &funcs[i]->pub, or NULL (no state yet, or tracing): the inline
+	/* funcs[i]->pub.x, or NULL (no state yet, or tracing): the inline
 	 * enter's templates (kpath_rt_markers), grown with funcs */
-	const struct kpath_rt_state **markers;
+	void **markers;
 	/* funcs[i]->marker.cnt, or NULL (no state yet, no counter array, or
 	 * tracing): the inline count's arrays (kpath_rt_counters), grown with
 	 * funcs */
@@ -450,7 +453,7 @@ void kp_rt_drop(uint64_t n);
 /* This thread's state, or NULL before its first activation. */
 extern _Thread_local struct kp_thread *kp_thread_current;
 /* The inline enter's view of the current thread (kpath_rt.h). */
-extern _Thread_local const struct kpath_rt_state *const *kpath_rt_markers;
+extern _Thread_local void *const *kpath_rt_markers;
 extern _Thread_local unsigned kpath_rt_nmarkers;
 /* The inline count's view (kpath_rt.h). */
 extern _Thread_local kpath_rt_u64 *const *kpath_rt_counters;

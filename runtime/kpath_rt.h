@@ -228,13 +228,13 @@ KPATH_RT_INLINE_FN int kpath_rt_step(struct kpath_rt_state *s, kpath_rt_u64 r)
 	return 1;
 }
 
-/* This thread's template states, indexed by slot - 1 (the state right
- * after the routine-entry marker of each function it ran), and the flag
- * that is set while it is inside the library.  Runtime-owned: the array is
- * filled before it is published (and old arrays are retired, never freed,
- * while the thread lives), and it stays empty in trace mode, where every
- * entry must reach the library. */
-extern __thread const struct kpath_rt_state *const *kpath_rt_markers;
+/* This thread's template states x, indexed by slot - 1 (the state right
+ * after the routine-entry marker of each function it ran; null: none),
+ * and the flag that is set while it is inside the library.  Runtime-owned:
+ * the array is filled before it is published (and old arrays are retired,
+ * never freed, while the thread lives), and it stays empty in trace mode,
+ * where every entry must reach the library. */
+extern __thread void *const *kpath_rt_markers;
 extern __thread unsigned kpath_rt_nmarkers;
 extern __thread volatile int kpath_rt_busy;
 
@@ -265,19 +265,17 @@ extern __thread volatile int kpath_rt_busy;
 
 /* Routine-entry marker: the common case (f registered, this thread ran it
  * before, not inside the library: a signal handler's activation that
- * interrupts the library must be dropped there) loads the template's two
- * words. */
+ * interrupts the library must be dropped there) loads the template. */
 KPATH_RT_INLINE_FN void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
 	/* relaxed: another thread may be registering f; a slot this thread
 	 * has a template for was published before the template */
 	unsigned s = (unsigned)__atomic_load_n(&f->slot, __ATOMIC_RELAXED) - 1u;
-	const struct kpath_rt_state *m;
 	void *x;
 	c->f = f;
 	c->pinned = 0;
-	if (__builtin_expect(s < kpath_rt_nmarkers && !kpath_rt_busy && (m = kpath_rt_markers[s]) != 0, 1)) {
-		c->s.x = m->x;
+	if (__builtin_expect(s < kpath_rt_nmarkers && !kpath_rt_busy && (x = kpath_rt_markers[s]) != 0, 1)) {
+		c->s.x = x;
 		return;
 	}
 	__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_enter_tr_v5") : "=a"(x) : "D"(f) : KPATH_RT_CLOB);
@@ -292,11 +290,11 @@ KPATH_RT_INLINE_FN void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_
 KPATH_RT_INLINE_FN void kpath_rt_enter_sj(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
 	unsigned s = (unsigned)__atomic_load_n(&f->slot, __ATOMIC_RELAXED) - 1u;
-	const struct kpath_rt_state *m;
+	void *x;
 	c->f = f;
 	c->pinned = 1;
-	if (s < kpath_rt_nmarkers && !kpath_rt_busy && (m = kpath_rt_markers[s]) != 0) {
-		c->s.x = m->x;
+	if (s < kpath_rt_nmarkers && !kpath_rt_busy && (x = kpath_rt_markers[s]) != 0) {
+		c->s.x = x;
 		return;
 	}
 	c->s.x = kpath_rt_enter_slow(f);
