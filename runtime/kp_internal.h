@@ -135,7 +135,7 @@ struct kp_cursor {
 };
 
 /* A traced activation's record: its cursor's x points to it (the state's
- * two words have no room for the activation number).  It starts with a
+ * one word has no room for the activation number).  It starts with a
  * node without children, so that the inline step always misses on it;
  * hdr.id is KP_TREC_ID, which no node of a forest carries (IDs are below
  * num_paths).  Taken at enter, given back at leave; the record of an
