@@ -276,7 +276,7 @@ def write_full(cfg, meta, progs, res, instr, timing, variants, ks):
     have_ksf = any("ksf_nodes" in res[p["name"]]["k%d" % k]["stats"] for p in progs for k in ks)
     if have_ksf:
         w("Forest nodes: the nodes the runtime's forests held at exit (`KPATH_STATS`; the default window "
-          "forest, 72 bytes a node), summed over functions and threads.  ")
+          "forest, 80 bytes a node), summed over functions and threads.  ")
     else:
         w("**Forest node counts are not reported** (the runtime printed no `KPATH_STATS` line).  ")
     w("ns/path: native CPU time per Ball-Larus path the program completes, and what k=1 adds per path "

@@ -70,12 +70,9 @@ void kpath_rt_register(struct kpath_rt_func *f)
 
 /* An inactive cursor: the inline step never runs (lim 0, p without
  * children) and the library half ignores its items (p kp_rt_idle). */
-static struct kpath_rt_state inactive(void)
+static void *inactive(void)
 {
-	struct kpath_rt_state s;
-	s.w = 0;
-	s.x = &kp_rt_idle;
-	return s;
+	return &kp_rt_idle;
 }
 
 /* Trace activation records (kp_internal.h), in chunks of KP_TREC_CHUNK
@@ -118,12 +115,12 @@ void kp_trec_free_all(struct kp_thread *th)
 }
 
 /* The routine-entry marker "*" of the k-BLPP paper. */
-static struct kpath_rt_state enter(struct kpath_rt_func *f);
+static void *enter(struct kpath_rt_func *f);
 static void count(struct kpath_rt_func *f, kpath_rt_u64 id);
 
-struct kpath_rt_state kpath_rt_enter_slow(struct kpath_rt_func *f)
+void *kpath_rt_enter_slow(struct kpath_rt_func *f)
 {
-	struct kpath_rt_state s;
+	void *s;
 	if (kp_busy) {
 		kp_rt_drop(1);
 		return inactive();
@@ -164,7 +161,7 @@ static struct kp_tfunc *state(struct kpath_rt_func *f, unsigned k, int *slotp)
 	return tf;
 }
 
-static struct kpath_rt_state enter(struct kpath_rt_func *f)
+static void *enter(struct kpath_rt_func *f)
 {
 	int slot;
 	struct kp_tfunc *tf = state(f, kp_rt.k, &slot);
@@ -173,7 +170,6 @@ static struct kpath_rt_state enter(struct kpath_rt_func *f)
 	if (tf->th->tbuf) { /* tf is library-only (kp_thread_func_slow) */
 		struct kp_cursor c = tf->marker;
 		struct kp_trec *r = trec_new(tf->th);
-		struct kpath_rt_state st;
 		if (!r) {
 			kp_rt_drop(1);
 			return inactive();
@@ -181,11 +177,9 @@ static struct kpath_rt_state enter(struct kpath_rt_func *f)
 		kp_trace_enter(tf->th, (uint32_t)slot - 1, &c);
 		r->p = c.p;
 		r->act = c.act;
-		st.w = 0;
-		st.x = r;
-		return st;
+		return r; /* lim 0: hdr is a node without children */
 	}
-	return tf->pub;
+	return tf->pub.x;
 }
 
 /* This thread's state of f, for an item of a recorded activation of f:
@@ -255,33 +249,35 @@ static void item(struct kp_tfunc *tf, struct kp_cursor *c, int kind, kpath_rt_u6
 	kp_busy = 0;
 }
 
-struct kpath_rt_state kpath_rt_emit_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath_rt_u64 id)
+void *kpath_rt_emit_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id)
 {
-	struct kpath_rt_state s = {w, x};
+	struct kpath_rt_state s;
 	struct kp_cursor c;
+	s.x = x;
 	if (s.x == (void *)&kp_rt_idle)
-		return s; /* not recorded */
+		return x; /* not recorded */
 	c = kp_cursor_unpack(s, active(f));
 	if (!c.state)
 		return inactive();
 	item(c.state, &c, KP_TR_EMIT, id);
-	if (!s.w && KPATH_RT_P(s)->id == KP_TREC_ID) {
+	if (!KPATH_RT_W(s) && KPATH_RT_P(s)->id == KP_TREC_ID) {
 		((struct kp_trec *)s.x)->p = c.p; /* a traced activation */
-		return s;
+		return x;
 	}
-	return kp_cursor_pack(&c);
+	return kp_cursor_pack(&c).x;
 }
 
-void kpath_rt_leave_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath_rt_u64 id)
+void kpath_rt_leave_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id)
 {
-	struct kpath_rt_state s = {w, x};
+	struct kpath_rt_state s;
 	struct kp_cursor c;
+	s.x = x;
 	if (s.x == (void *)&kp_rt_idle)
 		return; /* not recorded */
 	c = kp_cursor_unpack(s, active(f));
 	if (c.state)
 		item(c.state, &c, KP_TR_LEAVE, id); /* the activation is over */
-	if (!s.w && KPATH_RT_P(s)->id == KP_TREC_ID) {
+	if (!KPATH_RT_W(s) && KPATH_RT_P(s)->id == KP_TREC_ID) {
 		struct kp_trec *r = s.x;
 		struct kp_thread *th = kp_thread_current;
 		if (th) { /* back to this thread's free list */
@@ -292,9 +288,8 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath
 }
 
 /* The trampolines the inline halves call (kpath_rt.h): every general
- * register but rax and rdx, and xmm0-15, is preserved; in: the state in rax:rdx, the
- * descriptor in rdi, the ID in rsi; out (enter, emit): the state in
- * rax:rdx.  The caller stepped over its red zone; the stack is aligned
+ * register but rax, and xmm0-15, is preserved; in: the state in rax, the
+ * descriptor in rdi, the ID in rsi; out (enter, emit): the state in rax.  The caller stepped over its red zone; the stack is aligned
  * here.  Each starts with endbr64 (a no-op without CET), since it is
  * reached through the PLT's indirect jump. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -302,21 +297,21 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath
 	"\t.cfi_startproc\n\tendbr64\n" \
 	"\tpushq %rbp\n\t.cfi_def_cfa_offset 16\n\t.cfi_offset %rbp, -16\n" \
 	"\tmovq %rsp, %rbp\n\t.cfi_def_cfa_register %rbp\n" \
-	"\tpushq %rcx\n\tpushq %rsi\n\tpushq %rdi\n\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n" \
+	"\tpushq %rcx\n\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n" \
 	"\tandq $-16, %rsp\n\tsubq $256, %rsp\n" \
 	"\tmovaps %xmm0, 0(%rsp)\n\tmovaps %xmm1, 16(%rsp)\n\tmovaps %xmm2, 32(%rsp)\n\tmovaps %xmm3, 48(%rsp)\n\tmovaps %xmm4, 64(%rsp)\n\tmovaps %xmm5, 80(%rsp)\n\tmovaps %xmm6, 96(%rsp)\n\tmovaps %xmm7, 112(%rsp)\n\tmovaps %xmm8, 128(%rsp)\n\tmovaps %xmm9, 144(%rsp)\n\tmovaps %xmm10, 160(%rsp)\n\tmovaps %xmm11, 176(%rsp)\n\tmovaps %xmm12, 192(%rsp)\n\tmovaps %xmm13, 208(%rsp)\n\tmovaps %xmm14, 224(%rsp)\n\tmovaps %xmm15, 240(%rsp)\n"
 #define KP_TR_RESTORE \
 	"\tmovaps 0(%rsp), %xmm0\n\tmovaps 16(%rsp), %xmm1\n\tmovaps 32(%rsp), %xmm2\n\tmovaps 48(%rsp), %xmm3\n\tmovaps 64(%rsp), %xmm4\n\tmovaps 80(%rsp), %xmm5\n\tmovaps 96(%rsp), %xmm6\n\tmovaps 112(%rsp), %xmm7\n\tmovaps 128(%rsp), %xmm8\n\tmovaps 144(%rsp), %xmm9\n\tmovaps 160(%rsp), %xmm10\n\tmovaps 176(%rsp), %xmm11\n\tmovaps 192(%rsp), %xmm12\n\tmovaps 208(%rsp), %xmm13\n\tmovaps 224(%rsp), %xmm14\n\tmovaps 240(%rsp), %xmm15\n" \
-	"\tleaq -56(%rbp), %rsp\n" \
-	"\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n\tpopq %rdi\n\tpopq %rsi\n\tpopq %rcx\n" \
+	"\tleaq -64(%rbp), %rsp\n" \
+	"\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tpopq %rcx\n" \
 	"\tpopq %rbp\n\t.cfi_def_cfa %rsp, 8\n\tret\n\t.cfi_endproc\n"
 #define KP_TR(name, body) \
 	"\t.pushsection .text\n\t.globl " name "\n\t.type " name ", @function\n" name ":\n" KP_TR_SAVE body \
 	KP_TR_RESTORE "\t.size " name ", .-" name "\n\t.popsection\n"
-/* emit and leave: f(rdi), w(rsi) = rax, x(rdx), id(rcx) = rsi */
-__asm__(KP_TR("kpath_rt_emit_tr_v4", "\tmovq %rsi, %rcx\n\tmovq %rax, %rsi\n\tcall kpath_rt_emit_slow_v4@PLT\n")
-        KP_TR("kpath_rt_leave_tr_v4", "\tmovq %rsi, %rcx\n\tmovq %rax, %rsi\n\tcall kpath_rt_leave_slow_v4@PLT\n")
-        KP_TR("kpath_rt_enter_tr_v4", "\tcall kpath_rt_enter_slow_v4@PLT\n"));
+/* emit and leave: f(rdi), x(rsi) = rax, id(rdx) = rsi */
+__asm__(KP_TR("kpath_rt_emit_tr_v5", "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_emit_slow_v5@PLT\n")
+        KP_TR("kpath_rt_leave_tr_v5", "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_leave_slow_v5@PLT\n")
+        KP_TR("kpath_rt_enter_tr_v5", "\tcall kpath_rt_enter_slow_v5@PLT\n"));
 #endif
 
 /* For code compiled without the inline half (KPATH_RT_NO_INLINE, or a
@@ -325,18 +320,18 @@ void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
 	c->f = f;
 	c->pinned = 0;
-	c->s = kpath_rt_enter_slow(f);
+	c->s.x = kpath_rt_enter_slow(f);
 }
 
 void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	c->s = kpath_rt_emit_slow(c->f, c->s.w, c->s.x, id);
+	c->s.x = kpath_rt_emit_slow(c->f, c->s.x, id);
 }
 
 void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	kpath_rt_leave_slow(c->f, c->s.w, c->s.x, id);
-	c->s = inactive(); /* the activation is over */
+	kpath_rt_leave_slow(c->f, c->s.x, id);
+	c->s.x = inactive(); /* the activation is over */
 }
 
 void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n)

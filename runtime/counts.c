@@ -10,15 +10,20 @@
 
 #include "kp_internal.h"
 
-/* A counter array follows a node without children (zeros, never written):
- * the cursor's x at k = 1 is that node, so that an ID the array does not
- * count takes the k >= 2 step on it, which misses (kpath_rt.h). */
+/* A counter array follows a node without children (zeros but lim, the
+ * number of counters, capped at KPATH_RT_LIM): the cursor's x at k = 1 is
+ * that node, so that the inline step counts the IDs below lim in the
+ * array, and an ID the array does not count takes the k >= 2 step on it,
+ * which misses (kpath_rt.h). */
 #define KP_HDR (sizeof(struct kpath_rt_node) / sizeof(kpath_rt_u64))
 
 static kpath_rt_u64 *arr_new(uint64_t n)
 {
 	kpath_rt_u64 *a = kp_calloc((size_t)n + KP_HDR, sizeof *a);
-	return a ? a + KP_HDR : NULL;
+	if (!a)
+		return NULL;
+	((struct kpath_rt_node *)(void *)a)->lim = n < KPATH_RT_LIM ? n : KPATH_RT_LIM;
+	return a + KP_HDR;
 }
 
 int kp_counts_init(struct kp_counts *t, uint64_t num_paths, uint64_t prefix)

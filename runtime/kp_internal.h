@@ -18,6 +18,7 @@
 #ifndef KPATH_KP_INTERNAL_H
 #define KPATH_KP_INTERNAL_H
 
+#include <assert.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -134,7 +135,7 @@ struct kp_cursor {
 };
 
 /* A traced activation's record: its cursor's x points to it (the state's
- * two words have no room for the activation number).  It starts with a
+ * one word has no room for the activation number).  It starts with a
  * node without children, so that the inline step always misses on it;
  * hdr.id is KP_TREC_ID, which no node of a forest carries (IDs are below
  * num_paths).  Taken at enter, given back at leave; the record of an
@@ -285,7 +286,8 @@ struct kp_tfunc {
 	struct kp_thread *th;   /* NULL offline */
 	const struct kp_consumer *cons;
 	/* the cursor right after a marker (cons->enter), and its packed
-	 * form, which the inline kpath_rt_enter loads (kp_tfunc_pack) */
+	 * form (kp_tfunc_pack), of which the thread's markers array keeps a
+	 * copy for the inline kpath_rt_enter */
 	struct kp_cursor marker;
 	struct kpath_rt_state pub;
 	uint64_t invalid, dropped;
@@ -312,18 +314,18 @@ static inline void kp_tfunc_item(struct kp_tfunc *tf, struct kp_cursor *c, uint6
 	if (tf->cons->item(tf, c, id) != 0)
 		tf->dropped++;
 }
-/* The packed state of cursor c (kpath_rt.h), outside trace mode: w is
- * lim (capped: IDs above the cap go to the library, which counts them the
- * same way), x the node without children before cnt (counts.c) where lim
- * is not 0, else p. */
+/* The packed state of cursor c (kpath_rt.h), outside trace mode: x is
+ * the node without children before cnt (counts.c), whose lim is c's
+ * (capped: IDs above the cap go to the library, which counts them the
+ * same way), where lim is not 0, else p (lim 0). */
 static inline struct kpath_rt_state kp_cursor_pack(const struct kp_cursor *c)
 {
 	struct kpath_rt_state s;
-	s.w = c->lim < KPATH_RT_LIM ? c->lim : KPATH_RT_LIM;
-	if (s.w)
+	if (c->lim)
 		s.x = (struct kpath_rt_node *)(void *)c->cnt - 1; /* counts.c */
 	else
 		s.x = c->p;
+	assert(KPATH_RT_W(s) == (c->lim < KPATH_RT_LIM ? c->lim : KPATH_RT_LIM));
 	return s;
 }
 /* The cursor of an activation of f whose packed state is s, in this
@@ -333,7 +335,7 @@ static inline struct kp_cursor kp_cursor_unpack(struct kpath_rt_state s, struct 
 {
 	struct kp_cursor c;
 	const struct kp_trec *r = (const struct kp_trec *)s.x;
-	c.lim = s.w;
+	c.lim = KPATH_RT_W(s);
 	c.cnt = c.lim ? KPATH_RT_CNT(s) : NULL;
 	c.p = c.lim ? &kp_rt_lib : KPATH_RT_P(s);
 	c.state = tf;
@@ -344,7 +346,9 @@ static inline struct kp_cursor kp_cursor_unpack(struct kpath_rt_state s, struct 
 	}
 	return c;
 }
-/* Sets tf->pub from tf->marker (after every change of the marker). */
+/* Sets tf->pub from tf->marker (after every change of the marker, which
+ * happens before the thread's markers array copies pub.x:
+ * kp_thread_func_slow, kp_thread_publish). */
 static inline void kp_tfunc_pack(struct kp_tfunc *tf)
 {
 	tf->pub = kp_cursor_pack(&tf->marker);
@@ -378,9 +382,9 @@ struct kp_tbuf {
 struct kp_thread {
 	struct kp_tfunc **funcs; /* indexed by slot - 1 */
 	uint32_t nfuncs;
-	/* &funcs[i]->pub, or NULL (no state yet, or tracing): the inline
+	/* funcs[i]->pub.x, or NULL (no state yet, or tracing): the inline
 	 * enter's templates (kpath_rt_markers), grown with funcs */
-	const struct kpath_rt_state **markers;
+	void **markers;
 	/* funcs[i]->marker.cnt, or NULL (no state yet, no counter array, or
 	 * tracing): the inline count's arrays (kpath_rt_counters), grown with
 	 * funcs */
@@ -449,7 +453,7 @@ void kp_rt_drop(uint64_t n);
 /* This thread's state, or NULL before its first activation. */
 extern _Thread_local struct kp_thread *kp_thread_current;
 /* The inline enter's view of the current thread (kpath_rt.h). */
-extern _Thread_local const struct kpath_rt_state *const *kpath_rt_markers;
+extern _Thread_local void *const *kpath_rt_markers;
 extern _Thread_local unsigned kpath_rt_nmarkers;
 /* The inline count's view (kpath_rt.h). */
 extern _Thread_local kpath_rt_u64 *const *kpath_rt_counters;

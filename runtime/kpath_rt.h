@@ -41,17 +41,17 @@
 #ifndef KPATH_RT_H
 #define KPATH_RT_H
 
-#define KPATH_RT_ABI 4
+#define KPATH_RT_ABI 5
 
 /* The entry points whose cursor layout changed carry the ABI in their
  * link names, so that code instrumented for another ABI fails to link
  * instead of handing the library a cursor of the wrong size. */
-#define kpath_rt_enter kpath_rt_enter_v4
-#define kpath_rt_emit kpath_rt_emit_v4
-#define kpath_rt_leave kpath_rt_leave_v4
-#define kpath_rt_enter_slow kpath_rt_enter_slow_v4
-#define kpath_rt_emit_slow kpath_rt_emit_slow_v4
-#define kpath_rt_leave_slow kpath_rt_leave_slow_v4
+#define kpath_rt_enter kpath_rt_enter_v5
+#define kpath_rt_emit kpath_rt_emit_v5
+#define kpath_rt_leave kpath_rt_leave_v5
+#define kpath_rt_enter_slow kpath_rt_enter_slow_v5
+#define kpath_rt_emit_slow kpath_rt_emit_slow_v5
+#define kpath_rt_leave_slow kpath_rt_leave_slow_v5
 
 /* Path IDs and counts are 64-bit.  C90 has no long long: with GCC and
  * Clang, __extension__ keeps -std=c89 -pedantic and -Wlong-long quiet about
@@ -115,33 +115,39 @@ struct kpath_rt_func {
  * The child labelled id is looked for in slot[id % KPATH_RT_WAYS] and then
  * in the other slot of that pair (kpath_rt_child): two-way sets, so that
  * two children whose IDs collide both stay cached.  id and next never
- * change once the node is linked into the forest. */
+ * change once the node is linked into the forest.  lim is 0 in every
+ * node of a forest; only the node before a k = 1 counter array has
+ * another (struct kpath_rt_state). */
 struct kpath_rt_node {
 	struct kpath_rt_node *next;   /* the cursor's node after an item that ends here */
 	kpath_rt_u64 id;              /* label: a path ID */
 	kpath_rt_u64 count;           /* c(node) */
 	unsigned first_child, next_sibling, up, level; /* runtime-owned */
+	kpath_rt_u64 lim;             /* k = 1: IDs below it count in the array that follows */
 	struct kpath_rt_node *slot[KPATH_RT_WAYS];
 };
 
-/* The part of an activation's stream state that changes (16 bytes: two
- * registers when the library halves take and return it, so that no copy of
- * it needs a place in the instrumented function's frame).  w is lim: for
- * k = 1 the IDs below lim count inline in the counter array that follows
- * x (KPATH_RT_CNT), a node without children; otherwise lim is 0 and x is
- * the node whose children the next item looks up (k >= 2), or a node
- * without children where the library does every item (trace mode: the
+/* The part of an activation's stream state that changes: one pointer x,
+ * so that it takes one register, in the instrumented function and when
+ * the library halves take and return it, and no copy of it needs a place
+ * in the instrumented function's frame (ABI 4 had a second word, lim, and
+ * a recursive function kept both across its calls: 16 bytes more per
+ * frame, tests/e2e/frame_cost.sh).  x is a node.  Its lim is not 0 only
+ * at k = 1, where the IDs below lim count inline in the counter array that
+ * follows x (KPATH_RT_CNT), a node without children; otherwise x is the
+ * node whose children the next item looks up (k >= 2), or a node without
+ * children where the library does every item (trace mode: the
  * activation's record, a hash table, an activation not recorded).  For
  * k >= 2, x stands for the (n, tau, beta) of the k-BLPP paper's
  * process_bl_path_id (runtime/ksf.c explains how). */
 struct kpath_rt_state {
-	kpath_rt_u64 w;
 	void *x;
 };
-/* x as a node; its counters (k = 1: they follow x, a node without
- * children, so that an ID above lim misses in the k >= 2 step) */
-#define KPATH_RT_CNT(s) ((kpath_rt_u64 *)(void *)((struct kpath_rt_node *)(s).x + 1))
+/* x as a node; its lim; its counters (k = 1: they follow x, a node
+ * without children, so that an ID above lim misses in the k >= 2 step) */
 #define KPATH_RT_P(s) ((struct kpath_rt_node *)(s).x)
+#define KPATH_RT_W(s) (KPATH_RT_P(s)->lim)
+#define KPATH_RT_CNT(s) ((kpath_rt_u64 *)(void *)(KPATH_RT_P(s) + 1))
 #define KPATH_RT_LIM 0xffffu /* the largest lim the runtime sets */
 
 /* Per-activation stream cursor, a local of the instrumented function so
@@ -160,7 +166,7 @@ struct kpath_rt_cursor {
 };
 
 /* Library half of kpath_rt_enter: registers f on first use; returns
- * this thread's template state for f (or an inactive one).  The halves are
+ * this thread's template state x for f (or an inactive one).  The halves are
  * cold: the compiler moves their calls, and what they need, out of the
  * hot path. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -178,13 +184,11 @@ struct kpath_rt_cursor {
 #else
 #define KPATH_RT_UNUSED
 #endif
-struct kpath_rt_state kpath_rt_enter_slow(struct kpath_rt_func *f) KPATH_RT_COLD;
+void *kpath_rt_enter_slow(struct kpath_rt_func *f) KPATH_RT_COLD;
 /* Library halves of kpath_rt_emit / kpath_rt_leave: the whole step, on
- * the state {w, x} of an activation of f (two scalars: gcc gives a struct
- * argument a stack slot); emit returns the new state. */
-struct kpath_rt_state kpath_rt_emit_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath_rt_u64 id)
-	KPATH_RT_COLD;
-void kpath_rt_leave_slow(struct kpath_rt_func *f, kpath_rt_u64 w, void *x, kpath_rt_u64 id) KPATH_RT_COLD;
+ * the state x of an activation of f; emit returns the new state. */
+void *kpath_rt_emit_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id) KPATH_RT_COLD;
+void kpath_rt_leave_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id) KPATH_RT_COLD;
 /* Registers f eagerly (called from a constructor where the compiler has
  * them, so that functions never called still appear in the profile). */
 void kpath_rt_register(struct kpath_rt_func *f);
@@ -222,7 +226,7 @@ KPATH_RT_INLINE_FN struct kpath_rt_node *kpath_rt_child(const struct kpath_rt_no
 KPATH_RT_INLINE_FN int kpath_rt_step(struct kpath_rt_state *s, kpath_rt_u64 r)
 {
 	struct kpath_rt_node *y;
-	if (r < s->w) { /* k = 1 */
+	if (r < KPATH_RT_W(*s)) { /* k = 1 */
 		KPATH_RT_INC(KPATH_RT_CNT(*s)[r]);
 		return 1;
 	}
@@ -234,22 +238,22 @@ KPATH_RT_INLINE_FN int kpath_rt_step(struct kpath_rt_state *s, kpath_rt_u64 r)
 	return 1;
 }
 
-/* This thread's template states, indexed by slot - 1 (the state right
- * after the routine-entry marker of each function it ran), and the flag
- * that is set while it is inside the library.  Runtime-owned: the array is
- * filled before it is published (and old arrays are retired, never freed,
- * while the thread lives), and it stays empty in trace mode, where every
- * entry must reach the library. */
-extern __thread const struct kpath_rt_state *const *kpath_rt_markers;
+/* This thread's template states x, indexed by slot - 1 (the state right
+ * after the routine-entry marker of each function it ran; null: none),
+ * and the flag that is set while it is inside the library.  Runtime-owned:
+ * the array is filled before it is published (and old arrays are retired,
+ * never freed, while the thread lives), and it stays empty in trace mode,
+ * where every entry must reach the library. */
+extern __thread void *const *kpath_rt_markers;
 extern __thread unsigned kpath_rt_nmarkers;
 extern __thread volatile int kpath_rt_busy;
 
 /* The inline halves call the library through trampolines
- * (kpath_rt_*_tr_v4, runtime/abi.c) that preserve every general register
- * but rax and rdx, and xmm0-15, so that a library call in a loop does not
- * make the compiler keep the loop's values in callee-saved registers or
- * spill them to the frame around it: the state goes in rax:rdx and comes
- * back there, the descriptor in rdi, the ID in rsi.  The x87 registers are
+ * (kpath_rt_*_tr_v5, runtime/abi.c) that preserve every general register
+ * but rax, and xmm0-15, so that a library call in a loop does not make the
+ * compiler keep the loop's values in callee-saved registers or spill them
+ * to the frame around it: the state goes in rax and comes back there, the
+ * descriptor in rdi, the ID in rsi.  The x87 registers are
  * clobbered, and so are the vector registers where the code may use their
  * upper halves (AVX: the library's C library calls may clear them) or
  * more of them (AVX-512); the compiler saves what it needs around the
@@ -271,25 +275,20 @@ extern __thread volatile int kpath_rt_busy;
 
 /* Routine-entry marker: the common case (f registered, this thread ran it
  * before, not inside the library: a signal handler's activation that
- * interrupts the library must be dropped there) loads the template's two
- * words. */
+ * interrupts the library must be dropped there) loads the template. */
 KPATH_RT_INLINE_FN void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
 	/* relaxed: another thread may be registering f; a slot this thread
 	 * has a template for was published before the template */
 	unsigned s = (unsigned)__atomic_load_n(&f->slot, __ATOMIC_RELAXED) - 1u;
-	const struct kpath_rt_state *m;
-	kpath_rt_u64 w;
 	void *x;
 	c->f = f;
 	c->pinned = 0;
-	if (__builtin_expect(s < kpath_rt_nmarkers && !kpath_rt_busy && (m = kpath_rt_markers[s]) != 0, 1)) {
-		c->s.w = m->w;
-		c->s.x = m->x;
+	if (__builtin_expect(s < kpath_rt_nmarkers && !kpath_rt_busy && (x = kpath_rt_markers[s]) != 0, 1)) {
+		c->s.x = x;
 		return;
 	}
-	__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_enter_tr_v4") : "=a"(w), "=d"(x) : "D"(f) : KPATH_RT_CLOB);
-	c->s.w = w;
+	__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_enter_tr_v5") : "=a"(x) : "D"(f) : KPATH_RT_CLOB);
 	c->s.x = x;
 }
 
@@ -301,18 +300,14 @@ KPATH_RT_INLINE_FN void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_
 KPATH_RT_INLINE_FN void kpath_rt_enter_sj(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 {
 	unsigned s = (unsigned)__atomic_load_n(&f->slot, __ATOMIC_RELAXED) - 1u;
-	const struct kpath_rt_state *m;
-	struct kpath_rt_state t;
+	void *x;
 	c->f = f;
 	c->pinned = 1;
-	if (s < kpath_rt_nmarkers && !kpath_rt_busy && (m = kpath_rt_markers[s]) != 0) {
-		c->s.w = m->w;
-		c->s.x = m->x;
+	if (s < kpath_rt_nmarkers && !kpath_rt_busy && (x = kpath_rt_markers[s]) != 0) {
+		c->s.x = x;
 		return;
 	}
-	t = kpath_rt_enter_slow(f);
-	c->s.w = t.w;
-	c->s.x = t.x;
+	c->s.x = kpath_rt_enter_slow(f);
 }
 
 /* The library halves get the state, never its address, so that the
@@ -323,21 +318,14 @@ KPATH_RT_INLINE_FN void kpath_rt_enter_sj(struct kpath_rt_func *f, struct kpath_
  * escape. */
 KPATH_RT_INLINE_FN void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	kpath_rt_u64 w;
 	void *x;
-	struct kpath_rt_state t;
 	if (__builtin_expect(!kpath_rt_step(&c->s, id), 0)) {
 		if (c->pinned) {
-			t = kpath_rt_emit_slow(c->f, c->s.w, c->s.x, id);
-			c->s.w = t.w;
-			c->s.x = t.x;
+			c->s.x = kpath_rt_emit_slow(c->f, c->s.x, id);
 			return;
 		}
-		w = c->s.w;
 		x = c->s.x;
-		__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_emit_tr_v4") : "+a"(w), "+d"(x) : "D"(c->f), "S"(id)
-		                     : KPATH_RT_CLOB);
-		c->s.w = w;
+		__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_emit_tr_v5") : "+a"(x) : "D"(c->f), "S"(id) : KPATH_RT_CLOB);
 		c->s.x = x;
 	}
 }
@@ -345,17 +333,14 @@ KPATH_RT_INLINE_FN void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id
 /* The function returns: id is its last path.  The activation ends. */
 KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
-	kpath_rt_u64 w;
 	void *x;
 	if (__builtin_expect(!kpath_rt_step(&c->s, id), 0)) {
 		if (c->pinned) {
-			kpath_rt_leave_slow(c->f, c->s.w, c->s.x, id);
+			kpath_rt_leave_slow(c->f, c->s.x, id);
 			return;
 		}
-		w = c->s.w;
 		x = c->s.x;
-		__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_leave_tr_v4") : "+a"(w), "+d"(x) : "D"(c->f), "S"(id)
-		                     : KPATH_RT_CLOB);
+		__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_leave_tr_v5") : "+a"(x) : "D"(c->f), "S"(id) : KPATH_RT_CLOB);
 	}
 }
 
@@ -367,7 +352,7 @@ KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 i
 KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n)
 {
 	struct kpath_rt_node *p, *y;
-	if (id < c->s.w) {
+	if (id < KPATH_RT_W(c->s)) {
 		KPATH_RT_ADD(KPATH_RT_CNT(c->s)[id], n);
 		return;
 	}
@@ -438,7 +423,7 @@ void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 /* The cursor's address goes to the library on every call: already pinned. */
 #define kpath_rt_pin(c) ((void)(c))
 #define kpath_rt_enter_sj kpath_rt_enter
-#define kpath_rt_emit_n kpath_rt_emit_n_v4
+#define kpath_rt_emit_n kpath_rt_emit_n_v5
 void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n);
 void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths);
 #endif
@@ -471,7 +456,7 @@ void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_p
  * only some of them; #if defined counts as a use (a sum: clang does not
  * count the operands || and && skip). */
 #if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
-	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(kpath_rt_flush) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj)
+	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj)
 #endif
 
 #endif

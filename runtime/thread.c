@@ -12,7 +12,7 @@
 #include "kp_internal.h"
 
 _Thread_local struct kp_thread *kp_thread_current;
-_Thread_local const struct kpath_rt_state *const *kpath_rt_markers;
+_Thread_local void *const *kpath_rt_markers;
 _Thread_local unsigned kpath_rt_nmarkers;
 _Thread_local kpath_rt_u64 *const *kpath_rt_counters;
 _Thread_local unsigned kpath_rt_ncounters;
@@ -58,7 +58,7 @@ static kpath_rt_u64 *counters_of(const struct kp_thread *th, const struct kp_tfu
 void kp_thread_publish(struct kp_thread *th)
 {
 	for (uint32_t i = 0; th->markers && i < th->nfuncs; i++) {
-		th->markers[i] = th->funcs[i] && !kp_thread_lib_only(th) ? &th->funcs[i]->pub : NULL;
+		th->markers[i] = th->funcs[i] && !kp_thread_lib_only(th) ? th->funcs[i]->pub.x : NULL;
 		th->counters[i] = counters_of(th, th->funcs[i]);
 	}
 	publish(th);
@@ -102,7 +102,7 @@ struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func 
 		while (n <= i)
 			n *= 2;
 		struct kp_tfunc **a = kp_calloc(n, sizeof *a);
-		const struct kpath_rt_state **m = kp_calloc(n, sizeof *m);
+		void **m = kp_calloc(n, sizeof *m);
 		kpath_rt_u64 **cn = kp_calloc(n, sizeof *cn);
 		void **ret = kp_realloc(th->retired, (th->nretired + 3) * sizeof *ret);
 		if (ret)
@@ -136,7 +136,7 @@ struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func 
 	tf->th = th;
 	th->funcs[i] = tf;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	th->markers[i] = kp_thread_lib_only(th) ? NULL : &tf->pub;
+	th->markers[i] = kp_thread_lib_only(th) ? NULL : tf->pub.x;
 	th->counters[i] = counters_of(th, tf);
 	return tf;
 }

@@ -103,7 +103,6 @@ static struct act *act_of(const struct kpath_rt_cursor *c)
 
 static void set_act(struct kpath_rt_cursor *c, struct act *a)
 {
-	c->s.w = 0;
 	c->s.x = a;
 }
 
