@@ -109,13 +109,16 @@ uint32_t stmt_last_tok(struct builder *b, uint32_t c);
 
 /* calls.c: the call sites of --mode overlap (build.h, call_sites) */
 struct call_note {
-	uint32_t node, block;
+	uint32_t node, block, root;
 	int kind;         /* 0: to a function defined elsewhere, 1: defined in the TU, 2: through a pointer */
 	bool qualifies;   /* kind 1 and the shape build.h asks for */
 	char *callee;
 };
 void calls_note(struct builder *b, uint32_t c);
 void calls_finish(struct builder *b);
+/* The calls of expression root run in block blk (a loop condition that
+ * check_expr saw before its block existed). */
+void calls_rebind(struct builder *b, uint32_t root, uint32_t blk);
 void calls_free(struct builder *b);
 bool expr_has_branch_op(struct builder *b, uint32_t c);
 

@@ -22,10 +22,8 @@
 
 void calls_note(struct builder *b, uint32_t c)
 {
-	if (b->cur == CFG_NONE)
-		return;
 	CXCursor call = cursor_of(b, c), ref = clang_getCursorReferenced(call);
-	struct call_note n = {.node = c, .block = b->cur, .kind = 2};
+	struct call_note n = {.node = c, .block = b->cur, .root = b->check_root, .kind = 2};
 	if (clang_getCursorKind(ref) == CXCursor_FunctionDecl) {
 		CXCursor def = clang_getCursorDefinition(ref);
 		n.kind = clang_Cursor_isNull(def) ? 0 : 1;
@@ -55,12 +53,19 @@ void calls_note(struct builder *b, uint32_t c)
 	b->calls[b->ncalls++] = n;
 }
 
+void calls_rebind(struct builder *b, uint32_t root, uint32_t blk)
+{
+	for (uint32_t k = 0; k < b->ncalls; k++)
+		if (b->calls[k].root == root)
+			b->calls[k].block = blk;
+}
+
 void calls_finish(struct builder *b)
 {
 	struct fn_plan *pl = b->plan;
 	for (uint32_t k = 0; k < b->ncalls; k++) {
 		const struct call_note *n = &b->calls[k];
-		if (!n->qualifies)
+		if (!n->qualifies || n->block == CFG_NONE)
 			continue;
 		bool alone = true;
 		for (uint32_t j = 0; j < b->ncalls && alone; j++)

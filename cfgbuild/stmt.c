@@ -267,6 +267,7 @@ static void while_stmt(struct builder *b, uint32_t c)
 	check_expr(b, k.v[0]);
 	uint32_t head = new_block(b, offset_line(b, b->toks[kw].off));
 	add_loop_stmt(b, kw, head);
+	calls_rebind(b, k.v[0], head);
 	if (b->cur != CFG_NONE)
 		edge_stmt(b, b->cur, head, 0, b->toks[kw].off, 1);
 	uint32_t after = new_block(b, 0);
@@ -326,6 +327,7 @@ static void do_stmt(struct builder *b, uint32_t c)
 	cond_range(b, w, &lp, &rp);
 	set_line(b, cond, offset_line(b, b->toks[w].off));
 	b->cur = cond;
+	calls_rebind(b, k.v[1], cond);
 	if (compound_cond(b, k.v[1])) {
 		cond_branch(b, k.v[1], body, after);
 	} else {

@@ -163,6 +163,29 @@ const char *ov_call_init(struct ov_call *X, const struct ov_func *caller, const 
 	uint64_t sum;
 	if ((why = ol_counts(X, site, &sum)))
 		return why;
+	/* An I-OL path is counted at its (theta+1)-th predicate, a II-OL path
+	 * may be counted before the caller's path completes, C before the call:
+	 * a run that ends inside a path (exit, a longjmp out) leaves OL counts
+	 * above the Ball-Larus counts of its halves (overlap_cmd.c, check_loop,
+	 * says the same of loops). */
+	uint64_t rows = 0;
+	X->unfinished = X->unmatched > 0;
+	for (uint32_t p = 0; p < X->ps.nseq; p++) {
+		uint64_t o = 0;
+		for (uint32_t g = 0; g < X->ngroups; g++)
+			o += X->of_[(size_t)p * X->ngroups + g];
+		X->unfinished |= o > X->row[p];
+		rows += X->row[p];
+	}
+	X->unfinished |= type == 1 && X->calls > rows;
+	for (uint32_t g = 0; g < X->ngroups; g++) { /* the same of a group's second halves */
+		uint64_t o = 0, cols = 0;
+		for (uint32_t p = 0; p < X->ps.nseq; p++)
+			o += X->of_[(size_t)p * X->ngroups + g];
+		for (uint32_t q = 0; q < X->qs.nseq; q++)
+			cols += X->group[q] == g ? X->col[q] : 0;
+		X->unfinished |= o > cols;
+	}
 	X->in = (struct ol_est_input){.np = X->ps.nseq, .nq = X->qs.nseq, .ngroups = X->ngroups, .group = X->group,
 	                              .of = X->of_, .row = X->row, .col = X->col, .use_total = true,
 	                              .total = type == 1 ? X->calls : sum};

@@ -63,9 +63,10 @@ static json_t *type_json(const struct ov_call *X)
 			                                       seq_json(qf, &X->qs, q, false), "lower",
 			                                       (json_int_t)X->b.lower[i], "upper", (json_int_t)X->b.upper[i]));
 		}
-	return json_pack("{s:i, s:I, s:I, s:I, s:I, s:o}", "max_degree", (json_int_t)X->max_degree, "flow",
+	return json_pack("{s:i, s:I, s:I, s:I, s:I, s:b, s:o}", "max_degree", (json_int_t)X->max_degree, "flow",
 	                 (json_int_t)X->in.total, "definite", (json_int_t)X->b.definite, "potential",
-	                 (json_int_t)X->b.potential, "unmatched", (json_int_t)X->unmatched, "pairs", pairs);
+	                 (json_int_t)X->b.potential, "unmatched", (json_int_t)X->unmatched, "unfinished", X->unfinished,
+	                 "pairs", pairs);
 }
 
 static void type_text(const struct ov_call *X)
@@ -75,7 +76,7 @@ static void type_text(const struct ov_call *X)
 	printf("    type %s (maximum overlap %u): flow %" PRIu64 ", definite %" PRIu64 " (%+.1f%%), potential %" PRIu64
 	       " (%+.1f%%)%s\n", X->type == 1 ? "I" : "II", X->max_degree, X->in.total, X->b.definite,
 	       pct(X->b.definite, X->in.total), X->b.potential, pct(X->b.potential, X->in.total),
-	       X->caller->theta >= X->max_degree ? ", exact" : "");
+	       X->unfinished ? ", left in mid-path by the run (not bounds)" : X->caller->theta >= X->max_degree ? ", exact" : "");
 	for (uint32_t p = 0; p < X->in.np; p++)
 		for (uint32_t q = 0; q < X->in.nq; q++) {
 			size_t i = (size_t)p * X->in.nq + q;
@@ -117,6 +118,10 @@ static const char *one_site(const struct kp_profile *p, const struct ov_func *of
 		struct ov_call X;
 		why = ov_call_init(&X, of, &og, site, type);
 		if (!why) {
+			t->unfinished += X.unfinished;
+			if (X.unfinished) /* not summed: its "bounds" bound nothing */
+				t->flow[type - 1] -= X.in.total, t->definite[type - 1] -= X.b.definite,
+				    t->potential[type - 1] -= X.b.potential;
 			t->flow[type - 1] += X.in.total;
 			t->definite[type - 1] += X.b.definite;
 			t->potential[type - 1] += X.b.potential;
@@ -159,5 +164,9 @@ void ov_calls_totals(const struct ov_call_totals *t, bool json, json_t *out)
 			printf("program, calls type %s: flow %" PRIu64 ", definite %" PRIu64 " (%+.1f%%), potential %" PRIu64
 			       " (%+.1f%%)\n", k ? "II" : "I", t->flow[k], t->definite[k], pct(t->definite[k], t->flow[k]),
 			       t->potential[k], pct(t->potential[k], t->flow[k]));
+	if (t->unfinished && !json)
+		printf("program, calls: %u site types left in mid-path by the run, not summed\n", t->unfinished);
+	else if (json)
+		json_object_set_new(out, "calls_unfinished", json_integer(t->unfinished));
 	}
 }

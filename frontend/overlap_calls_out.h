@@ -11,6 +11,7 @@
 
 struct ov_call_totals {
 	uint64_t flow[2], definite[2], potential[2]; /* Type I, Type II */
+	unsigned unfinished;                         /* site types left in mid-path (not summed) */
 };
 /* Every call site of of's function: text on stdout, or one object per
  * site appended to jcalls; sums into t.  NULL or the reason. */

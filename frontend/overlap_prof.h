@@ -76,6 +76,8 @@ struct ov_call {
 	uint64_t *of_;            /* OF(p, g) */
 	uint64_t calls;           /* C (equation 9) */
 	uint64_t unmatched;       /* OL counts of paths the Ball-Larus counts never completed (a run cut short) */
+	bool unfinished;          /* the run left a path through the site unfinished (exit, longjmp): an OL
+	                             count above its Ball-Larus counts, the bounds need not hold */
 	struct ol_est_input in;
 	struct ol_bounds b;
 };

@@ -33,7 +33,7 @@ for d in 1 2; do
 	KPATH_K=2 KPATH_OUT="$T/d$d.json" "$T/d$d" >"$T/out" || no "run degree $d"
 	[ "$(cat "$T/out")" = 160500 ] || no "output degree $d: $(cat "$T/out")"
 done
-grep -q "/\* kpath overlap: degree 1; loop line 10: 2 OL graph paths \*/" "$T/d1.c" || no "no comment after {"
+grep -q "/\* kpath overlap: degree 1; loop line 10: 2 OL graph paths, entry: [0-9]* I-OL graph paths \*/" "$T/d1.c" || no "no comment after {"
 
 # accumulation: a second run into the same profile doubles every count
 KPATH_K=2 KPATH_OUT="$T/d1.json" "$T/d1" >/dev/null || no "second run"
