@@ -3,8 +3,8 @@
 overlap` (Type I / II paths, docs/overlap-mode.md "Calls") checked against
 the exact counts a trace of the same run gives (calls_trace.py).
 
-usage: calls_e2e.py --kpath KPATH --src ROOT [--degrees 0,1,2] [--random N]
-                    [--seed S] [--bench-scale F] [--quiet] [PROGRAM...]
+usage: calls_e2e.py --kpath KPATH --src ROOT [--degrees 0,1,2] [--no-max] [--random N]
+                    [--seed S] [--bench-scale F] [--fig2] [--summary FILE] [--quiet] [PROGRAM...]
 
 PROGRAM as for overlap_e2e.py (ROOT-relative corpus, bench or other C
 files); --random N adds N random structured programs of up to five
@@ -17,6 +17,9 @@ site is at its maximum overlap unless its IDs do not fit):
   3. `kpath overlap estimate --json`: every Type I / II pair of every site
      has lower <= exact <= upper, exact bounds at the maximum overlap, and
      C equal to the calls the trace shows (calls_trace.check).
+--fig2: PROGRAM is tests/overlapmode/fig2.c, the paper's Figure 2: the
+distinct I-OL / II-OL paths per degree must be Tables 6 and 7's, the
+maximum overlaps 3 and 1, and every pair exact from those degrees on.
 Exit 0 when all passed and some call site was checked.
 """
 import argparse
@@ -60,10 +63,10 @@ class Gen:
             if c < 0.3 and depth < 3:
                 out.append("if (%s) {\n%s\n} else {\n%s\n}" % (self.cond(), self.stmts(k, depth + 1, loops),
                                                                self.stmts(k, depth + 1, loops)))
-            elif c < 0.35 and depth < 3 and loops < 2:
+            elif c < 0.4 and depth < 3 and loops < 1:
                 self.var += 1
                 v = "i%d" % self.var
-                out.append("{ unsigned %s; for (%s = 0; %s < (x & 3u) + 1u; %s++) {\n%s\n} }"
+                out.append("{ unsigned %s; for (%s = 0; %s < (x & 1u) + 2u; %s++) {\n%s\n} }"
                            % (v, v, v, v, self.stmts(k, depth + 1, loops + 1)))
             elif c < 0.6 and k + 1 < self.n:
                 out.append("r += %s;" % self.call(k, "x + r"))
@@ -86,9 +89,31 @@ class Gen:
         for k in order:
             lines.append("static unsigned f%d(unsigned x, unsigned d)\n{\nunsigned r = x;\n%s\nreturn r;\n}"
                          % (k, self.stmts(k, 0, 0)))
-        lines.append("int main(void)\n{\nunsigned i, s = 0;\nfor (i = 0; i < 200u; i++)\ns += f0(i * 2654435761u, 0);"
+        lines.append("int main(void)\n{\nunsigned i, s = 0;\nfor (i = 0; i < 60u; i++)\ns += f0(i * 2654435761u, 0);"
                      "\nprintf(\"%u\\n\", s);\nreturn 0;\n}")
         return "\n".join(lines) + "\n"
+
+
+# Figure 2 (tests/overlapmode/fig2.c): the distinct I-OL and II-OL paths of
+# f's call of g per degree (Tables 6 and 7, the shorter ones included) and
+# the maximum overlaps of 3.1.
+FIG2_IN = {0: 3, 1: 6, 2: 9, 3: 15}
+FIG2_OUT = {0: 5, 1: 10}
+
+
+def check_fig2(prof, est, d):
+    site = [s for f in prof["functions"] if f["name"] == "f" for s in f.get("overlap_calls", [])]
+    esite = [s for f in est["functions"] if f["name"] == "f" for s in f["calls"]]
+    if len(site) != 1 or len(esite) != 1 or site[0]["callee"] != "g":
+        raise RuntimeError("fig2: expected one call site of g in f")
+    s, e = site[0], esite[0]
+    got = (len(s["in"]), len(s["out"]), e["type1"]["max_degree"], e["type2"]["max_degree"],
+           len([p for p in e["type1"]["pairs"] if p["lower"] == p["upper"]]),
+           len([p for p in e["type2"]["pairs"] if p["lower"] == p["upper"]]))
+    want = (FIG2_IN[min(d, 3)], FIG2_OUT[min(d, 1)], 3, 1, 15 if d >= 3 else got[4], 10 if d >= 1 else got[5])
+    if got != want or s["calls"] != 64 * 20:
+        raise RuntimeError("fig2 degree %d: I-OL %d, II-OL %d, maximum overlaps %d, %d, exact pairs %d, %d, C %d; "
+                           "expected %s, C 1280" % ((d,) + got + (s["calls"], want)))
 
 
 def one(a, root, tmp, src, name, flags, args, degrees, libs, cc, totals):
@@ -117,6 +142,8 @@ def one(a, root, tmp, src, name, flags, args, degrees, libs, cc, totals):
         if r.returncode:
             raise RuntimeError("degree %d: kpath overlap estimate: %s" % (d, r.stderr.decode()[-3000:]))
         fails, summ = calls_trace.check(json.load(open(prof)), trace, json.loads(r.stdout))
+        if a.fig2 and name == "fig2":
+            check_fig2(json.load(open(prof)), json.loads(r.stdout), d)
         if fails:
             raise RuntimeError("degree %d: %d failures, first: %s" % (d, len(fails), "; ".join(fails[:3])))
         if summ["unfinished"] and name != "exit_status":
@@ -145,13 +172,15 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bench-scale", type=float, default=1.0)
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--no-max", action="store_true", help="no run at degree 64 (the degrees given reach the maximum)")
+    ap.add_argument("--fig2", action="store_true", help="check tests/overlapmode/fig2.c against Tables 6 and 7")
     ap.add_argument("--summary", help="write the totals per degree and type (JSON) here")
     ap.add_argument("programs", nargs="*")
     a = ap.parse_args()
     root = os.path.abspath(a.src)
     cc = os.environ.get("CC", "cc").split()
     libs = shlex.split(run([a.kpath, "config", "--libs"]).stdout.decode())
-    degrees = [int(d) for d in a.degrees.split(",")] + [64]
+    degrees = [int(d) for d in a.degrees.split(",")] + ([] if a.no_max else [64])
     failures, totals = 0, {"sites": 0, "pairs": 0, "ambiguous": 0}
     with tempfile.TemporaryDirectory() as tmp:
         jobs = []
