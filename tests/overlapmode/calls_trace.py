@@ -80,9 +80,15 @@ class Func:
         for k, (s, d, v) in enumerate(f["cfg"]["edges"]):
             self.out.setdefault(s, []).append((v, d, k))
         self.sites = {s["block"]: s for s in f.get("overlap_calls", [])}
+        self.memo = {}
 
     def decode(self, pid):
         """Blocks of path pid as frontend/overlap_prof.c decodes them: (blocks, from_head, to_back)."""
+        if pid not in self.memo:
+            self.memo[pid] = self.decode1(pid)
+        return self.memo[pid]
+
+    def decode1(self, pid):
         v, rest, out, fh = 0, pid, [], False
         while v != 1:
             best = None
@@ -107,61 +113,73 @@ class Func:
 
 
 def exact_counts(profile, trace):
-    """{(caller, block): {"calls": n, "ambiguous": n, 1: {(p, q): n}, 2: {(p, q): n}}}."""
+    """{(caller, block): {"calls": n, "ambiguous": n, 1: {(p, q): n}, 2: {(p, q): n}}}.
+
+    An activation is [name, first path, last path, left, callees entered
+    during its path in progress]; a path's callees are done when it ends
+    (the caller waits), so they are matched then and dropped."""
     byname = {f["name"]: Func(f) for f in profile["functions"] if "cfg" in f and f.get("mode") == "overlap"}
     names, threads = read_trace(trace)
     res = {}
     for recs in threads.values():
-        acts = {}   # act -> [func name, [paths (id, children)], children of the path in progress, left]
-        live = []
+        acts, live = {}, []
         for r in recs:
             if r[0] == "enter":
                 name = names[r[2]][0]
-                acts[r[1]] = [name, [], [], False]
+                acts[r[1]] = [name, None, None, False, []]
                 if live and not name.startswith("kpath_rt_overlap:"):
-                    acts[live[-1]][2].append(r[1])
+                    acts[live[-1]][4].append(r[1])
                 live.append(r[1])
-            else:
-                a = acts[r[1]]
-                a[1].append((r[2], a[2]))
-                a[2] = []
-                if r[3]:
-                    a[3] = True
-                    live.remove(r[1])
-        for act, (name, paths, _, _) in acts.items():
-            F = byname.get(name)
-            if not F or not F.sites:
                 continue
-            for pid, kids in paths:
-                blocks, _, _ = F.decode(pid)
-                sites = [c for c in blocks if c in F.sites and F.sites[c]["callee"] in byname]
-                kid_names = [acts[k][0] for k in kids]
-                want = {}
-                for c in sites:
-                    want[F.sites[c]["callee"]] = want.get(F.sites[c]["callee"], 0) + 1
-                ok = all(kid_names.count(g) == n for g, n in want.items())
-                j = 0
-                for c in sites:
-                    s = res.setdefault((name, c), {"calls": 0, "ambiguous": 0, 1: {}, 2: {}})
-                    if not ok:
-                        s["ambiguous"] += 1
-                        continue
-                    while acts[kids[j]][0] != F.sites[c]["callee"]:
-                        j += 1
-                    callee = acts[kids[j]]
-                    j += 1
-                    s["calls"] += 1
-                    G = byname[callee[0]]
-                    k = blocks.index(c)
-                    if callee[1]:
-                        q = G.decode(callee[1][0][0])[0]
-                        key = (blocks[:k + 1], q)
-                        s[1][key] = s[1].get(key, 0) + 1
-                    if callee[3]:
-                        p = G.decode(callee[1][-1][0])[0]
-                        key = (p, blocks[k:])
-                        s[2][key] = s[2].get(key, 0) + 1
+            a = acts.get(r[1])
+            if a is None:
+                continue
+            if a[1] is None:
+                a[1] = r[2]
+            a[2] = r[2]
+            F = byname.get(a[0])
+            if F and F.sites:
+                path_pairs(F, byname, r[2], [acts[k] for k in a[4]], res)
+            for k in a[4]:
+                if acts[k][3]:  # one left by longjmp may still emit
+                    del acts[k]
+            a[4] = []
+            if r[3]:
+                a[3] = True
+                live.remove(r[1])
     return res
+
+
+def path_pairs(F, byname, pid, kids, res):
+    """The Type I / II pairs of one path pid of F, whose callees entered were kids."""
+    blocks = F.decode(pid)[0]
+    sites = [c for c in blocks if c in F.sites and F.sites[c]["callee"] in byname]
+    if not sites:
+        return
+    kid_names = [k[0] for k in kids]
+    want = {}
+    for c in sites:
+        want[F.sites[c]["callee"]] = want.get(F.sites[c]["callee"], 0) + 1
+    ok = all(kid_names.count(g) == n for g, n in want.items())
+    j = 0
+    for c in sites:
+        s = res.setdefault((F.name, c), {"calls": 0, "ambiguous": 0, 1: {}, 2: {}})
+        if not ok:
+            s["ambiguous"] += 1
+            continue
+        while kids[j][0] != F.sites[c]["callee"]:
+            j += 1
+        callee = kids[j]
+        j += 1
+        s["calls"] += 1
+        G = byname[callee[0]]
+        k = blocks.index(c)
+        if callee[1] is not None:
+            key = (blocks[:k + 1], G.decode(callee[1])[0])
+            s[1][key] = s[1].get(key, 0) + 1
+        if callee[3]:
+            key = (G.decode(callee[2])[0], blocks[k:])
+            s[2][key] = s[2].get(key, 0) + 1
 
 
 def check(profile, trace, estimate):
