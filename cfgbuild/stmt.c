@@ -632,6 +632,8 @@ static void return_stmt(struct builder *b, uint32_t c)
 		uint32_t o = add_site(b, SITE_RET_OPEN, glued ? tok_end(b, i) : b->toks[i + 1].off, 1);
 		b->plan->sites[o].lead_space = glued;
 		b->plan->sites[o].tail_call = kind_of(b, strip_parens(b, k.v[0])) == CXCursor_CallExpr;
+		if (b->plan->sites[o].tail_call) /* its path ends before the call (rewrite/place.c): no call site */
+			calls_rebind(b, k.v[0], CFG_NONE);
 		value_expr(b, k.v[0]);
 		uint32_t cl = add_site(b, SITE_RET_CLOSE, b->toks[semi].off, 0);
 		b->plan->sites[o].partner = cl;
