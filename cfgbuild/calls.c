@@ -22,6 +22,8 @@
 
 void calls_note(struct builder *b, uint32_t c)
 {
+	if (b->expr_branches) /* only --mode overlap reads call_sites, and its conditions are atomic */
+		return;
 	CXCursor call = cursor_of(b, c), ref = clang_getCursorReferenced(call);
 	struct call_note n = {.node = c, .block = b->cur, .root = b->check_root, .kind = 2};
 	if (clang_getCursorKind(ref) == CXCursor_FunctionDecl) {
