@@ -242,8 +242,9 @@ void oc_entry(struct ocall *oc, struct sb *b)
 		uint64_t v0 = oc->in_nb.val[oc->entry_oe];
 		unsigned k0 = 1 + oc->f->is_pred[first];
 		bool now = k0 == oc->theta + 2; /* the first block is the (theta+1)-th predicate */
-		sb_printf(b, " struct kpath_rt_olin %sin = kpath_rt_ol_take(&%sfn_%s, %d, %s);", p, p, oc->plan->name, now,
-		          U64(v0));
+		/* no handoff pending: a load, not a call (runtime/overlap_call.c) */
+		sb_printf(b, " struct kpath_rt_olin %sin = kpath_rt_ol_callee ? kpath_rt_ol_take(&%sfn_%s, %d, %s) : "
+		          "kpath_rt_ol_zero;", p, p, oc->plan->name, now, U64(v0));
 		if (oc->read_in && !now)
 			sb_printf(b, " kpath_rt_u64 %siro = %s; unsigned %siol = %sin.ret ? %u : 0;", p, U64(v0), p, p, k0);
 		else if (oc->read_in)

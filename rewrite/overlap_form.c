@@ -498,6 +498,8 @@ static const char ol_preamble[] = "/* kpath instrument --mode overlap (docs/over
                                   "\tkpath_rt_u64 p, kpath_rt_u64 n, kpath_rt_u64 nids, kpath_rt_u64 *ret);\n"
                                   "struct kpath_rt_olin kpath_rt_ol_take(const struct kpath_rt_func *self, int now, kpath_rt_u64 ro);\n"
                                   "void kpath_rt_ol_in(const struct kpath_rt_olin *in, kpath_rt_u64 ro);\n"
+                                  "extern __thread const struct kpath_rt_func *kpath_rt_ol_callee;\n"
+                                  "extern const struct kpath_rt_olin kpath_rt_ol_zero;\n"
                                   "void kpath_rt_overlap_calls_register(const struct kpath_rt_func *f, unsigned nsites,\n"
                                   "\tconst struct kpath_rt_olsite *s);\n";
 

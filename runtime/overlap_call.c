@@ -51,8 +51,14 @@ void kpath_rt_ol_call(const struct kpath_rt_func *callee, struct kpath_rt_func *
 struct kpath_rt_olin kpath_rt_ol_take(const struct kpath_rt_func *self, int now, kpath_rt_u64 ro);
 void kpath_rt_ol_in(const struct kpath_rt_olin *in, kpath_rt_u64 ro);
 void kpath_rt_overlap_calls_register(const struct kpath_rt_func *f, unsigned nsites, const struct kpath_rt_olsite *s);
+extern __thread const struct kpath_rt_func *kpath_rt_ol_callee;
+extern const struct kpath_rt_olin kpath_rt_ol_zero;
 
-static __thread const struct kpath_rt_func *h_callee;
+/* The callee the pending handoff names (NULL: none), read inline at
+ * every entry (rewrite/overlap_call.c, oc_entry) so that an entry without
+ * a handoff costs a load, and the rest of the handoff. */
+__thread const struct kpath_rt_func *kpath_rt_ol_callee;
+const struct kpath_rt_olin kpath_rt_ol_zero;
 static __thread struct kpath_rt_olin h_in;
 
 void kpath_rt_ol_call(const struct kpath_rt_func *callee, struct kpath_rt_func *site, kpath_rt_u64 p, kpath_rt_u64 n,
@@ -60,7 +66,7 @@ void kpath_rt_ol_call(const struct kpath_rt_func *callee, struct kpath_rt_func *
 {
 	*ret = 0;
 	kpath_rt_count(site, 0, nids);
-	h_callee = callee;
+	kpath_rt_ol_callee = callee;
 	h_in = (struct kpath_rt_olin){site, p, n, nids, ret};
 }
 
@@ -71,12 +77,12 @@ void kpath_rt_ol_call(const struct kpath_rt_func *callee, struct kpath_rt_func *
 struct kpath_rt_olin kpath_rt_ol_take(const struct kpath_rt_func *self, int now, kpath_rt_u64 ro)
 {
 	struct kpath_rt_olin in = {0};
-	if (h_callee && h_callee == self) {
+	if (kpath_rt_ol_callee && kpath_rt_ol_callee == self) {
 		in = h_in;
 		if (now)
 			kpath_rt_ol_in(&in, ro);
 	}
-	h_callee = NULL;
+	kpath_rt_ol_callee = NULL;
 	return in;
 }
 
