@@ -66,8 +66,9 @@ void kpath_rt_ol_call(const struct kpath_rt_func *callee, struct kpath_rt_func *
 {
 	*ret = 0;
 	kpath_rt_count(site, 0, nids);
-	kpath_rt_ol_callee = callee;
 	h_in = (struct kpath_rt_olin){site, p, n, nids, ret};
+	__atomic_signal_fence(__ATOMIC_SEQ_CST); /* a handler's entry sees the whole handoff or none */
+	kpath_rt_ol_callee = callee;
 }
 
 /* At the entry of every function that may be a callee: the handoff if it
