@@ -67,6 +67,7 @@ struct oform {
 	uint32_t nloops;
 	uint64_t nids;        /* the companion's ID space */
 	bool read_r, read_ol;
+	bool acyclic;         /* no loop, no call site: no cursor, its one path counted at the exit */
 	struct ocall oc;      /* the calls (overlap_call.c) */
 };
 
@@ -245,9 +246,16 @@ static char *edge_text(struct oform *of, uint32_t e, bool ol_part, bool bl_part)
 	if (bl_part && has) {
 		if (c.ends) {
 			sep(&b);
-			sb_printf(&b, "kpath_rt_%s(&%sc, ", g->edges[e].dst == CFG_EXIT ? "leave" : "emit", of->p);
-			rw_put_bl_end(&b, r, &c);
-			sb_printf(&b, ")");
+			if (of->acyclic) { /* one path per activation: the default mode's acyclic form */
+				assert(g->edges[e].dst == CFG_EXIT);
+				sb_printf(&b, "kpath_rt_count(&%sfn_%s, ", of->p, of->plan->name);
+				rw_put_bl_end(&b, r, &c);
+				sb_printf(&b, ", %s)", U64(of->dag->num_paths[CFG_ENTRY]));
+			} else {
+				sb_printf(&b, "kpath_rt_%s(&%sc, ", g->edges[e].dst == CFG_EXIT ? "leave" : "emit", of->p);
+				rw_put_bl_end(&b, r, &c);
+				sb_printf(&b, ")");
+			}
 			of->read_r |= c.end_rel;
 		}
 		if (c.upd != BL_UPD_NONE)
@@ -427,7 +435,8 @@ static char *entry_decls(struct oform *of)
 		r0 = c.val;
 	if (of->read_r)
 		sb_printf(&b, " kpath_rt_u64 %sr = %s;", p, U64(r0));
-	sb_printf(&b, " struct kpath_rt_cursor %sc = kpath_rt_begin(&%sfn_%s, %sc);", p, p, of->plan->name, p);
+	if (!of->acyclic)
+		sb_printf(&b, " struct kpath_rt_cursor %sc = kpath_rt_begin(&%sfn_%s, %sc);", p, p, of->plan->name, p);
 	if (of->nloops) {
 		sb_printf(&b, " kpath_rt_u64 %soid = 0, %sro = 0; unsigned %sos = 0", p, p, p);
 		if (of->read_ol) /* else no clause reads it: not declared (-Wunused-but-set-variable) */
@@ -577,6 +586,11 @@ const char *rw_overlap_function(struct rw_file *f, const struct fn_plan *plan, c
 	}
 	res->loops = of.nloops;
 	oc_init(&of.oc, plan, dag, place, &of.f, of.ol_edge[plan->entry_edge], f->prefix, theta);
+	/* A function with neither loops nor call sites completes one path per
+	 * activation: as in the default mode (rewrite/place.c, is_acyclic) it
+	 * needs no cursor, its exit counts the path (kpath_rt_count).  It stays
+	 * in this form for its callers' I-OL and II-OL paths. */
+	of.acyclic = !of.nloops && !of.oc.nsites;
 	find_reads(&of);
 	of.read_r |= oc_reads_r(&of.oc);
 	for (uint32_t i = 0; i < of.nloops; i++) /* some clause counts predicates (put_ol_edge) */
