@@ -15,6 +15,10 @@ PROGRAM: names from corpus/bench/MANIFEST (default: all).  Per program:
     reads: flow, definite and potential flow (their imprecision as the
     paper's tables give it: (definite - real) / real, (potential - real) /
     real), and the check's verdict (soundness, OL counts = exact sums);
+    `kpath overlap estimate PROFILE --json` on the same profile gives the
+    calls' definite and potential flow (Type I / II, section 3), whose real
+    flow is C (the calls) or the calls that came back (the soundness of the
+    calls' bounds against a trace: tests/overlapmode/calls_e2e.py);
   - callgrind instruction counts (k = 1, k = 2, overlap theta = 1, 2) on the
     quick scale when valgrind is installed.
 Writes a markdown table (stdout, or --out) and fails when a run's checksum
@@ -124,6 +128,12 @@ def main():
                     if r.returncode:
                         raise RuntimeError("check theta %d: %s" % (t, r.stderr.decode()[-1000:]))
                     row["check%d" % t] = json.loads(r.stdout)
+                    r = subprocess.run([a.kpath, "overlap", "estimate", prof, "--json"], stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE)
+                    if r.returncode:
+                        raise RuntimeError("estimate theta %d: %s" % (t, r.stderr.decode()[-1000:]))
+                    e = json.loads(r.stdout)  # calls: the real flow is C (equation 9), the returns for Type II
+                    row["calls%d" % t] = (e["calls_type1"], e["calls_type2"], e["calls_unfinished"])
             except (RuntimeError, subprocess.TimeoutExpired) as ex:
                 print("FAIL %s: %s" % (name, ex), file=sys.stderr)
                 failed += 1
@@ -148,6 +158,20 @@ def main():
     lines.append("| all | %d | %s | %s | %s | | | | | | | | | |" % (tot[0][0], *[
         "%+.1f%% / %+.1f%%" % (100.0 * (tot[t][1] - tot[t][0]) / tot[t][0], 100.0 * (tot[t][2] - tot[t][0]) / tot[t][0])
         if tot[t][0] else "-" for t in THETAS]))
+    lines += ["", "Calls (section 3): definite / potential flow of the Type I and Type II paths against their real "
+              "flow (C, the calls; for Type II the calls that came back), per program and theta.", "",
+              "| program | calls | type I θ=0 | θ=1 | θ=2 | type II θ=0 | θ=1 | θ=2 |", "|---|---|---|---|---|---|---|---|"]
+
+    def cprec(c):
+        return "%+.1f%% / %+.1f%%" % (100.0 * (c["definite"] - c["flow"]) / c["flow"],
+                                      100.0 * (c["potential"] - c["flow"]) / c["flow"]) if c["flow"] else "-"
+    for r in rows:
+        lines.append("| %s | %d | %s |" % (r["name"], r["calls0"][0]["flow"], " | ".join(
+            cprec(r["calls%d" % t][k]) for k in (0, 1) for t in THETAS)))
+    ctot = {(t, k): {f: sum(r["calls%d" % t][k][f] for r in rows) for f in ("flow", "definite", "potential")}
+            for t in THETAS for k in (0, 1)}
+    lines.append("| all | %d | %s |" % (ctot[(0, 0)]["flow"], " | ".join(cprec(ctot[(t, k)]) for k in (0, 1)
+                                                                         for t in THETAS)))
     text = ("Overlap mode (bench/overlap.py, scale %s): imprecision of definite / potential flow against the exact "
             "counts of the same run, and time (and callgrind instructions, quick scale) relative to the default mode "
             "at k = 1.  A function the mode skips (docs/overlap-mode.md) is neither profiled nor counted: compare rows only where the skipped counts agree.\n\n" % a.scale) + "\n".join(lines) + "\n"

@@ -204,6 +204,7 @@ static void builder_free(struct builder *b)
 	free(b->memo);
 	free(b->andor);
 	free(b->quest);
+	calls_free(b);
 }
 
 struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct fn_plan *plan)
@@ -260,6 +261,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 		if (!b.labels[i].defined)
 			fail_at(&b, name_off, "goto to undefined label %s", b.labels[i].name);
 	dispatch_edges(&b);
+	calls_finish(&b);
 	builder_free(&b);
 	return b.plan;
 }
@@ -274,6 +276,9 @@ void build_plan_free(struct fn_plan *plan)
 	free(plan->restart);
 	free(plan->ret_decl);
 	free(plan->call_lines);
+	for (uint32_t i = 0; i < plan->ncall_sites; i++)
+		free(plan->call_sites[i].callee);
+	free(plan->call_sites);
 	free(plan->loop_stmts);
 	free(plan->decl_blocks);
 	memset(plan, 0, sizeof *plan);

@@ -84,6 +84,19 @@ struct fn_plan {
 	 * of loops that hold one. */
 	unsigned *call_lines;
 	uint32_t ncall_lines, cap_call_lines;
+	/* Call sites of --mode overlap's interprocedural paths (Tallam, Zhang &
+	 * Gupta, section 3; docs/overlap-mode.md, "Calls"): blocks holding
+	 * exactly one call to a function defined in the translation unit and
+	 * no call through a pointer, where that call is spelled "name(" in the
+	 * file, its arguments call nothing, and its full expression has no
+	 * &&, || or ?: (so it runs exactly once per run of the block, and is
+	 * the only handoff in flight).  off / end: the name token's offsets. */
+	struct call_site {
+		uint32_t block, off, end;
+		unsigned line;
+		char *callee;
+	} *call_sites;
+	uint32_t ncall_sites;
 	/* Compound statements whose first item is a declaration, as offset
 	 * pairs (just after the "{", the "}"): code inserted at such a block's
 	 * start would put a statement before a declaration (C90 6.6.2 forbids

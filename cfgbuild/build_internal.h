@@ -71,6 +71,10 @@ struct builder {
 	 * ("__attribute__((fallthrough));", or a macro spelling it), CFG_NONE
 	 * before the first: fall_off keeps it right before its label. */
 	uint32_t attr_first, attr_last, attr_node;
+	/* Every call check_expr met (scan_node), for plan->call_sites
+	 * (calls.c); root: the expression check_expr was called on. */
+	struct call_note *calls;
+	uint32_t ncalls, cap_calls, check_root;
 	jmp_buf fail;
 };
 
@@ -102,6 +106,21 @@ uint32_t last_tok_before(struct builder *b, uint32_t i, uint32_t e);
 const struct ast_node *extent(struct builder *b, uint32_t c);
 struct kids children(struct builder *b, uint32_t c);
 uint32_t stmt_last_tok(struct builder *b, uint32_t c);
+
+/* calls.c: the call sites of --mode overlap (build.h, call_sites) */
+struct call_note {
+	uint32_t node, block, root;
+	int kind;         /* 0: to a function defined elsewhere, 1: defined in the TU, 2: through a pointer */
+	bool qualifies;   /* kind 1 and the shape build.h asks for */
+	char *callee;
+};
+void calls_note(struct builder *b, uint32_t c);
+void calls_finish(struct builder *b);
+/* The calls of expression root run in block blk (a loop condition that
+ * check_expr saw before its block existed). */
+void calls_rebind(struct builder *b, uint32_t root, uint32_t blk);
+void calls_free(struct builder *b);
+bool expr_has_branch_op(struct builder *b, uint32_t c);
 
 /* fallthrough.c */
 uint32_t fall_off(struct builder *b, uint32_t i, bool *intended);

@@ -144,6 +144,7 @@ static void scan_node(struct builder *b, uint32_t c)
 	case CXCursor_CallExpr: {
 		int i = twice_index(b, c);
 		note_call(b, c);
+		calls_note(b, c);
 		if (i >= 0) {
 			bool in;
 			uint32_t off = loc_offset(b, clang_getCursorLocation(cursor_of(b, c)), &in);
@@ -162,6 +163,7 @@ static void scan_node(struct builder *b, uint32_t c)
 /* scan_node on c and everything below it, in preorder. */
 void check_expr(struct builder *b, uint32_t c)
 {
+	b->check_root = c;
 	for (uint32_t n = c; n < b->ast.v[c].end; n++)
 		scan_node(b, n);
 }
@@ -475,4 +477,11 @@ void decl_children(struct builder *b, uint32_t c)
 	struct kids k = children(b, c);
 	for (unsigned i = 0; i < k.n; i++)
 		decl_child(b, k.v[i]);
+}
+
+/* Whether expression c holds a &&, || or ?: token (calls.c); true when its
+ * text is not all in the file. */
+bool expr_has_branch_op(struct builder *b, uint32_t c)
+{
+	return !none_inside(b, c, b->andor, b->nandor) || !none_inside(b, c, b->quest, b->nquest);
 }

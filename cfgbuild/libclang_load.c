@@ -53,6 +53,7 @@
 	F(const char *, clang_getCString, (CXString a0), (a0)) \
 	F(CXType, clang_getCanonicalType, (CXType a0), (a0)) \
 	F(CXCursor, clang_getCursor, (CXTranslationUnit a0, CXSourceLocation a1), (a0, a1)) \
+	F(CXCursor, clang_getCursorDefinition, (CXCursor a0), (a0)) \
 	F(CXSourceRange, clang_getCursorExtent, (CXCursor a0), (a0)) \
 	F(enum CXCursorKind, clang_getCursorKind, (CXCursor a0), (a0)) \
 	F(CXSourceLocation, clang_getCursorLocation, (CXCursor a0), (a0)) \

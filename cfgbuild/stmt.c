@@ -267,6 +267,7 @@ static void while_stmt(struct builder *b, uint32_t c)
 	check_expr(b, k.v[0]);
 	uint32_t head = new_block(b, offset_line(b, b->toks[kw].off));
 	add_loop_stmt(b, kw, head);
+	calls_rebind(b, k.v[0], head);
 	if (b->cur != CFG_NONE)
 		edge_stmt(b, b->cur, head, 0, b->toks[kw].off, 1);
 	uint32_t after = new_block(b, 0);
@@ -326,6 +327,7 @@ static void do_stmt(struct builder *b, uint32_t c)
 	cond_range(b, w, &lp, &rp);
 	set_line(b, cond, offset_line(b, b->toks[w].off));
 	b->cur = cond;
+	calls_rebind(b, k.v[1], cond);
 	if (compound_cond(b, k.v[1])) {
 		cond_branch(b, k.v[1], body, after);
 	} else {
@@ -630,6 +632,8 @@ static void return_stmt(struct builder *b, uint32_t c)
 		uint32_t o = add_site(b, SITE_RET_OPEN, glued ? tok_end(b, i) : b->toks[i + 1].off, 1);
 		b->plan->sites[o].lead_space = glued;
 		b->plan->sites[o].tail_call = kind_of(b, strip_parens(b, k.v[0])) == CXCursor_CallExpr;
+		if (b->plan->sites[o].tail_call) /* its path ends before the call (rewrite/place.c): no call site */
+			calls_rebind(b, k.v[0], CFG_NONE);
 		value_expr(b, k.v[0]);
 		uint32_t cl = add_site(b, SITE_RET_CLOSE, b->toks[semi].off, 0);
 		b->plan->sites[o].partner = cl;

@@ -27,6 +27,7 @@
 #include <jansson.h>
 
 #include "overlap_mode.h"
+#include "overlap_calls_out.h"
 #include "overlap_prof.h"
 
 struct totals {
@@ -154,9 +155,10 @@ static int read_profile(const char *path, struct kp_profile *p)
 }
 
 /* One function: every loop estimated (and checked against ex when given). */
-static int do_func(const struct kp_func *kf, const struct kp_func *ex, bool json, json_t *jfuncs, struct totals *t,
-                   const char *path)
+static int do_func(const struct kp_profile *prof, const struct kp_func *kf, const struct kp_func *ex, bool json,
+                   json_t *jfuncs, struct totals *t, struct ov_call_totals *ct, const char *path)
 {
+	json_t *jcalls = json_array();
 	struct ov_func of;
 	const char *why = ov_func_init(&of, kf);
 	size_t i;
@@ -186,16 +188,19 @@ static int do_func(const struct kp_func *kf, const struct kp_func *ex, bool json
 		if (why)
 			break;
 	}
+	if (!why && !ex) /* the calls' exact counts come from a trace (tests/overlapmode/calls_oracle.py) */
+		why = ov_calls_func(prof, &of, json, jcalls, ct);
 	if (why) {
 		fprintf(stderr, "kpath overlap: %s: function '%s' (%s): %s\n", path, kf->name, kf->file, why);
 		rc = 1;
 	} else if (json) {
-		json_array_append_new(jfuncs, json_pack("{s:s, s:s, s:i, s:i, s:o}", "name", kf->name, "file", kf->file,
+		json_array_append_new(jfuncs, json_pack("{s:s, s:s, s:i, s:i, s:o, s:o}", "name", kf->name, "file", kf->file,
 		                                        "line", (json_int_t)kf->line, "degree", (json_int_t)of.theta,
-		                                        "loops", jloops));
-		jloops = NULL;
+		                                        "loops", jloops, "calls", jcalls));
+		jloops = jcalls = NULL;
 	}
 	json_decref(jloops);
+	json_decref(jcalls);
 	ov_func_release(&of);
 	return rc;
 }
@@ -241,6 +246,7 @@ int kp_overlap_main(int argc, char **argv)
 		rc = 1;
 	}
 	struct totals t = {0};
+	struct ov_call_totals ct = {0};
 	json_t *jfuncs = json_array();
 	uint32_t nov = 0;
 	for (size_t i = 0; i < p.nfuncs && !rc; i++) {
@@ -257,7 +263,7 @@ int kp_overlap_main(int argc, char **argv)
 			}
 			continue; /* never ran in the exact run: nothing to compare */
 		}
-		rc = do_func(kf, ex, json, jfuncs, &t, args[1]);
+		rc = do_func(&p, kf, ex, json, jfuncs, &t, &ct, args[1]);
 	}
 	if (!rc && !nov) {
 		fprintf(stderr, "kpath overlap: %s: no function instrumented with --mode overlap\n", args[1]);
@@ -268,6 +274,8 @@ int kp_overlap_main(int argc, char **argv)
 			json_t *o = json_pack("{s:o, s:I, s:I, s:I}", "functions", jfuncs, "flow", (json_int_t)t.flow,
 			                      "definite", (json_int_t)t.definite, "potential", (json_int_t)t.potential);
 			jfuncs = NULL;
+			if (!check)
+				ov_calls_totals(&ct, true, o);
 			if (check)
 				json_object_update_new(o, json_pack("{s:f, s:f, s:I, s:I, s:I, s:I}", "definite_imprecision",
 				                                    pct(t.definite, t.flow), "potential_imprecision",
@@ -281,6 +289,8 @@ int kp_overlap_main(int argc, char **argv)
 		} else {
 			printf("program: flow %" PRIu64 ", definite %" PRIu64 " (%+.1f%%), potential %" PRIu64 " (%+.1f%%)\n",
 			       t.flow, t.definite, pct(t.definite, t.flow), t.potential, pct(t.potential, t.flow));
+			if (!check)
+				ov_calls_totals(&ct, false, NULL);
 			if (check)
 				printf("check: %" PRIu64 " unsound bounds, %" PRIu64 " not exact at maximum overlap, %" PRIu64
 				       " OL counts below the exact counts, %" PRIu64 " loops left in mid-iteration (not "

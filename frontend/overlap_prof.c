@@ -301,3 +301,25 @@ const char *ov_loop_exact(struct ov_loop *L, const struct kp_func *ex)
 	}
 	return NULL;
 }
+
+/* ---- for overlap_calls.c ---- */
+
+uint32_t ov_decode(const struct ov_func *of, uint64_t id, uint32_t *out, bool *from_head, bool *to_back)
+{
+	return decode(of, id, out, from_head, to_back);
+}
+
+uint32_t ov_seq_add(struct ol_seqtab *t, const uint32_t *s, uint32_t n, uint64_t **vals, uint32_t *cap)
+{
+	return find_or_add(t, s, n, vals, cap);
+}
+
+uint32_t ov_seq_find(const struct ol_seqtab *t, const uint32_t *s, uint32_t n)
+{
+	return seq_find(t, s, n);
+}
+
+void ov_seq_release(struct ol_seqtab *t)
+{
+	seq_release(t);
+}

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "overlap.h"
+#include "overlap_call.h"
 #include "rewrite.h"
 #include "strbuf.h"
 
@@ -66,6 +67,8 @@ struct oform {
 	uint32_t nloops;
 	uint64_t nids;        /* the companion's ID space */
 	bool read_r, read_ol;
+	bool acyclic;         /* no loop, no call site: no cursor, its one path counted at the exit */
+	struct ocall oc;      /* the calls (overlap_call.c) */
 };
 
 /* f from the CFG's live edges, grouped by source, each group in the
@@ -169,6 +172,7 @@ static void put_ol_edge(struct oform *of, struct sb *b, uint32_t oe, const struc
 	char id[96];
 	snprintf(id, sizeof id, "%soid + %sro", p, p);
 	uint32_t w = f->edges[oe].dst;
+	oc_edge(&of->oc, b, oe, c);
 	if (f->is_back[oe]) {
 		/* ends the OL path in progress, whichever loop it extends */
 		sep(b);
@@ -242,9 +246,16 @@ static char *edge_text(struct oform *of, uint32_t e, bool ol_part, bool bl_part)
 	if (bl_part && has) {
 		if (c.ends) {
 			sep(&b);
-			sb_printf(&b, "kpath_rt_%s(&%sc, ", g->edges[e].dst == CFG_EXIT ? "leave" : "emit", of->p);
-			rw_put_bl_end(&b, r, &c);
-			sb_printf(&b, ")");
+			if (of->acyclic) { /* one path per activation: the default mode's acyclic form */
+				assert(g->edges[e].dst == CFG_EXIT);
+				sb_printf(&b, "kpath_rt_count(&%sfn_%s, ", of->p, of->plan->name);
+				rw_put_bl_end(&b, r, &c);
+				sb_printf(&b, ", %s)", U64(of->dag->num_paths[CFG_ENTRY]));
+			} else {
+				sb_printf(&b, "kpath_rt_%s(&%sc, ", g->edges[e].dst == CFG_EXIT ? "leave" : "emit", of->p);
+				rw_put_bl_end(&b, r, &c);
+				sb_printf(&b, ")");
+			}
 			of->read_r |= c.end_rel;
 		}
 		if (c.upd != BL_UPD_NONE)
@@ -293,6 +304,7 @@ static void put_ol_inverse(const struct oform *of, struct sb *b, uint32_t oe)
 			sb_printf(b, "%sol -= 1", of->p);
 		sb_printf(b, ", 1))");
 	}
+	oc_inverse(&of->oc, b, oe);
 }
 
 /*
@@ -423,15 +435,25 @@ static char *entry_decls(struct oform *of)
 		r0 = c.val;
 	if (of->read_r)
 		sb_printf(&b, " kpath_rt_u64 %sr = %s;", p, U64(r0));
-	sb_printf(&b, " struct kpath_rt_cursor %sc = kpath_rt_begin(&%sfn_%s, %sc);", p, p, of->plan->name, p);
-	sb_printf(&b, " kpath_rt_u64 %soid = 0, %sro = 0; unsigned %sos = 0", p, p, p);
-	if (of->read_ol) /* else no clause reads it: not declared (-Wunused-but-set-variable) */
-		sb_printf(&b, ", %sol = 0", p);
-	sb_printf(&b, ";");
+	if (!of->acyclic)
+		sb_printf(&b, " struct kpath_rt_cursor %sc = kpath_rt_begin(&%sfn_%s, %sc);", p, p, of->plan->name, p);
+	if (of->nloops) {
+		sb_printf(&b, " kpath_rt_u64 %soid = 0, %sro = 0; unsigned %sos = 0", p, p, p);
+		if (of->read_ol) /* else no clause reads it: not declared (-Wunused-but-set-variable) */
+			sb_printf(&b, ", %sol = 0", p);
+		sb_printf(&b, ";");
+	}
+	oc_entry(&of->oc, &b);
 	sb_printf(&b, " /* kpath overlap: degree %u;", of->theta);
 	for (uint32_t i = 0; i < of->nloops; i++)
 		sb_printf(&b, "%s loop line %u: %s OL graph paths", i ? "," : "", g->blocks[of->loops[i].head].line,
 		          U64(of->loops[i].total));
+	for (uint32_t i = 0; i < of->oc.nsites; i++)
+		sb_printf(&b, "%s call line %u: %s II-OL graph paths", i || of->nloops ? "," : "", of->oc.sites[i].cs->line,
+		          U64(of->oc.sites[i].nb.total));
+	if (of->oc.callee)
+		sb_printf(&b, "%s entry: %s I-OL graph paths", of->nloops || of->oc.nsites ? "," : "",
+		          U64(of->oc.in_nb.total));
 	sb_printf(&b, " */");
 	return b.s;
 }
@@ -469,9 +491,28 @@ static const char ol_preamble[] = "/* kpath instrument --mode overlap (docs/over
                                   "\tconst kpath_rt_u64 *base, *total;\n"
                                   "};\n"
                                   "void kpath_rt_overlap_register(struct kpath_rt_func *f, struct kpath_rt_func *ol,\n"
-                                  "\tconst struct kpath_rt_overlap *o);\n";
+                                  "\tconst struct kpath_rt_overlap *o);\n"
+                                  "struct kpath_rt_olin {\n"
+                                  "\tstruct kpath_rt_func *site;\n"
+                                  "\tkpath_rt_u64 p, n, nids;\n"
+                                  "\tkpath_rt_u64 *ret;\n"
+                                  "};\n"
+                                  "struct kpath_rt_olsite {\n"
+                                  "\tunsigned block, line;\n"
+                                  "\tconst char *callee;\n"
+                                  "\tstruct kpath_rt_func *in, *out;\n"
+                                  "\tkpath_rt_u64 n, t;\n"
+                                  "};\n"
+                                  "void kpath_rt_ol_call(const struct kpath_rt_func *callee, struct kpath_rt_func *site,\n"
+                                  "\tkpath_rt_u64 p, kpath_rt_u64 n, kpath_rt_u64 nids, kpath_rt_u64 *ret);\n"
+                                  "struct kpath_rt_olin kpath_rt_ol_take(const struct kpath_rt_func *self, int now, kpath_rt_u64 ro);\n"
+                                  "void kpath_rt_ol_in(const struct kpath_rt_olin *in, kpath_rt_u64 ro);\n"
+                                  "extern __thread const struct kpath_rt_func *kpath_rt_ol_callee;\n"
+                                  "extern const struct kpath_rt_olin kpath_rt_ol_zero;\n"
+                                  "void kpath_rt_overlap_calls_register(const struct kpath_rt_func *f, unsigned nsites,\n"
+                                  "\tconst struct kpath_rt_olsite *s);\n";
 
-static char *registration(struct oform *of)
+static char *registration(struct oform *of, const char *calls)
 {
 	const char *p = of->p, *name = of->plan->name;
 	const struct bl_dag *d = of->dag;
@@ -482,21 +523,28 @@ static char *registration(struct oform *of)
 	sb_printf(&b, "%s};\nstatic const unsigned %sohead_%s[] = {", of->f.nedges ? "" : "0", p, name);
 	for (uint32_t i = 0; i < of->nloops; i++)
 		sb_printf(&b, "%s%u", i ? ", " : "", of->loops[i].head);
-	sb_printf(&b, "};\nstatic const kpath_rt_u64 %sobase_%s[] = {", p, name);
+	sb_printf(&b, "%s};\nstatic const kpath_rt_u64 %sobase_%s[] = {", of->nloops ? "" : "0", p, name);
 	for (uint32_t i = 0; i < of->nloops; i++)
 		sb_printf(&b, "%s%s", i ? ", " : "", U64(of->loops[i].base));
-	sb_printf(&b, "};\nstatic const kpath_rt_u64 %sototal_%s[] = {", p, name);
+	sb_printf(&b, "%s};\nstatic const kpath_rt_u64 %sototal_%s[] = {", of->nloops ? "" : "0", p, name);
 	for (uint32_t i = 0; i < of->nloops; i++)
 		sb_printf(&b, "%s%s", i ? ", " : "", U64(of->loops[i].total));
+	if (!of->nloops)
+		sb_printf(&b, "0");
 	sb_printf(&b, "};\nstatic const struct kpath_rt_overlap %sol_%s = {%u, %u, %soge_%s, \"", p, name, of->theta,
 	          of->f.nedges, p, name);
 	for (uint32_t i = 0; i < d->nedges; i++) /* which DAG edges are dummies: the profile's decoder needs it */
 		sb_printf(&b, "%c", d->edges[i].kind == BL_EDGE_CFG ? 'c' : d->edges[i].kind == BL_EDGE_DUMMY_ENTRY ? 'e' : 'x');
 	sb_printf(&b, "\", %u, %sohead_%s, %sobase_%s, %sototal_%s};\n", of->nloops, p, name, p, name, p, name);
+	if (calls)
+		sb_printf(&b, "%s", calls);
 	sb_printf(&b, "#if defined(__GNUC__) || defined(__clang__)\n"
 	              "__attribute__((constructor, no_instrument_function)) static void %sol_register_%s(void)\n"
-	              "{\n\tkpath_rt_overlap_register(&%sfn_%s, &%sofn_%s, &%sol_%s);\n}\n#endif\n",
+	              "{\n\tkpath_rt_overlap_register(&%sfn_%s, &%sofn_%s, &%sol_%s);\n",
 	          p, name, p, name, p, name, p, name);
+	if (of->oc.nsites)
+		sb_printf(&b, "\tkpath_rt_overlap_calls_register(&%sfn_%s, %u, %socs_%s);\n", p, name, of->oc.nsites, p, name);
+	sb_printf(&b, "}\n#endif\n");
 	return b.s;
 }
 
@@ -507,6 +555,8 @@ static void release(struct oform *of)
 		ol_og_release(&of->loops[i].og);
 	}
 	free(of->loops);
+	if (of->oc.f)
+		oc_release(&of->oc);
 	ol_func_release(&of->f);
 	free(of->ol_edge);
 	free(of->cfg_edge);
@@ -535,12 +585,14 @@ const char *rw_overlap_function(struct rw_file *f, const struct fn_plan *plan, c
 		return err;
 	}
 	res->loops = of.nloops;
-	if (!of.nloops) { /* nothing crosses a back edge: the default mode's code */
-		release(&of);
-		rw_function(f, plan, dag, place);
-		return NULL;
-	}
+	oc_init(&of.oc, plan, dag, place, &of.f, of.ol_edge[plan->entry_edge], f->prefix, theta);
+	/* A function with neither loops nor call sites completes one path per
+	 * activation: as in the default mode (rewrite/place.c, is_acyclic) it
+	 * needs no cursor, its exit counts the path (kpath_rt_count).  It stays
+	 * in this form for its callers' I-OL and II-OL paths. */
+	of.acyclic = !of.nloops && !of.oc.nsites;
 	find_reads(&of);
+	of.read_r |= oc_reads_r(&of.oc);
 	for (uint32_t i = 0; i < of.nloops; i++) /* some clause counts predicates (put_ol_edge) */
 		for (uint32_t e = 0; e < of.f.nedges; e++)
 			of.read_ol |= (of.loops[i].og.cls[e] == OL_EDGE_DI || of.loops[i].og.cls[e] == OL_EDGE_PI) &&
@@ -553,13 +605,20 @@ const char *rw_overlap_function(struct rw_file *f, const struct fn_plan *plan, c
 	}
 	why = all_code(&of, edge_code, start_code);
 	if (!why) {
-		char dn[160];
+		char dn[160], chk[20];
 		snprintf(dn, sizeof dn, "%sfn_%s", f->prefix, plan->name);
+		snprintf(chk, sizeof chk, "%016" PRIx64, bl_checksum(g, dag));
 		struct rw_form form = {.edge_code = edge_code, .start_code = start_code, .entry = entry_decls(&of),
 		                       .desc = descriptors(&of, f), .desc_name = dn};
 		if (!f->preamble_extra || !strstr(f->preamble_extra, ol_preamble))
 			str_append(&f->preamble_extra, ol_preamble);
-		char *reg = registration(&of);
+		struct sb d = {0}, calls = {0};
+		sb_printf(&d, "%s", form.desc);
+		oc_emit(&of.oc, f, &d, &calls, chk);
+		free(form.desc);
+		form.desc = d.s;
+		char *reg = registration(&of, calls.s);
+		free(calls.s);
 		str_append(&f->tail_extra, reg);
 		free(reg);
 		rw_function_form(f, plan, dag, place, &form);

@@ -515,6 +515,9 @@ int kp_overlap_companion(const struct kpath_rt_func *f);
 /* The mode's fields for the registered overlap function f, with its
  * companion's counts (a new jansson object); NULL for another function. */
 void *kp_overlap_fields(const struct kpath_rt_func *f);
+/* Adds "overlap_calls" to f's fields (a jansson object) when f registered
+ * call sites (overlap_call.c).  0, or -1 on memory exhaustion. */
+int kp_overlap_calls_fields(const struct kpath_rt_func *f, void *fields);
 #ifdef JANSSON_H
 /* Reads and checks the fields of o (NULL or the reason, with the field). */
 const char *kp_overlap_read(const json_t *o, uint64_t num_paths, void **out, char *field, size_t fieldlen);

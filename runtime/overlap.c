@@ -166,7 +166,12 @@ void *kp_overlap_fields(const struct kpath_rt_func *f)
 		json_decref(counts);
 		return NULL;
 	}
-	return json_pack("{s:s, s:i, s:o, s:s, s:o, s:o}", "mode", "overlap", "overlap_degree", (json_int_t)r->o->degree,
-	                 "overlap_graph", edges, "overlap_dag_kinds", r->o->dag_kinds, "overlap_loops", loops,
-	                 "overlap_counts", counts);
+	json_t *o = json_pack("{s:s, s:i, s:o, s:s, s:o, s:o}", "mode", "overlap", "overlap_degree",
+	                      (json_int_t)r->o->degree, "overlap_graph", edges, "overlap_dag_kinds", r->o->dag_kinds,
+	                      "overlap_loops", loops, "overlap_counts", counts);
+	if (o && kp_overlap_calls_fields(f, o)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }

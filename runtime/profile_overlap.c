@@ -11,6 +11,9 @@
 
 #include "kp_internal.h"
 
+static int kp_overlap_calls_same(const json_t *a, const json_t *b);
+static int kp_overlap_calls_merge(json_t *d, const json_t *s);
+
 static int is_uint(const json_t *v)
 {
 	return json_is_integer(v) && json_integer_value(v) >= 0;
@@ -71,10 +74,50 @@ static const char *check(const json_t *o, uint64_t num_paths, const char **field
 	return NULL;
 }
 
+/* overlap_calls (optional, docs/profile-schema.md): the call sites and
+ * their counts (runtime/overlap_call.c). */
+static const char *check_calls(const json_t *v, uint64_t num_paths)
+{
+	size_t i, j;
+	json_t *x, *c;
+	static const char *const ints[] = {"block", "line", "calls", "radix", "ids"};
+	if (!json_is_array(v))
+		return "expected an array of call sites";
+	json_array_foreach(v, i, x) {
+		for (size_t k = 0; k < sizeof ints / sizeof *ints; k++)
+			if (!is_uint(json_object_get(x, ints[k])))
+				return "expected {block, line, callee, calls, radix, ids, in, out} with integers >= 0";
+		if (!json_is_string(json_object_get(x, "callee")))
+			return "expected a string callee";
+		uint64_t radix = (uint64_t)json_integer_value(json_object_get(x, "radix")),
+		         ids = (uint64_t)json_integer_value(json_object_get(x, "ids"));
+		if (radix != num_paths)
+			return "radix is not the function's num_paths";
+		for (int t = 0; t < 2; t++) {
+			json_t *a = json_object_get(x, t ? "out" : "in");
+			if (!json_is_array(a))
+				return "expected in and out arrays of [first, ro, count]";
+			json_array_foreach(a, j, c) {
+				if (json_array_size(c) != 3 || !is_uint(json_array_get(c, 0)) || !is_uint(json_array_get(c, 1)) ||
+				    !is_uint(json_array_get(c, 2)) || json_integer_value(json_array_get(c, 2)) < 1)
+					return "expected [first, ro, count] with count >= 1";
+				if (!t && (uint64_t)json_integer_value(json_array_get(c, 0)) >= num_paths)
+					return "in: a caller's prefix is not below num_paths";
+				if (t && (uint64_t)json_integer_value(json_array_get(c, 1)) >= ids)
+					return "out: an OL path ID (ro) is not below the site's ids";
+			}
+		}
+	}
+	return NULL;
+}
+
 const char *kp_overlap_read(const json_t *o, uint64_t num_paths, void **out, char *field, size_t fieldlen)
 {
 	const char *f = "";
 	const char *why = check(o, num_paths, &f);
+	json_t *calls = json_object_get(o, "overlap_calls");
+	if (!why && calls && (why = check_calls(calls, num_paths)))
+		f = "overlap_calls";
 	snprintf(field, fieldlen, "%s", f);
 	if (why)
 		return why;
@@ -82,6 +125,8 @@ const char *kp_overlap_read(const json_t *o, uint64_t num_paths, void **out, cha
 	                 json_object_get(o, "overlap_degree"), "overlap_graph", json_object_get(o, "overlap_graph"),
 	                 "overlap_dag_kinds", json_object_get(o, "overlap_dag_kinds"), "overlap_loops",
 	                 json_object_get(o, "overlap_loops"), "overlap_counts", json_object_get(o, "overlap_counts"));
+	if (*out && calls && json_object_set(*out, "overlap_calls", calls))
+		return "out of memory";
 	return *out ? NULL : "out of memory";
 }
 
@@ -109,7 +154,7 @@ int kp_overlap_same(const void *a, const void *b)
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
 		if (!json_equal(json_object_get(a, keys[i]), json_object_get(b, keys[i])))
 			return 0;
-	return 1;
+	return kp_overlap_calls_same(json_object_get(a, "overlap_calls"), json_object_get(b, "overlap_calls"));
 }
 
 static int cmp_key(const json_t *x, const json_t *y)
@@ -161,7 +206,96 @@ int kp_overlap_merge(void *d, const void *s)
 	}
 	free(v);
 	if (rc == 0 && json_object_set_new(d, "overlap_counts", out) == 0)
-		return 0;
+		return kp_overlap_calls_merge(json_object_get(d, "overlap_calls"), json_object_get(s, "overlap_calls"));
 	json_decref(out);
 	return KP_ENOMEM;
+}
+
+/* ---- overlap_calls (the call sites, runtime/overlap_call.c) ---- */
+
+/* Both absent, or the same sites (block, line, callee, radix, ids). */
+static int kp_overlap_calls_same(const json_t *a, const json_t *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	if (json_array_size(a) != json_array_size(b))
+		return 0;
+	static const char *const keys[] = {"block", "line", "callee", "radix", "ids"};
+	for (size_t i = 0; i < json_array_size(a); i++)
+		for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+			if (!json_equal(json_object_get(json_array_get(a, i), keys[k]),
+			                json_object_get(json_array_get(b, i), keys[k])))
+				return 0;
+	return 1;
+}
+
+static int cmp_key2(const void *a, const void *b)
+{
+	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	for (size_t i = 0; i < 2; i++) {
+		uint64_t u = (uint64_t)json_integer_value(json_array_get(x, i)),
+		         v = (uint64_t)json_integer_value(json_array_get(y, i));
+		if (u != v)
+			return u < v ? -1 : 1;
+	}
+	return 0;
+}
+
+/* d's [first, ro, count] array plus s's, sorted, equal keys summed
+ * (saturating at 2^63 - 1).  NULL on memory exhaustion. */
+static json_t *sum3(const json_t *d, const json_t *s)
+{
+	size_t n = json_array_size(d) + json_array_size(s), m = 0, i;
+	json_t **v = malloc((n ? n : 1) * sizeof *v), *x, *out = json_array();
+	if (!v || !out) {
+		free(v);
+		json_decref(out);
+		return NULL;
+	}
+	json_array_foreach(d, i, x)
+		v[m++] = x;
+	json_array_foreach(s, i, x)
+		v[m++] = x;
+	qsort(v, n, sizeof *v, cmp_key2);
+	for (i = 0; i < n && out;) {
+		uint64_t c = 0;
+		size_t j = i;
+		for (; j < n && !cmp_key2(&v[i], &v[j]); j++)
+			c = kp_add_sat(c, (uint64_t)json_integer_value(json_array_get(v[j], 2)));
+		if (c > (uint64_t)INT64_MAX)
+			c = (uint64_t)INT64_MAX;
+		json_t *e = json_pack("[O, O, I]", json_array_get(v[i], 0), json_array_get(v[i], 1), (json_int_t)c);
+		if (!e || json_array_append_new(out, e)) {
+			json_decref(out);
+			out = NULL;
+		}
+		i = j;
+	}
+	free(v);
+	return out;
+}
+
+/* Adds s's call counts into d (kp_overlap_calls_same(d, s)): C, and the
+ * I-OL and II-OL counts.  0 or KP_ENOMEM. */
+static int kp_overlap_calls_merge(json_t *d, const json_t *s)
+{
+	for (size_t i = 0; d && s && i < json_array_size(d); i++) {
+		json_t *x = json_array_get(d, i);
+		const json_t *y = json_array_get(s, i);
+		uint64_t c = kp_add_sat((uint64_t)json_integer_value(json_object_get(x, "calls")),
+		                        (uint64_t)json_integer_value(json_object_get(y, "calls")));
+		if (c > (uint64_t)INT64_MAX)
+			c = (uint64_t)INT64_MAX;
+		json_t *in = sum3(json_object_get(x, "in"), json_object_get(y, "in"));
+		json_t *out = sum3(json_object_get(x, "out"), json_object_get(y, "out"));
+		if (!in || !out) {
+			json_decref(in);
+			json_decref(out);
+			return KP_ENOMEM;
+		}
+		if (json_object_set_new(x, "calls", json_integer((json_int_t)c)) | json_object_set_new(x, "in", in) |
+		    json_object_set_new(x, "out", out))
+			return KP_ENOMEM;
+	}
+	return 0;
 }

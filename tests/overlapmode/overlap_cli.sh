@@ -33,7 +33,7 @@ for d in 1 2; do
 	KPATH_K=2 KPATH_OUT="$T/d$d.json" "$T/d$d" >"$T/out" || no "run degree $d"
 	[ "$(cat "$T/out")" = 160500 ] || no "output degree $d: $(cat "$T/out")"
 done
-grep -q "/\* kpath overlap: degree 1; loop line 10: 2 OL graph paths \*/" "$T/d1.c" || no "no comment after {"
+grep -q "/\* kpath overlap: degree 1; loop line 10: 2 OL graph paths, entry: [0-9]* I-OL graph paths \*/" "$T/d1.c" || no "no comment after {"
 
 # accumulation: a second run into the same profile doubles every count
 KPATH_K=2 KPATH_OUT="$T/d1.json" "$T/d1" >/dev/null || no "second run"
@@ -72,6 +72,19 @@ python3 -c "import json,sys; f=json.load(open(sys.argv[1]))['functions']; sys.ex
 "$KPATH" overlap estimate "$T/d1.json" >"$T/out" || no "estimate"
 grep -q "loop line 10 (maximum overlap 2): flow 2000, definite 1000 (-50.0%), potential 3000 (+50.0%)" "$T/out" || no "estimate text: $(cat "$T/out")"
 grep -q "^    \[10 13 14 17 18 ! 10 13 16 17 18\]  500..1000$" "$T/out" || no "estimate pair: $(cat "$T/out")"
+# calls (docs/overlap-mode.md, Calls): main calls loop at lines 28 and 30, 250 times each per run
+grep -q "^  call line 28 to loop: 500 calls$" "$T/out" || no "estimate call site: $(cat "$T/out")"
+grep -q "^program, calls type I: flow 1000, " "$T/out" || no "estimate calls total: $(cat "$T/out")"
+python3 - "$T/d1.json" "$T/bad.json" <<'PY' || no "no overlap_calls in the profile"
+import json, sys
+p = json.load(open(sys.argv[1]))
+m = [f for f in p["functions"] if f["name"] == "main"][0]
+assert [s["line"] for s in m["overlap_calls"]] == [28, 30], m["overlap_calls"]
+m["overlap_calls"][0]["radix"] += 1
+json.dump(p, open(sys.argv[2], "w"))
+PY
+"$KPATH" report "$T/bad.json" >/dev/null 2>"$T/err" && no "a bad overlap_calls radix accepted"
+grep -q "overlap_calls" "$T/err" && grep -q "radix is not the function's num_paths" "$T/err" || no "overlap_calls message: $(cat "$T/err")"
 
 # check's errors
 KPATH_K=1 KPATH_OUT="$T/k1.json" "$T/k" >/dev/null

@@ -1,0 +1,92 @@
+/*
+ * calls.c: the call sites of --mode overlap's interprocedural paths
+ * (Tallam, Zhang & Gupta, CGO 2004, section 3; build.h, call_sites;
+ * docs/overlap-mode.md, "Calls").
+ *
+ * scan_node (expr.c) notes every call it meets with the block being built
+ * (calls_note); once the CFG is complete, calls_finish keeps, per block,
+ * the one call that can carry the paper's handoff: the block holds exactly
+ * one call to a function defined in the translation unit and no call
+ * through a pointer (a second one could take the handoff or the return
+ * meant for the first), the call is spelled "name(" in the file (the
+ * handoff is inserted around the name), its arguments call nothing (they
+ * run between the handoff and the call), and its full expression has no
+ * &&, || or ?: (conditions are atomic in this mode: an operand's call may
+ * not run when the block does).  Such a call runs exactly once per run of
+ * its block, which is what the paper's C1 is.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "build_internal.h"
+
+void calls_note(struct builder *b, uint32_t c)
+{
+	if (b->expr_branches) /* only --mode overlap reads call_sites, and its conditions are atomic */
+		return;
+	CXCursor call = cursor_of(b, c), ref = clang_getCursorReferenced(call);
+	struct call_note n = {.node = c, .block = b->cur, .root = b->check_root, .kind = 2};
+	if (clang_getCursorKind(ref) == CXCursor_FunctionDecl) {
+		CXCursor def = clang_getCursorDefinition(ref);
+		n.kind = clang_Cursor_isNull(def) ? 0 : 1;
+	}
+	if (n.kind == 1) {
+		CXString s = clang_getCursorSpelling(ref);
+		n.callee = strdup(clang_getCString(s) ? clang_getCString(s) : "");
+		clang_disposeString(s);
+		const struct ast_node *x = extent(b, c);
+		uint32_t i = x->s_in ? tok_at(b, x->s) : CFG_NONE;
+		n.qualifies = n.callee && i != CFG_NONE && i + 1 < b->ntoks && b->toks[i].kind == CXToken_Identifier &&
+		              !strcmp(b->toks[i].sp, n.callee) && tok_is(b, i + 1, "(") &&
+		              !expr_has_branch_op(b, b->check_root);
+		for (uint32_t k = c + 1; k < b->ast.v[c].end && n.qualifies; k++)
+			n.qualifies = kind_of(b, k) != CXCursor_CallExpr;
+	}
+	for (uint32_t k = 0; k < b->ncalls; k++)
+		if (b->calls[k].node == c) { /* check_expr may see a statement twice (setjmp_restart) */
+			free(b->calls[k].callee);
+			b->calls[k] = n;
+			return;
+		}
+	if (b->ncalls == b->cap_calls) {
+		b->cap_calls = b->cap_calls ? 2 * b->cap_calls : 16;
+		b->calls = xrealloc(b->calls, b->cap_calls * sizeof *b->calls);
+	}
+	b->calls[b->ncalls++] = n;
+}
+
+void calls_rebind(struct builder *b, uint32_t root, uint32_t blk)
+{
+	for (uint32_t k = 0; k < b->ncalls; k++)
+		if (b->calls[k].root == root)
+			b->calls[k].block = blk;
+}
+
+void calls_finish(struct builder *b)
+{
+	struct fn_plan *pl = b->plan;
+	for (uint32_t k = 0; k < b->ncalls; k++) {
+		const struct call_note *n = &b->calls[k];
+		if (!n->qualifies || n->block == CFG_NONE)
+			continue;
+		bool alone = true;
+		for (uint32_t j = 0; j < b->ncalls && alone; j++)
+			alone = j == k || b->calls[j].block != n->block || b->calls[j].kind == 0;
+		if (!alone)
+			continue;
+		uint32_t i = tok_at(b, extent(b, n->node)->s);
+		pl->call_sites = xrealloc(pl->call_sites, (pl->ncall_sites + 1) * sizeof *pl->call_sites);
+		pl->call_sites[pl->ncall_sites++] = (struct call_site){
+		    .block = n->block, .off = b->toks[i].off, .end = tok_end(b, i), .line = offset_line(b, b->toks[i].off),
+		    .callee = strdup(n->callee)};
+	}
+}
+
+void calls_free(struct builder *b)
+{
+	for (uint32_t k = 0; k < b->ncalls; k++)
+		free(b->calls[k].callee);
+	free(b->calls);
+	b->calls = NULL;
+	b->ncalls = b->cap_calls = 0;
+}

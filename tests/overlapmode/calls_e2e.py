@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""tests/overlapmode/calls_e2e.py: the calls of `kpath instrument --mode
+overlap` (Type I / II paths, docs/overlap-mode.md "Calls") checked against
+the exact counts a trace of the same run gives (calls_trace.py).
+
+usage: calls_e2e.py --kpath KPATH --src ROOT [--degrees 0,1,2] [--no-max] [--random N]
+                    [--seed S] [--bench-scale F] [--fig2] [--summary FILE] [--quiet] [PROGRAM...]
+
+PROGRAM as for overlap_e2e.py (ROOT-relative corpus, bench or other C
+files); --random N adds N random structured programs of up to five
+functions (calls in statements, conditions, loops and returns, recursion
+bounded by a depth argument, calls under && that are not sites, blocks
+with two calls).  For each program and each degree (and 64, where every
+site is at its maximum overlap unless its IDs do not fit):
+  1. the overlap build gives the native build's output and exit status;
+  2. it runs with KPATH_TRACE; its profile validates against the schema;
+  3. `kpath overlap estimate --json`: every Type I / II pair of every site
+     has lower <= exact <= upper, exact bounds at the maximum overlap, and
+     C equal to the calls the trace shows (calls_trace.check).
+--fig2: PROGRAM is tests/overlapmode/fig2.c, the paper's Figure 2: the
+distinct I-OL / II-OL paths per degree must be Tables 6 and 7's, the
+maximum overlaps 3 and 1, and every pair exact from those degrees on.
+Exit 0 when all passed and some call site was checked.
+"""
+import argparse
+import json
+import os
+import random
+import shlex
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import calls_trace  # noqa: E402
+from overlap_e2e import bench_quick, corpus_flags, run, validate  # noqa: E402
+
+
+class Gen:
+    """A random program: f0 .. f{n-1}, fK calls fJ for J > K (and itself
+    while its depth d < 2), all declared first so callers may come first."""
+
+    def __init__(self, rng, n):
+        self.rng, self.n, self.var = rng, n, 0
+
+    def cond(self):
+        r = self.rng
+        return r.choice(["x & %d" % (1 << r.randrange(4)), "(x >> %d) & 1" % r.randrange(1, 5), "r > x",
+                         "(r ^ x) & %d" % (1 << r.randrange(3)), "x %% %d == 0" % r.randrange(2, 5)])
+
+    def call(self, k, arg):
+        r = self.rng
+        j = r.randrange(k, self.n)
+        if j == k:
+            return "(d < 2 ? f%d(%s, d + 1) : 7u)" % (j, arg) if r.random() < 0.3 else "f%d(%s, d + 1)" % (
+                min(k + 1, self.n - 1), arg) if k + 1 < self.n else "%s" % arg
+        return "f%d(%s, d + 1)" % (j, arg)
+
+    def stmts(self, k, depth, loops):
+        r, out = self.rng, []
+        for _ in range(r.randint(1, 4)):
+            c = r.random()
+            if c < 0.3 and depth < 3:
+                out.append("if (%s) {\n%s\n} else {\n%s\n}" % (self.cond(), self.stmts(k, depth + 1, loops),
+                                                               self.stmts(k, depth + 1, loops)))
+            elif c < 0.4 and depth < 3 and loops < 1:
+                self.var += 1
+                v = "i%d" % self.var
+                out.append("{ unsigned %s; for (%s = 0; %s < (x & 1u) + 2u; %s++) {\n%s\n} }"
+                           % (v, v, v, v, self.stmts(k, depth + 1, loops + 1)))
+            elif c < 0.6 and k + 1 < self.n:
+                out.append("r += %s;" % self.call(k, "x + r"))
+            elif c < 0.66 and k + 1 < self.n:
+                out.append("if (%s & 1u) r ^= 5u;" % self.call(k, "r"))
+            elif c < 0.7 and k + 1 < self.n:
+                out.append("if ((x & 1u) && %s) r += 2u;" % self.call(k, "r"))
+            elif c < 0.73 and k + 1 < self.n:
+                out.append("r += %s; r += %s;" % (self.call(k, "x"), self.call(k, "r")))
+            elif c < 0.78 and k + 1 < self.n and depth > 0:
+                out.append("if (%s) return %s;" % (self.cond(), self.call(k, "r ^ x")))
+            else:
+                out.append("r = r * 33u + (x ^ %du);" % r.randrange(100))
+        return "\n".join(out)
+
+    def program(self):
+        lines = ["#include <stdio.h>"] + ["static unsigned f%d(unsigned x, unsigned d);" % k for k in range(self.n)]
+        order = list(range(self.n))
+        self.rng.shuffle(order)
+        for k in order:
+            lines.append("static unsigned f%d(unsigned x, unsigned d)\n{\nunsigned r = x;\n%s\nreturn r;\n}"
+                         % (k, self.stmts(k, 0, 0)))
+        lines.append("int main(void)\n{\nunsigned i, s = 0;\nfor (i = 0; i < 24u; i++)\ns += f0(i * 2654435761u, 0);"
+                     "\nprintf(\"%u\\n\", s);\nreturn 0;\n}")
+        return "\n".join(lines) + "\n"
+
+
+# Figure 2 (tests/overlapmode/fig2.c): the distinct I-OL and II-OL paths of
+# f's call of g per degree (Tables 6 and 7, the shorter ones included) and
+# the maximum overlaps of 3.1.
+FIG2_IN = {0: 3, 1: 6, 2: 9, 3: 15}
+FIG2_OUT = {0: 5, 1: 10}
+
+
+def check_fig2(prof, est, d):
+    site = [s for f in prof["functions"] if f["name"] == "f" for s in f.get("overlap_calls", [])]
+    esite = [s for f in est["functions"] if f["name"] == "f" for s in f["calls"]]
+    if len(site) != 1 or len(esite) != 1 or site[0]["callee"] != "g":
+        raise RuntimeError("fig2: expected one call site of g in f")
+    s, e = site[0], esite[0]
+    got = (len(s["in"]), len(s["out"]), e["type1"]["max_degree"], e["type2"]["max_degree"],
+           len([p for p in e["type1"]["pairs"] if p["lower"] == p["upper"]]),
+           len([p for p in e["type2"]["pairs"] if p["lower"] == p["upper"]]))
+    want = (FIG2_IN[min(d, 3)], FIG2_OUT[min(d, 1)], 3, 1, 15 if d >= 3 else got[4], 10 if d >= 1 else got[5])
+    if got != want or s["calls"] != 64 * 20:
+        raise RuntimeError("fig2 degree %d: I-OL %d, II-OL %d, maximum overlaps %d, %d, exact pairs %d, %d, C %d; "
+                           "expected %s, C 1280" % ((d,) + got + (s["calls"], want)))
+
+
+def one(a, root, tmp, src, name, flags, args, degrees, libs, cc, totals):
+    native = os.path.join(tmp, name + ".native")
+    r = run(cc + ["-w", src, "-o", native] + flags + ["-lm", "-lpthread"], cwd=os.path.dirname(src))
+    if r.returncode:
+        raise RuntimeError("cc (native): " + r.stderr.decode()[-3000:])
+    want = run([native] + args, cwd=tmp)
+    for d in degrees:
+        c = os.path.join(tmp, "%s.ol%d.c" % (name, d))
+        exe, prof, trace = c[:-2], c[:-2] + ".json", c[:-2] + ".trace"
+        r = run([a.kpath, "instrument", src, "--mode", "overlap", "--degree", str(d), "-o", c, "--quiet", "--"] + flags)
+        if r.returncode:
+            raise RuntimeError("instrument (degree %d): %s" % (d, r.stderr.decode()[-3000:]))
+        r = run(cc + ["-w", c, "-o", exe] + flags + ["-lm"] + libs, cwd=os.path.dirname(src))
+        if r.returncode:
+            raise RuntimeError("cc (degree %d): %s" % (d, r.stderr.decode()[-3000:]))
+        for x in (prof, trace):
+            if os.path.exists(x):
+                os.unlink(x)
+        got = run([exe] + args, env=dict(os.environ, KPATH_OUT=prof, KPATH_TRACE=trace), cwd=tmp)
+        if (got.stdout, got.returncode) != (want.stdout, want.returncode):
+            raise RuntimeError("degree %d: output or exit status differs from the native build's" % d)
+        validate(root, prof)
+        r = run([a.kpath, "overlap", "estimate", prof, "--json"])
+        if r.returncode:
+            raise RuntimeError("degree %d: kpath overlap estimate: %s" % (d, r.stderr.decode()[-3000:]))
+        fails, summ = calls_trace.check(json.load(open(prof)), trace, json.loads(r.stdout))
+        if a.fig2 and name == "fig2":
+            check_fig2(json.load(open(prof)), json.loads(r.stdout), d)
+        if fails:
+            raise RuntimeError("degree %d: %d failures, first: %s" % (d, len(fails), "; ".join(fails[:3])))
+        if summ["unfinished"] and name != "exit_status":
+            raise RuntimeError("degree %d: %d sites left in mid-path, but the program does not exit from inside "
+                               "a call" % (d, summ["unfinished"]))
+        for k in ("sites", "pairs", "ambiguous"):
+            totals[k] += summ[k]
+        for t in (0, 1):
+            for k in ("flow", "definite", "potential"):
+                totals.setdefault((d, t, k), 0)
+                totals[(d, t, k)] += summ[k][t]
+        if not a.quiet:
+            print("%s degree %d: %d sites checked (%d ambiguous), type I flow %d definite %d potential %d, "
+                  "type II flow %d definite %d potential %d" % (name, d, summ["sites"], summ["ambiguous"],
+                                                               summ["flow"][0], summ["definite"][0],
+                                                               summ["potential"][0], summ["flow"][1],
+                                                               summ["definite"][1], summ["potential"][1]))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kpath", required=True)
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--degrees", default="0,1,2")
+    ap.add_argument("--random", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--bench-scale", type=float, default=1.0)
+    ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--no-max", action="store_true", help="no run at degree 64 (the degrees given reach the maximum)")
+    ap.add_argument("--fig2", action="store_true", help="check tests/overlapmode/fig2.c against Tables 6 and 7")
+    ap.add_argument("--summary", help="write the totals per degree and type (JSON) here")
+    ap.add_argument("programs", nargs="*")
+    a = ap.parse_args()
+    root = os.path.abspath(a.src)
+    cc = os.environ.get("CC", "cc").split()
+    libs = shlex.split(run([a.kpath, "config", "--libs"]).stdout.decode())
+    degrees = [int(d) for d in a.degrees.split(",")] + ([] if a.no_max else [64])
+    failures, totals = 0, {"sites": 0, "pairs": 0, "ambiguous": 0}
+    with tempfile.TemporaryDirectory() as tmp:
+        jobs = []
+        for prog in a.programs:
+            name = os.path.basename(prog)[:-2]
+            bench = "/bench/" in prog
+            flags = corpus_flags(root, name) if prog.startswith("corpus/") and not bench else []
+            args = [str(max(1, int(bench_quick(root, name) * a.bench_scale)))] if bench else []
+            jobs.append((prog, os.path.join(root, prog), name, flags, args))
+        rng = random.Random(a.seed)
+        for i in range(a.random):
+            src = os.path.join(tmp, "rand%d.c" % i)
+            open(src, "w").write(Gen(rng, rng.randint(2, 5)).program())
+            jobs.append(("random %d (seed %d)" % (i, a.seed), src, "rand%d" % i, [], []))
+        for prog, src, name, flags, args in jobs:
+            try:
+                one(a, root, tmp, src, name, flags, args, degrees, libs, cc, totals)
+            except (RuntimeError, subprocess.TimeoutExpired, ValueError, KeyError) as ex:
+                print("FAIL %s: %s" % (prog, ex))
+                if prog.startswith("random"):
+                    print(open(src).read())
+                failures += 1
+    if a.summary:
+        json.dump({"%d.%s.%s" % (k[0], "I" if k[1] == 0 else "II", k[2]) if isinstance(k, tuple) else k: v
+                   for k, v in totals.items()}, open(a.summary, "w"), indent=1, sort_keys=True)
+    if failures:
+        print("%d program(s) failed" % failures)
+        return 1
+    if not totals["pairs"]:
+        print("FAIL: no call site had a pair: nothing was checked")
+        return 1
+    print("calls: %d site-types and %d pairs checked, %d ambiguous sites skipped" % (totals["sites"], totals["pairs"],
+                                                                                   totals["ambiguous"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
