@@ -1,7 +1,7 @@
 /*
  * merge.c: `kpath merge A.json B.json ... -o OUT.json`, the sum of profiles.
  *
- * All the arithmetic is kp_profile_merge_into (runtime/profile.c), the same
+ * All the arithmetic is kp_profile_merge_into (profile/profile.c), the same
  * code the runtime accumulates with, so a merge of per-process files equals
  * the file those processes would have accumulated into.  This file only
  * reads every input first (any unreadable input: nothing is written), says

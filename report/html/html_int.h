@@ -3,7 +3,7 @@
  * else.
  *
  * The pipeline (html_main.c): parse the command line (html_args.c), read the
- * profile through runtime/profile.h and flatten each function's k-IPF into
+ * profile through profile/profile.h and flatten each function's k-IPF into
  * ranked path sequences with per-line counts (html_model.c), read and
  * syntax-highlight each source file once (html_source.c, html_highlight.c),
  * write the pages (html_page.c) into a fresh temporary directory that

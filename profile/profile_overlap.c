@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "kp_internal.h"
+#include "profile_int.h"
 
 static int is_uint(const json_t *v)
 {

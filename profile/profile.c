@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kp_internal.h"
+#include "profile_int.h"
 
 void kp_profile_init(struct kp_profile *p, unsigned k)
 {
