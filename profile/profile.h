@@ -185,7 +185,8 @@ int kp_profile_write_atomic(const char *path, struct kp_profile *p, char *err, s
 int kp_profile_write_file(void *stdio_file, struct kp_profile *p, char *err, size_t errlen);
 
 /* Adds src into dst: runs, dropped, and per function (matched by
- * name + file + checksum; unmatched functions are copied) invalid_paths,
+ * name + file + checksum through kp_profile_join, in O((n + m) log(n + m));
+ * unmatched functions are appended in src's order) invalid_paths,
  * emitted, k-IPF counts and decoded paths.  If the two k differ, the result
  * has the smaller k and the deeper forest is truncated to it (paper,
  * Property 2: the k-IPF is the (k+1)-IPF without its level k+1).  On
@@ -194,8 +195,19 @@ int kp_profile_merge_into(struct kp_profile *dst, const struct kp_profile *src, 
 
 /* Whether the runtime may accumulate b into the file holding a: same k, and
  * every function present in both (matched by name + file) has the same
- * checksum.  Returns 0 or KP_EINCOMPAT with the reason in err. */
+ * checksum and mode.  Returns 0, KP_EINCOMPAT with the reason in err, or
+ * KP_ENOMEM. */
 int kp_profile_compatible(const struct kp_profile *a, const struct kp_profile *b, char *err, size_t errlen);
+
+/* The functions a and b have in common: every pair (a->funcs[m.a],
+ * b->funcs[m.b]) with the same name and file, whatever their checksums,
+ * sorted by (m.b, m.a).  A merge-join of the two sorted by name and file
+ * (join.c), neither profile being sorted itself.  *matches is malloc'd
+ * (NULL when *n is 0); returns 0 or KP_ENOMEM. */
+struct kp_match {
+	size_t a, b;
+};
+int kp_profile_join(const struct kp_profile *a, const struct kp_profile *b, struct kp_match **matches, size_t *n);
 
 /* Sorts functions, forests and paths into canonical order (done by the
  * writers; call it before comparing two profiles in memory). */

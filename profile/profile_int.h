@@ -10,6 +10,7 @@
  *   ipf.c            the k-IPF: building, joining, adding, compacting
  *   profile.c        kp_profile in memory: construction, lookup, canonical
  *                    order, compatibility, merging
+ *   join.c           the functions two profiles have in common (merge-join)
  *   profile_json.c   reading (with validation) and writing JSON, atomically
  *   profile_check.c  the invariants JSON types cannot state
  *   profile_cfg.c, profile_ppp.c, profile_overlap.c
