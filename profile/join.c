@@ -3,16 +3,15 @@
  * (kp_profile_join, profile.h).
  *
  * Both function lists are sorted, as pointer arrays, by (name, file,
- * index);
- * one pass over the two then meets each group of equal (name, file) in both
- * at once, and every pair of the two groups is a match.  The matches are
- * finally sorted by (index in b, index in a): the order in which the nested
- * scan this replaces (for each function of b, every function of a) met
- * them, so that a caller stopping at its first match, or reporting the
- * first conflict, says what it said before.  O((n + m) log(n + m) + P log P)
- * for n and m functions and P matches, against the n * m string comparisons
- * of the scan; P is n at most when each side holds one version per (name,
- * file), as the profiles the runtime accumulates do.
+ * index); one pass over the two then meets each group of equal (name,
+ * file) in both at once, and every pair of the two groups is a match.  The
+ * matches are finally sorted by (index in b, index in a): the order in
+ * which the nested scan this replaces (for each function of b, every
+ * function of a) met them, so that a caller stopping at its first match,
+ * or reporting the first conflict, says what it said before.
+ * O((n + m) log(n + m) + P log P) for n and m functions and P matches,
+ * against the n * m string comparisons of the scan; P is at most max(n, m)
+ * unless both sides hold several versions (checksums) of one function.
  */
 #include <stdlib.h>
 #include <string.h>
