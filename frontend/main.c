@@ -5,7 +5,7 @@
  *               (-p BUILD_DIR: frontend/compdb.c, compile_commands.json)
  *   cfg         frontend/cfg_cmd.c      CFG and numbering dump (golden tests)
  *   config      frontend/config.c       linker arguments for the runtime
- *   kipf        runtime/kipf_tool.c     rebuild a profile from a trace
+ *   kipf        frontend/kipf_tool.c    rebuild a profile from a trace
  *   report      report/report.c         hottest paths of a profile
  *   html        report/html/html_main.c a static web site of a profile
  *   show        report/show.c           source annotated with counts and k-paths

@@ -1,7 +1,7 @@
 /*
  * merge.c: `kpath merge A.json B.json ... -o OUT.json`, the sum of profiles.
  *
- * All the arithmetic is kp_profile_merge_into (runtime/profile.c), the same
+ * All the arithmetic is kp_profile_merge_into (profile/profile.c), the same
  * code the runtime accumulates with, so a merge of per-process files equals
  * the file those processes would have accumulated into.  This file only
  * reads every input first (any unreadable input: nothing is written), says
@@ -69,81 +69,82 @@ static int merge_usage_error(FILE *err, const char *what, const char *arg)
 /* Reports every function of src that acc holds only under other
  * checksums: merging adds it as a separate entry.  (One that acc already
  * holds under the same checksum, perhaps beside other versions from an
- * earlier merge, is summed into its own entry: nothing to report.) */
-static void report_conflicts(FILE *err, struct kp_profile *acc,
+ * earlier merge, is summed into its own entry: nothing to report.)  m[0..n)
+ * are the pairs of kp_profile_join(acc, src), in src's order. */
+static void report_conflicts(FILE *err, const struct kp_profile *acc,
                              const struct kp_profile *src,
-                             const char *src_path)
+                             const char *src_path, const struct kp_match *m, size_t n)
 {
-	size_t i, j;
+	size_t t, u;
 
-	for (i = 0; i < src->nfuncs; i++) {
-		const struct kp_func *s = &src->funcs[i];
+	for (t = 0; t < n; t = u) {
+		const struct kp_func *s = &src->funcs[m[t].b], *a = NULL;
+		bool same = false;
 
-		if (kp_profile_find(acc, s->name, s->file, s->checksum))
-			continue;
+		/* the pairs of s, in acc's order: the first other checksum */
+		for (u = t; u < n && m[u].b == m[t].b; u++) {
+			const struct kp_func *x = &acc->funcs[m[u].a];
 
-		for (j = 0; j < acc->nfuncs; j++) {
-			const struct kp_func *a = &acc->funcs[j];
-
-			if (strcmp(a->name, s->name) || strcmp(a->file, s->file) ||
-			    !strcmp(a->checksum, s->checksum))
-				continue;
-			fprintf(err,
-			        "kpath merge: warning: %s (%s:%u): checksum %s in %s, "
-			        "%s before: the code changed; kept separate, not "
-			        "summed\n",
-			        kp_term(s->name), kp_term(s->file), s->line, s->checksum,
-			        kp_term(src_path), a->checksum);
-			break;
+			if (!strcmp(x->checksum, s->checksum))
+				same = true;
+			else if (!a)
+				a = x;
 		}
+		if (same || !a)
+			continue;
+		fprintf(err,
+		        "kpath merge: warning: %s (%s:%u): checksum %s in %s, "
+		        "%s before: the code changed; kept separate, not "
+		        "summed\n",
+		        kp_term(s->name), kp_term(s->file), s->line, s->checksum,
+		        kp_term(src_path), a->checksum);
 	}
 }
 
 /* Whether src may be merged into acc: a function of both (same name and
  * file) must be of one mode, and in mode kiter of one K (docs/kiter-mode.md:
  * the IDs of two numberings have nothing in common, and summing them side by
- * side would read as one function profiled twice).  Says why not on err. */
-static bool modes_agree(FILE *err, const struct kp_profile *acc, const struct kp_profile *src, const char *src_path)
+ * side would read as one function profiled twice).  Says why not on err.
+ * m[0..n): the pairs of kp_profile_join(acc, src). */
+static bool modes_agree(FILE *err, const struct kp_profile *acc, const struct kp_profile *src, const char *src_path,
+                        const struct kp_match *m, size_t n)
 {
-	for (size_t i = 0; i < src->nfuncs; i++) {
-		const struct kp_func *s = &src->funcs[i];
-		for (size_t j = 0; j < acc->nfuncs; j++) {
-			const struct kp_func *a = &acc->funcs[j];
-			unsigned ks = kp_kiter_k(s->kiter), ka = kp_kiter_k(a->kiter);
-			if (strcmp(a->name, s->name) || strcmp(a->file, s->file))
-				continue;
-			if (ks == ka && !kp_ppp_same(s->ppp, a->ppp)) { /* docs/ppp.md, "Profiles" */
-				fprintf(err, "kpath merge: error: %s (%s:%u): %s has a %s profile of it, the profiles before %s; "
-				        "profiles of ppp mode merge only with the same interesting set\n",
-				        kp_term(s->name), kp_term(s->file), s->line, kp_term(src_path),
-				        s->ppp ? "ppp" : "non-ppp", a->ppp ? s->ppp ? "another interesting set" : "a ppp one"
-				                                          : "a non-ppp one");
-				return false;
-			}
-			if (ks == ka && !kp_overlap_same(s->overlap, a->overlap)) { /* docs/overlap-mode.md, "The profile" */
-				char sm[48] = "kipf", am[48] = "kipf";
-				if (s->overlap)
-					snprintf(sm, sizeof sm, "overlap degree %u", kp_overlap_degree(s->overlap));
-				if (a->overlap)
-					snprintf(am, sizeof am, "overlap degree %u", kp_overlap_degree(a->overlap));
-				fprintf(err, "kpath merge: error: %s (%s:%u): %s has a profile of it in mode %s, the profiles "
-				        "before in mode %s; OL counts of different modes or degrees cannot be merged\n",
-				        kp_term(s->name), kp_term(s->file), s->line, kp_term(src_path), sm, am);
-				return false;
-			}
-			if (ks == ka)
-				continue;
-			if (!ks || !ka)
-				fprintf(err, "kpath merge: error: %s (%s:%u): %s has a %s profile of it, the profiles before "
-				        "a %s one; a kiter and a kipf profile of the same function cannot be merged\n",
-				        kp_term(s->name), kp_term(s->file), s->line, kp_term(src_path), ks ? "kiter" : "kipf",
-				        ka ? "kiter" : "kipf");
-			else
-				fprintf(err, "kpath merge: error: %s (%s:%u): kiter K=%u in %s, K=%u before; profiles of "
-				        "different K cannot be merged\n",
-				        kp_term(s->name), kp_term(s->file), s->line, ks, kp_term(src_path), ka);
+	/* the pairs of the same name and file, in the order of a scan over
+	 * src, then acc (kp_profile_join) */
+	for (size_t t = 0; t < n; t++) {
+		const struct kp_func *s = &src->funcs[m[t].b], *a = &acc->funcs[m[t].a];
+		unsigned ks = kp_kiter_k(s->kiter), ka = kp_kiter_k(a->kiter);
+		if (ks == ka && !kp_ppp_same(s->ppp, a->ppp)) { /* docs/ppp.md, "Profiles" */
+			fprintf(err, "kpath merge: error: %s (%s:%u): %s has a %s profile of it, the profiles before %s; "
+			        "profiles of ppp mode merge only with the same interesting set\n",
+			        kp_term(s->name), kp_term(s->file), s->line, kp_term(src_path),
+			        s->ppp ? "ppp" : "non-ppp", a->ppp ? s->ppp ? "another interesting set" : "a ppp one"
+			                                          : "a non-ppp one");
 			return false;
 		}
+		if (ks == ka && !kp_overlap_same(s->overlap, a->overlap)) { /* docs/overlap-mode.md, "The profile" */
+			char sm[48] = "kipf", am[48] = "kipf";
+			if (s->overlap)
+				snprintf(sm, sizeof sm, "overlap degree %u", kp_overlap_degree(s->overlap));
+			if (a->overlap)
+				snprintf(am, sizeof am, "overlap degree %u", kp_overlap_degree(a->overlap));
+			fprintf(err, "kpath merge: error: %s (%s:%u): %s has a profile of it in mode %s, the profiles "
+			        "before in mode %s; OL counts of different modes or degrees cannot be merged\n",
+			        kp_term(s->name), kp_term(s->file), s->line, kp_term(src_path), sm, am);
+			return false;
+		}
+		if (ks == ka)
+			continue;
+		if (!ks || !ka)
+			fprintf(err, "kpath merge: error: %s (%s:%u): %s has a %s profile of it, the profiles before "
+			        "a %s one; a kiter and a kipf profile of the same function cannot be merged\n",
+			        kp_term(s->name), kp_term(s->file), s->line, kp_term(src_path), ks ? "kiter" : "kipf",
+			        ka ? "kiter" : "kipf");
+		else
+			fprintf(err, "kpath merge: error: %s (%s:%u): kiter K=%u in %s, K=%u before; profiles of "
+			        "different K cannot be merged\n",
+			        kp_term(s->name), kp_term(s->file), s->line, ks, kp_term(src_path), ka);
+		return false;
 	}
 	return true;
 }
@@ -207,12 +208,22 @@ int kp_merge_run(int argc, char **argv, FILE *out, FILE *err)
 				        "before it k %u: merging at k %u\n",
 				        inputs[i], p.k, acc.k,
 				        p.k < acc.k ? p.k : acc.k);
-			if (!modes_agree(err, &acc, &p, inputs[i])) {
+			struct kp_match *m;
+			size_t nm;
+			if (kp_profile_join(&acc, &p, &m, &nm) != 0) {
+				fputs("kpath merge: out of memory\n", err);
 				rc = REP_EXIT_FAIL;
 				kp_profile_free(&p);
 				break;
 			}
-			report_conflicts(err, &acc, &p, inputs[i]);
+			if (!modes_agree(err, &acc, &p, inputs[i], m, nm)) {
+				rc = REP_EXIT_FAIL;
+				free(m);
+				kp_profile_free(&p);
+				break;
+			}
+			report_conflicts(err, &acc, &p, inputs[i], m, nm);
+			free(m);
 			if (kp_profile_merge_into(&acc, &p, why, sizeof why) != 0) {
 				fprintf(err, "kpath merge: %s\n", kp_term(why));
 				rc = REP_EXIT_FAIL;

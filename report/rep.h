@@ -2,7 +2,7 @@
  * rep.h: internals of `kpath report`, shared by its files and nothing else.
  *
  * The pipeline (report.c) is: parse the command line (rep_args.c), read the
- * profile through runtime/profile.h and flatten each function's k-IPF into
+ * profile through profile/profile.h and flatten each function's k-IPF into
  * sequences (rep_load.c, rep_model.c), rank them (rep_rank.c), render them
  * as text (rep_text.c) or JSON (rep_json.c).
  *
@@ -158,7 +158,7 @@ const struct rep_decode *rep_func_lines(const struct rep_func *f, uint64_t id);
 void rep_func_free(struct rep_func *f);
 void rep_report_free(struct rep_report *r);
 
-/* rep_load.c: the only file that knows runtime/profile.h.  Reads path into
+/* rep_load.c: the only file that knows profile/profile.h.  Reads path into
  * r (unranked).  On failure writes a reason (no file name, no newline) into
  * why and returns -1, leaving r empty.  With force, a profile that breaks
  * only the invariants (kp_profile_read_opts) is read: returns 1 and the

@@ -1,5 +1,5 @@
 /*
- * rep_load.c: reads a profile with runtime/profile.h and flattens it into
+ * rep_load.c: reads a profile with profile/profile.h and flattens it into
  * the report's model.  The only file of report/ that knows profile.h.
  *
  * A kp_ipf is a node array whose nodes[0] is the dummy root phi of the k-BLPP

@@ -4,7 +4,7 @@
  * section 1), per function, hottest first, and the share of PROD's flow
  * they carry; --fail-under PCT makes it a path-coverage gate.
  *
- * Both profiles are read by rep_load (runtime/profile.h's validated
+ * Both profiles are read by rep_load (profile/profile.h's validated
  * reader), so a bad profile is refused the same way as everywhere else.
  * Only level 1 of each k-IPF counts: a Ball-Larus path ran when its level-1
  * count is > 0, whatever k either profile has.

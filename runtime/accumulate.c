@@ -75,7 +75,10 @@ static int merge_into_file(const char *out, struct kp_profile *p, char *err, siz
 	int rc = kp_profile_read(out, &old, err, errlen);
 	if (rc == 0) {
 		char why[768];
-		if (kp_profile_compatible(&old, p, why, sizeof why) != 0) {
+		rc = kp_profile_compatible(&old, p, why, sizeof why);
+		if (rc == KP_ENOMEM) {
+			snprintf(err, errlen, "%s: %s", out, why);
+		} else if (rc != 0) {
 			snprintf(err, errlen, "%s: %s", out, why);
 			rc = KP_EUNUSABLE;
 		} else if ((rc = kp_profile_merge_into(&old, p, err, errlen)) == 0) {

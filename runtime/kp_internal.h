@@ -1,7 +1,7 @@
 /*
  * kp_internal.h: the runtime's internal interfaces, shared by its files and
  * by tests/runtime (which drive the forests directly).  Instrumented code
- * sees only kpath_rt.h; report/ sees only profile.h.
+ * sees only kpath_rt.h; report/ sees only profile.h (profile/).
  *
  * Data flow (DESIGN.md, Runtime):
  *   kpath_rt_enter/emit/leave, kpath_rt_count (abi.c)
@@ -11,9 +11,10 @@
  *        -> and, with KPATH_TRACE, the trace writer (trace.c)
  *   thread exit / kpath_dump / process exit (dump.c)
  *     -> consumer's to_ipf: k-SF -> k-IPF (make_k_ipf), summed into the
- *        global per-function k-IPF (ipf.c)
+ *        global per-function k-IPF (profile/ipf.c)
  *     -> snapshot into a kp_profile (snapshot.c), accumulate into KPATH_OUT
- *        under flock (accumulate.c, profile*.c).
+ *        under flock (accumulate.c; reading, merging and writing the
+ *        profile is profile/, profile_int.h).
  */
 #ifndef KPATH_KP_INTERNAL_H
 #define KPATH_KP_INTERNAL_H
@@ -25,63 +26,7 @@
 #include <stdio.h>
 
 #include "kpath_rt.h"
-#include "profile.h"
-
-#define KP_KDEFAULT 4u
-
-/* ---- allocation (alloc.c): one hook, so tests can inject failures ---- */
-extern unsigned long kp_alloc_fail_every; /* 0: never fail; N: every N-th */
-void *kp_malloc(size_t n);
-void *kp_calloc(size_t n, size_t m);
-void *kp_realloc(void *p, size_t n);
-
-/* ---- k-IPF builder (ipf.c) ------------------------------------------- */
-
-/* An empty forest: only the dummy root (node 0).  0 or KP_ENOMEM. */
-int kp_ipf_init(struct kp_ipf *t);
-void kp_ipf_free(struct kp_ipf *t);
-/* Drops every node but the dummy root (keeps the memory). */
-void kp_ipf_clear(struct kp_ipf *t);
-/* Child of parent labelled id, or KP_NONE. */
-uint32_t kp_ipf_find(struct kp_ipf *t, uint32_t parent, uint64_t id);
-/* Child of parent labelled id, created with count 0 if absent: its index
- * in *child.  0 or KP_ENOMEM (then the forest is unchanged). */
-int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child);
-/* join_subtree(rho, gamma, d) of the k-BLPP paper (Algorithm "Subroutine
- * for joining trees during k-SF conversion"), with rho a node of another
- * k-IPF src: adds the subtree of depth < d below rho under gamma, summing
- * counters. */
-int kp_ipf_join(struct kp_ipf *dst, uint32_t gamma, const struct kp_ipf *src, uint32_t rho, unsigned d);
-/* dst += src, truncating src to depth k. */
-int kp_ipf_add(struct kp_ipf *dst, const struct kp_ipf *src, unsigned k);
-/* Rebuilds t in preorder with children sorted by id, without the nodes
- * deeper than k and without the subtrees whose counts are all zero (which
- * the delta of a kpath_dump can leave).  0 or KP_ENOMEM (t unchanged). */
-int kp_ipf_compact(struct kp_ipf *t, unsigned k);
-/* Depth of the forest (0 if empty). */
-unsigned kp_ipf_depth(const struct kp_ipf *t);
-
-/* ---- profile invariants (profile_check.c) ----------------------------- */
-
-/* NULL when the rule holds, else its text.  kp_rule_node: a k-IPF node
- * (is_root: no parent count to compare with). */
-const char *kp_rule_node(uint64_t id, uint64_t count, uint64_t parent_count, int is_root, uint64_t num_paths,
-			 int forked);
-const char *kp_rule_path(const struct kp_path *q, uint64_t num_paths);
-const char *kp_rule_hex16(const char *s);
-/* profile_cfg.c: a function's "cfg" as JSON (NULL on allocation failure),
- * and back: 0, or KP_ESCHEMA / KP_ENOMEM with the JSON path below "cfg"
- * and the reason in where (".edges[3]: expected ..."); only the types are
- * checked here, the rules by kp_rule_cfg. */
-struct json_t;
-struct json_t *kp_cfg_json(const struct kp_cfg *c);
-int kp_cfg_from_json(struct json_t *o, struct kp_cfg *c, char *where, size_t wlen);
-/* a + b, saturated at UINT64_MAX (merging never wraps a count: a wrapped
- * sum could fall below a child's, or to 0). */
-static inline uint64_t kp_add_sat(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
+#include "profile_int.h"
 
 /* ---- k-slab forest (ksf.c) ------------------------------------------- */
 
@@ -485,6 +430,12 @@ void kp_rt_release(void);
 /* Thread-exit destructor (also usable directly). */
 void kp_thread_exit(void *th);
 
+/* ---- --mode kiter (kiter.c) ------------------------------------------ */
+
+/* The kiter fields of a function (profile.h, struct kp_func), from what the
+ * instrumented file registered for descriptor f. */
+void *kp_kiter_fields(const struct kpath_rt_func *f);
+
 /* ---- --mode ppp (ppp.c) ----------------------------------------------- */
 
 /* The IDs of f that get a counter array whatever num_paths is: the PPP
@@ -499,14 +450,6 @@ void kp_ppp_moved(const struct kpath_rt_func *from, const struct kpath_rt_func *
 int kp_ppp_snapshot(const struct kpath_rt_func *f, const struct kp_ipf *t, struct kp_ipf *out, uint64_t *num_paths,
                     uint64_t *invalid, void **json);
 
-/* profile_ppp.c: the "ppp" fields on disk (counts from f's k-IPF), read
- * (NULL or the reason, with the field), and the counts checked. */
-void *kp_ppp_json(const struct kp_func *f);
-#ifdef JANSSON_H
-const char *kp_ppp_read(const json_t *o, uint64_t num_paths, void **out, char *field, size_t fieldlen);
-const char *kp_ppp_check_counts(const json_t *o, const struct kp_func *f, char *field, size_t fieldlen);
-#endif
-
 /* ---- --mode overlap (overlap.c, profile_overlap.c) ---------------------- */
 
 /* Is f a companion (the OL path counts of an overlap function, never a
@@ -518,10 +461,6 @@ void *kp_overlap_fields(const struct kpath_rt_func *f);
 /* Adds "overlap_calls" to f's fields (a jansson object) when f registered
  * call sites (overlap_call.c).  0, or -1 on memory exhaustion. */
 int kp_overlap_calls_fields(const struct kpath_rt_func *f, void *fields);
-#ifdef JANSSON_H
-/* Reads and checks the fields of o (NULL or the reason, with the field). */
-const char *kp_overlap_read(const json_t *o, uint64_t num_paths, void **out, char *field, size_t fieldlen);
-#endif
 
 /* ---- output (snapshot.c, accumulate.c, dump.c) ------------------------ */
 
@@ -541,12 +480,8 @@ int kp_out_pattern_check(const char *pattern);
 char *kp_out_expand(const char *pattern);
 /* 0 when path may take a profile; else < 0 with err "PATH: reason". */
 int kp_out_check(const char *path, char *err, size_t errlen);
-/* This host's name ("localhost" if unknown), '/' replaced, in buf[cap]. */
-void kp_hostname(char *buf, size_t cap);
-/* The temporary file for an atomic write of path: "PATH.tmp.HOST.PID.N"
- * (malloc'd, NULL on ENOMEM), and the removal of those of dead processes
- * (stale.c). */
-char *kp_tmp_name(const char *path, unsigned n);
+/* The removal of the temporary files of atomic writes (kp_tmp_name,
+ * profile_int.h) that dead processes left (stale.c). */
 void kp_stale_sweep(const char *out);
 /* Shared libraries (dso.c): the slot of an earlier registration of f's
  * function (same name, file, checksum) whose module was unloaded, or 0

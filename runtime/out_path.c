@@ -49,16 +49,6 @@ static void binary_signature(char buf[17])
 	snprintf(buf, 17, "%016llx", (unsigned long long)h);
 }
 
-void kp_hostname(char *buf, size_t cap)
-{
-	if (gethostname(buf, cap) != 0 || !buf[0])
-		snprintf(buf, cap, "localhost");
-	buf[cap - 1] = 0;
-	for (char *s = buf; *s; s++)
-		if (*s == '/')
-			*s = '_';
-}
-
 int kp_out_pattern_check(const char *pattern)
 {
 	for (const char *s = pattern; *s; s++)

@@ -112,7 +112,7 @@ void kp_ppp_moved(const struct kpath_rt_func *from, const struct kpath_rt_func *
 
 /* The mode's static fields: "mode", "ppp_interesting", "ppp_interval",
  * "ppp_slots" and "ppp_paths" [{id, ppp_id}] (counts are added when the
- * profile is written, profile_json.c). */
+ * profile is written, profile/profile_json.c). */
 static json_t *fields(const struct kpath_rt_ppp *p)
 {
 	json_t *paths = json_array();

@@ -3,7 +3,7 @@
  * killed process left.
  *
  * A profile is written to "<out>.tmp.<host>.<pid>.<n>" and renamed onto
- * <out> (profile_json.c).  A process killed between the two (kill -9, a
+ * <out> (profile/profile_json.c).  A process killed between the two (kill -9, a
  * crash in another thread) leaves its temporary file behind.  Before each
  * write, the writer removes every "<out>.tmp.H.P.N" beside <out> that is
  * certainly dead, which needs all three:
@@ -32,17 +32,6 @@
 #include "kp_internal.h"
 
 #define KP_STALE_AGE 60
-
-char *kp_tmp_name(const char *path, unsigned n)
-{
-	char host[65];
-	kp_hostname(host, sizeof host);
-	size_t cap = strlen(path) + sizeof ".tmp..." + strlen(host) + 32;
-	char *s = malloc(cap);
-	if (s)
-		snprintf(s, cap, "%s.tmp.%s.%ld.%u", path, host, (long)getpid(), n);
-	return s;
-}
 
 /* The pid of a temporary file's name "H.P.N" (what follows ".tmp.") when H
  * is host and P, N are decimal numbers; else 0. */

@@ -1,6 +1,6 @@
 /*
  * trace.c: KPATH_TRACE, the raw stream of every thread in a compact binary
- * file that kpath kipf (kipf_tool.c) replays offline.  Full description in
+ * file that kpath kipf (frontend/kipf_tool.c) replays offline.  Full description in
  * docs/trace-format.md; in short:
  *
  *   file    = magic "KPTRACE1" (8 bytes), varint version (1), chunk*

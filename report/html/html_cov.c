@@ -122,7 +122,7 @@ static int build_names(struct html_model *m)
 	if (!m->byname)
 		return -1;
 	for (i = 0; i < m->nfuncs; i++)
-		m->byname[i] = (struct html_name){ m->funcs[i].pf->name, i };
+		m->byname[i] = (struct html_name){ m->funcs[i].rf->name, i };
 	qsort(m->byname, m->nfuncs, sizeof *m->byname, cmp_name);
 	return 0;
 }
@@ -133,7 +133,7 @@ int html_model_coverage(struct html_model *m, const char *source_root, FILE *err
 	const char *name = "the profile";
 	size_t i, j;
 
-	if (build_names(m) < 0 || rep_from_profile(&m->prof, &m->rep, why, whylen) < 0) {
+	if (build_names(m) < 0) {
 		snprintf(why, whylen, "out of memory");
 		return -1;
 	}
@@ -176,7 +176,7 @@ const struct html_func *html_model_link(const struct html_model *m, const struct
 	for (i = lo; i < m->nfuncs && !strncmp(m->byname[i].name, name, n); i++) {
 		const struct html_func *g = &m->funcs[m->byname[i].func];
 
-		if (g->pf->name[n] != '\0')
+		if (g->rf->name[n] != '\0')
 			continue; /* a longer name with the same start */
 		found++;
 		if (g->file == f->file) {

@@ -74,8 +74,8 @@ static void head_section(FILE *out, const struct html_model *m, const char *prof
 	fputs("<section class=\"head\">\n<h1>Path profile <code>", out);
 	html_escape(out, profile_name);
 	fputs("</code></h1>\n<dl class=\"stats\">", out);
-	html_stat_item(out, "k", m->prof.k);
-	html_stat_item(out, "runs", m->prof.runs);
+	html_stat_item(out, "k", m->rep.k);
+	html_stat_item(out, "runs", m->rep.runs);
 	html_stat_item(out, "functions", m->nfuncs);
 	html_stat_item(out, "functions that ran", ran);
 	html_stat_item(out, "files", m->nfiles);
@@ -94,9 +94,9 @@ static void head_section(FILE *out, const struct html_model *m, const char *prof
 			        "(written before profiles had one): their lines and branches are not counted.</p>\n",
 			        m->cov.nocfg, m->cov.nocfg == 1 ? "" : "s");
 	}
-	if (m->prof.dropped)
+	if (m->rep.dropped)
 		fprintf(out, "<p class=\"warn\">The runtime dropped %" PRIu64 " events for lack of memory: "
-		        "counts are incomplete.</p>\n", m->prof.dropped);
+		        "counts are incomplete.</p>\n", m->rep.dropped);
 	fputs("<p class=\"hint\">Flow is the number of Ball-Larus paths a function completed; coverage is "
 	      "<code>kpath coverage</code>'s (docs/coverage.md). Open a function to see its source, its uncovered "
 	      "lines and branches, and its hottest paths. Click a column heading to sort.</p>\n", out);
@@ -119,15 +119,15 @@ static void funcs_table(FILE *out, const struct html_model *m)
 
 		fprintf(out, "<tr%s><td class=\"num\" data-sort=\"%zu\">%zu</td><td class=\"name\"><a href=\"%s\"><code>",
 		        f->flow ? "" : " class=\"cold\"", i + 1, i + 1, f->page);
-		html_escape(out, f->pf->name);
+		html_escape(out, f->rf->name);
 		fputs("</code></a></td><td class=\"file\">", out);
-		html_escape(out, f->pf->file);
-		fprintf(out, ":%u</td><td class=\"num\" data-sort=\"%" PRIu64 "\">", f->pf->line, f->flow);
+		html_escape(out, f->rf->file);
+		fprintf(out, ":%u</td><td class=\"num\" data-sort=\"%" PRIu64 "\">", f->rf->line, f->flow);
 		html_put_count(out, f->flow);
 		fprintf(out, "%s</td>", f->flow_saturated ? "+" : "");
 		html_share_cell(out, f->flow, m->total_flow);
 		fprintf(out, "<td class=\"num\" data-sort=\"%zu\">%zu / %" PRIu64 "</td><td class=\"num\" "
-		        "data-sort=\"%zu\">%zu</td></tr>\n", f->nsingle, f->nsingle, f->pf->num_paths, f->nmulti,
+		        "data-sort=\"%zu\">%zu</td></tr>\n", f->nsingle, f->nsingle, f->rf->num_paths, f->nmulti,
 		        f->nmulti);
 	}
 	fputs("</tbody>\n</table></div>\n</section>\n", out);
@@ -159,7 +159,7 @@ static void files_table(FILE *out, const struct html_model *m)
 			if (m->funcs[i].file != j)
 				continue;
 			fprintf(out, "%s<a href=\"%s\"><code>", first ? "" : " ", m->funcs[i].page);
-			html_escape(out, m->funcs[i].pf->name);
+			html_escape(out, m->funcs[i].rf->name);
 			fputs("</code></a>", out);
 			first = 0;
 		}

@@ -3,8 +3,10 @@
  * else.
  *
  * The pipeline (html_main.c): parse the command line (html_args.c), read the
- * profile through runtime/profile.h and flatten each function's k-IPF into
- * ranked path sequences with per-line counts (html_model.c), read and
+ * profile through profile/profile.h into the report model every profile
+ * command shares (report/rep.h: rep_from_profile, rep_rank_report: each
+ * function's k-IPF flattened into ranked path sequences), add per-line
+ * counts, files and page names (html_model.c), read and
  * syntax-highlight each source file once (html_source.c, html_highlight.c),
  * write the pages (html_page.c) into a fresh temporary directory that
  * replaces DIR only when everything is written (html_site.c).
@@ -28,7 +30,6 @@
 #include <stdio.h>
 
 #include "coverage.h"
-#include "profile.h"
 #include "rep.h"
 
 enum {
@@ -62,27 +63,19 @@ void html_escape(FILE *out, const char *s);
  * most cap-1 bytes, never empty. */
 void html_slug(char *buf, size_t cap, const char *s);
 
-/* html_model.c */
-struct html_seq {
-	uint64_t count;
-	uint32_t depth;      /* >= 1 */
-	int extended;        /* a recorded longer sequence starts with this one
-	                        (a prefix row; the maximal rows have 0) */
-	const uint64_t *ids; /* depth IDs in execution order */
-};
-
+/* html_model.c.  A function's sequences are the report model's
+ * (struct rep_seq, rep.h: count, depth, extended, ids), ranked. */
 struct html_linecount {
 	uint32_t line;
 	uint64_t count;
 };
 
 struct html_func {
-	const struct kp_func *pf; /* borrowed from the profile */
-	uint64_t flow;
+	const struct rep_func *rf; /* the report model's, in html_model.rep */
+	uint64_t flow;             /* rf's */
 	int flow_saturated;
-	struct html_seq *single, *multi;
+	const struct rep_seq *single, *multi; /* rf's, ranked */
 	size_t nsingle, nmulti;
-	uint64_t *idpool; /* storage of every sequence's ids */
 	struct html_linecount *linecount;
 	size_t nlinecount;
 	uint32_t min_line, max_line; /* over f->line and every counted line */
@@ -115,16 +108,17 @@ struct html_name {
 };
 
 struct html_model {
-	struct kp_profile prof;
+	/* The report model of the profile (rep.h), ranked: what funcs view,
+	 * and what cov points into. */
+	struct rep_report rep;
 	struct html_func *funcs;
 	size_t nfuncs;
 	struct html_file *files;
 	size_t nfiles;
 	uint64_t total_flow;
 	const struct html_wpp *wpp; /* --wpp, or NULL; owned by html_main.c */
-	/* Coverage: coverage.c's model of the profile, the one computation
+	/* Coverage: computed by coverage.c from rep, the one computation
 	 * `kpath coverage` and `kpath report` use (html_model_coverage). */
-	struct rep_report rep; /* what cov points into */
 	struct cov_report cov;
 	int has_cov;
 	struct html_dir *dirs; /* sorted by name */
@@ -132,11 +126,12 @@ struct html_model {
 	struct html_name *byname; /* sorted by name, then function index */
 };
 
-/* Builds m from a read profile (moved into m->prof; p is emptied).
- * Returns 0 or -1 (out of memory). */
-int html_model_build(struct html_model *m, struct kp_profile *p);
+/* Builds m from a read profile (rep_from_profile; p is freed and emptied).
+ * Returns 0 or -1 with the reason in why. */
+struct kp_profile;
+int html_model_build(struct html_model *m, struct kp_profile *p, char *why, size_t whylen);
 void html_model_free(struct html_model *m);
-/* Builds m->cov from m->prof with coverage.c (blank and comment lines of
+/* Builds m->cov from m->rep with coverage.c (blank and comment lines of
  * the sources readable under source_root dropped, as kpath coverage does;
  * warnings about the others go to err unless it is NULL) and the
  * directory rows.  A profile coverage.c cannot use leaves has_cov 0 after
@@ -153,11 +148,8 @@ const struct html_func *html_model_link(const struct html_model *m, const struct
  * index in the profile.  0, -1 (out of memory), or -2 with the JSON path
  * and the reason in why. */
 int html_model_lines(struct html_func *f, size_t at, uint32_t nlines, char *why, size_t whylen);
-/* The decoded lines of id in f, or NULL. */
-const struct kp_path *html_func_path(const struct html_func *f, uint64_t id);
-/* The last line of the j-th block of p (its span's end; the first line in
- * profiles without spans). */
-uint32_t html_path_last(const struct kp_path *p, size_t j);
+/* The decoded lines of id in f, or NULL (rep_func_lines). */
+const struct rep_decode *html_func_path(const struct html_func *f, uint64_t id);
 /* Percentage of count in flow (0 when flow is 0). */
 double html_share(uint64_t count, uint64_t flow);
 

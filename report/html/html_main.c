@@ -18,6 +18,7 @@
 #include "html.h"
 #include "html_int.h"
 #include "html_wpp.h"
+#include "profile.h"
 #include "rep_src.h"
 #include "report.h"
 
@@ -54,7 +55,7 @@ static int load_sources(struct html_model *m, const struct rep_src_root *root, F
 		for (j = 0; j < m->nfuncs; j++) {
 			struct html_func *f = &m->funcs[j];
 
-			f->stale = f->file == i && f->pf->source_hash[0] && strcmp(f->pf->source_hash, fl->src->hash);
+			f->stale = f->file == i && f->rf->source_hash[0] && strcmp(f->rf->source_hash, fl->src->hash);
 			nstale += f->stale;
 		}
 		/* one line per file, as rep_warn_changed words it */
@@ -64,7 +65,7 @@ static int load_sources(struct html_model *m, const struct rep_src_root *root, F
 			        kp_term(fl->name), fl->src->hash, nstale, nstale == 1 ? "" : "s");
 		for (j = 0; nstale && j < m->nfuncs; j++)
 			if (m->funcs[j].file == i && m->funcs[j].stale)
-				fprintf(err, " %s", kp_term(m->funcs[j].pf->name));
+				fprintf(err, " %s", kp_term(m->funcs[j].rf->name));
 		if (nstale)
 			fputc('\n', err);
 	}
@@ -76,7 +77,7 @@ static int load_sources(struct html_model *m, const struct rep_src_root *root, F
 
 		if (!src || f->stale)
 			continue;
-		rc = html_model_lines(f, (size_t)(f->pf - m->prof.funcs), src->nlines, why, whylen);
+		rc = html_model_lines(f, f->rf->at, src->nlines, why, whylen);
 		if (rc == -1)
 			snprintf(why, whylen, "out of memory");
 		if (rc < 0)
@@ -199,8 +200,8 @@ int kp_html_run(int argc, char **argv, FILE *out, FILE *err)
 		kp_profile_free(&p);
 		return HTML_EXIT_FAIL;
 	}
-	if (html_model_build(&m, &p) < 0) {
-		fprintf(err, "kpath html: %s: out of memory\n", o.profile);
+	if (html_model_build(&m, &p, why, sizeof why) < 0) {
+		fprintf(err, "kpath html: %s: %s\n", o.profile, why);
 		html_model_free(&m);
 		return HTML_EXIT_FAIL;
 	}

@@ -1,18 +1,21 @@
 /*
- * html_model.c: what the pages show, computed from a kpath-profile/1.
+ * html_model.c: what the pages show, computed from the report model of a
+ * kpath profile (rep.h), the model `kpath report`, show and diff use.
  *
- * A function's k-IPF (k-BLPP paper, "k-Iteration Path Forest") is
- * flattened into sequences: the node reached from the dummy root by the
+ * rep_from_profile flattens each function's k-IPF (k-BLPP paper, "k-Iteration
+ * Path Forest") into sequences: the node reached from the dummy root by the
  * labels a1..an counts the runs of the n consecutive Ball-Larus paths
  * a1..an in one activation.  Depth-1 nodes are the Ball-Larus paths (their
- * counts are the plain BL counts), deeper nodes the multi-iteration paths.
- * Per-line counts follow from the depth-1 counts and the decoded lines.
- * See html_int.h for the invariants.
+ * counts are the plain BL counts), deeper nodes the multi-iteration paths;
+ * rep_rank_report orders them.  Added here: per-line counts, which follow
+ * from the depth-1 counts and the decoded lines, the files, and the order
+ * of the pages.  See html_int.h for the invariants.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "html_int.h"
+#include "profile.h"
 
 static uint64_t sat_add(uint64_t a, uint64_t b, int *saturated)
 {
@@ -28,83 +31,9 @@ double html_share(uint64_t count, uint64_t flow)
 	return flow ? 100.0 * (double)count / (double)flow : 0.0;
 }
 
-const struct kp_path *html_func_path(const struct html_func *f, uint64_t id)
+const struct rep_decode *html_func_path(const struct html_func *f, uint64_t id)
 {
-	return kp_func_path(f->pf, id);
-}
-
-/* Counts the nodes of the forest below node i (i itself excluded). */
-static size_t count_below(const struct kp_ipf *ipf, uint32_t i, size_t depth, size_t *idslots)
-{
-	size_t n = 0;
-	uint32_t c;
-
-	for (c = ipf->nodes[i].first_child; c != KP_NONE; c = ipf->nodes[c].next_sibling) {
-		n++;
-		*idslots += depth + 1;
-		n += count_below(ipf, c, depth + 1, idslots);
-	}
-	return n;
-}
-
-struct flatten {
-	const struct kp_ipf *ipf;
-	uint64_t path[KP_KMAX + 1];
-	uint64_t *pool;
-	size_t used;
-	struct html_func *f;
-};
-
-/* Appends every node below i, whose root path is fl->path[0..depth). */
-static void flatten_below(struct flatten *fl, uint32_t i, uint32_t depth)
-{
-	uint32_t c;
-
-	for (c = fl->ipf->nodes[i].first_child; c != KP_NONE; c = fl->ipf->nodes[c].next_sibling) {
-		const struct kp_node *nd = &fl->ipf->nodes[c];
-		struct html_seq *s;
-
-		if (depth >= KP_KMAX)
-			return; /* the reader guarantees depth <= k <= KP_KMAX */
-		fl->path[depth] = nd->id;
-		s = depth == 0 ? &fl->f->single[fl->f->nsingle++] : &fl->f->multi[fl->f->nmulti++];
-		s->count = nd->count;
-		s->depth = depth + 1;
-		s->extended = nd->first_child != KP_NONE;
-		memcpy(fl->pool + fl->used, fl->path, (depth + 1) * sizeof *fl->pool);
-		s->ids = fl->pool + fl->used;
-		fl->used += depth + 1;
-		flatten_below(fl, c, depth + 1);
-	}
-}
-
-static int cmp_single(const void *a, const void *b)
-{
-	const struct html_seq *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return (x->ids[0] > y->ids[0]) - (x->ids[0] < y->ids[0]);
-}
-
-static int cmp_multi(const void *a, const void *b)
-{
-	const struct html_seq *x = a, *y = b;
-	uint32_t i;
-
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	if (x->depth != y->depth)
-		return x->depth > y->depth ? -1 : 1;
-	for (i = 0; i < x->depth; i++)
-		if (x->ids[i] != y->ids[i])
-			return x->ids[i] < y->ids[i] ? -1 : 1;
-	return 0;
-}
-
-uint32_t html_path_last(const struct kp_path *p, size_t j)
-{
-	return p->last_lines && p->last_lines[j] > p->lines[j] ? p->last_lines[j] : p->lines[j];
+	return rep_func_lines(f->rf, id);
 }
 
 /* linecount: for each executed BL path, each distinct line its blocks span
@@ -116,17 +45,17 @@ static int func_lines(struct html_func *f)
 {
 	size_t i, j, n, *seen;
 	uint64_t *count;
-	uint32_t lo = f->pf->line ? f->pf->line : 1, hi = lo, l;
+	uint32_t lo = f->rf->line ? f->rf->line : 1, hi = lo, l;
 	int sat = 0;
 
 	for (i = 0; i < f->nsingle; i++) {
-		const struct kp_path *p = html_func_path(f, f->single[i].ids[0]);
+		const struct rep_decode *p = html_func_path(f, f->single[i].ids[0]);
 
 		for (j = 0; p && j < p->nlines; j++) {
 			if (p->lines[j] && p->lines[j] < lo)
 				lo = p->lines[j];
-			if (html_path_last(p, j) > hi)
-				hi = html_path_last(p, j);
+			if (rep_decode_last(p, j) > hi)
+				hi = rep_decode_last(p, j);
 		}
 	}
 	n = (size_t)(hi - lo) + 1;
@@ -139,10 +68,10 @@ static int func_lines(struct html_func *f)
 		return -1;
 	}
 	for (i = 0; i < f->nsingle; i++) {
-		const struct kp_path *p = html_func_path(f, f->single[i].ids[0]);
+		const struct rep_decode *p = html_func_path(f, f->single[i].ids[0]);
 
 		for (j = 0; p && j < p->nlines; j++)
-			for (l = p->lines[j]; l != 0 && l <= html_path_last(p, j); l++) {
+			for (l = p->lines[j]; l != 0 && l <= rep_decode_last(p, j); l++) {
 				if (seen[l - lo] == i + 1)
 					continue;
 				if (!seen[l - lo] && l < f->min_line)
@@ -168,56 +97,40 @@ static int func_lines(struct html_func *f)
  * 0, -1 (out of memory), or -2 with "functions[I]...: reason" in why. */
 int html_model_lines(struct html_func *f, size_t at, uint32_t nlines, char *why, size_t whylen)
 {
-	uint32_t i, j;
+	size_t i;
+	uint32_t j;
 
-	if (f->pf->line > nlines) {
+	if (f->rf->line > nlines) {
 		snprintf(why, whylen, "functions[%zu].line: line %u is beyond the end of %s (%u lines)", at,
-		         f->pf->line, f->pf->file, nlines);
+		         f->rf->line, f->rf->file, nlines);
 		return -2;
 	}
-	for (i = 0; i < f->pf->npaths; i++) {
-		const struct kp_path *p = &f->pf->paths[i];
+	/* decode is sorted by id, as the profile's "paths" are */
+	for (i = 0; i < f->rf->ndecode; i++) {
+		const struct rep_decode *p = &f->rf->decode[i];
 
 		for (j = 0; j < p->nlines; j++)
-			if (html_path_last(p, j) > nlines) {
-				snprintf(why, whylen, "functions[%zu].paths[%u].%s[%u]: line %u is beyond the end of %s "
-				         "(%u lines)", at, p->json_index, p->last_lines ? "spans" : "lines", j,
-				         html_path_last(p, j), f->pf->file, nlines);
+			if (rep_decode_last(p, j) > nlines) {
+				snprintf(why, whylen, "functions[%zu].paths[%zu].%s[%u]: line %u is beyond the end of %s "
+				         "(%u lines)", at, p->at, p->last_lines ? "spans" : "lines", j,
+				         rep_decode_last(p, j), f->rf->file, nlines);
 				return -2;
 			}
 	}
 	return func_lines(f);
 }
 
-static int func_build(struct html_func *f, const struct kp_func *pf)
+static void func_build(struct html_func *f, const struct rep_func *rf)
 {
-	struct flatten fl;
-	size_t slots = 0, nodes, nroots = 0, i;
-	uint32_t c;
-
 	memset(f, 0, sizeof *f);
-	f->pf = pf;
-	f->min_line = f->max_line = pf->line;
-	if (pf->ipf.n == 0)
-		return 0;
-	nodes = count_below(&pf->ipf, 0, 0, &slots);
-	for (c = pf->ipf.nodes[0].first_child; c != KP_NONE; c = pf->ipf.nodes[c].next_sibling)
-		nroots++;
-	f->single = calloc(nroots ? nroots : 1, sizeof *f->single);
-	f->multi = calloc(nodes - nroots ? nodes - nroots : 1, sizeof *f->multi);
-	f->idpool = calloc(slots ? slots : 1, sizeof *f->idpool);
-	if (!f->single || !f->multi || !f->idpool)
-		return -1;
-	memset(&fl, 0, sizeof fl);
-	fl.ipf = &pf->ipf;
-	fl.pool = f->idpool;
-	fl.f = f;
-	flatten_below(&fl, 0, 0);
-	qsort(f->single, f->nsingle, sizeof *f->single, cmp_single);
-	qsort(f->multi, f->nmulti, sizeof *f->multi, cmp_multi);
-	for (i = 0; i < f->nsingle; i++)
-		f->flow = sat_add(f->flow, f->single[i].count, &f->flow_saturated);
-	return 0;
+	f->rf = rf;
+	f->min_line = f->max_line = rf->line;
+	f->flow = rf->flow;
+	f->flow_saturated = rf->flow_saturated;
+	f->single = rf->single;
+	f->nsingle = rf->nsingle;
+	f->multi = rf->multi;
+	f->nmulti = rf->nmulti;
 }
 
 static int cmp_func(const void *a, const void *b)
@@ -227,11 +140,13 @@ static int cmp_func(const void *a, const void *b)
 
 	if (x->flow != y->flow)
 		return x->flow > y->flow ? -1 : 1;
-	if ((c = strcmp(x->pf->file, y->pf->file)) != 0)
+	if ((c = strcmp(x->rf->file, y->rf->file)) != 0)
 		return c;
-	if (x->pf->line != y->pf->line)
-		return x->pf->line < y->pf->line ? -1 : 1;
-	return strcmp(x->pf->name, y->pf->name);
+	if (x->rf->line != y->rf->line)
+		return x->rf->line < y->rf->line ? -1 : 1;
+	if ((c = strcmp(x->rf->name, y->rf->name)) != 0)
+		return c;
+	return strcmp(x->rf->checksum, y->rf->checksum); /* unique in a profile */
 }
 
 static int cmp_file(const void *a, const void *b)
@@ -254,7 +169,7 @@ static int build_files(struct html_model *m)
 	if (!m->files)
 		return -1;
 	for (i = 0; i < m->nfuncs; i++) {
-		const char *name = m->funcs[i].pf->file;
+		const char *name = m->funcs[i].rf->file;
 
 		for (j = 0; j < m->nfiles && strcmp(m->files[j].name, name) != 0; j++)
 			;
@@ -269,32 +184,39 @@ static int build_files(struct html_model *m)
 		struct html_func *f = &m->funcs[i];
 		char slug[64];
 
-		for (j = 0; strcmp(m->files[j].name, f->pf->file) != 0; j++)
+		for (j = 0; strcmp(m->files[j].name, f->rf->file) != 0; j++)
 			;
 		f->file = j;
-		html_slug(slug, sizeof slug, f->pf->name);
+		html_slug(slug, sizeof slug, f->rf->name);
 		snprintf(f->page, sizeof f->page, "f%zu-%s.html", i + 1, slug);
 	}
 	return 0;
 }
 
-int html_model_build(struct html_model *m, struct kp_profile *p)
+int html_model_build(struct html_model *m, struct kp_profile *p, char *why, size_t whylen)
 {
 	size_t i;
+	int rc;
 
 	memset(m, 0, sizeof *m);
-	m->prof = *p;
-	memset(p, 0, sizeof *p);
-	m->funcs = calloc(m->prof.nfuncs ? m->prof.nfuncs : 1, sizeof *m->funcs);
-	if (!m->funcs)
+	rc = rep_from_profile(p, &m->rep, why, whylen);
+	kp_profile_free(p);
+	if (rc < 0)
 		return -1;
-	for (i = 0; i < m->prof.nfuncs; i++) {
-		m->nfuncs++;
-		if (func_build(&m->funcs[i], &m->prof.funcs[i]) < 0)
-			return -1;
+	rep_rank_report(&m->rep);
+	m->funcs = calloc(m->rep.nfuncs ? m->rep.nfuncs : 1, sizeof *m->funcs);
+	if (!m->funcs) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
 	}
+	for (i = 0; i < m->rep.nfuncs; i++)
+		func_build(&m->funcs[m->nfuncs++], &m->rep.funcs[i]);
 	qsort(m->funcs, m->nfuncs, sizeof *m->funcs, cmp_func);
-	return build_files(m);
+	if (build_files(m) < 0) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	return 0;
 }
 
 void html_model_free(struct html_model *m)
@@ -302,9 +224,6 @@ void html_model_free(struct html_model *m)
 	size_t i;
 
 	for (i = 0; i < m->nfuncs; i++) {
-		free(m->funcs[i].single);
-		free(m->funcs[i].multi);
-		free(m->funcs[i].idpool);
 		free(m->funcs[i].linecount);
 	}
 	for (i = 0; i < m->nfiles; i++)
@@ -319,6 +238,5 @@ void html_model_free(struct html_model *m)
 	rep_report_free(&m->rep);
 	free(m->funcs);
 	free(m->files);
-	kp_profile_free(&m->prof);
 	memset(m, 0, sizeof *m);
 }

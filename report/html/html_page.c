@@ -91,7 +91,7 @@ void html_page_range(const struct html_func *f, const struct html_source *src, u
 
 	*first = f->min_line;
 	*last = f->max_line;
-	if (src && src->highlighted && html_hl_function_lines(&src->hl, f->pf->line, &a, &b)) {
+	if (src && src->highlighted && html_hl_function_lines(&src->hl, f->rf->line, &a, &b)) {
 		*first = a < *first ? a : *first;
 		*last = b > *last ? b : *last;
 	}
@@ -243,29 +243,29 @@ int html_page_func(FILE *out, const struct html_model *m, const struct html_func
 	const struct html_file *fl = &m->files[f->file];
 	const struct html_source *src = f->stale ? NULL : fl->src;
 
-	html_head(out, f->pf->name, f->pf->file);
+	html_head(out, f->rf->name, f->rf->file);
 	fputs("<body class=\"function\">\n<header class=\"bar\"><a class=\"brand\" href=\"index.html\">kpath</a>"
 	      "<nav><a href=\"index.html\">index</a><span class=\"gt\">\xe2\x80\xba</span><span class=\"crumb\">", out);
-	html_escape(out, f->pf->file);
+	html_escape(out, f->rf->file);
 	fputs("</span><span class=\"gt\">\xe2\x80\xba</span><strong>", out);
-	html_escape(out, f->pf->name);
+	html_escape(out, f->rf->name);
 	fputs("</strong></nav></header>\n<main>\n<section class=\"head\">\n<h1><code>", out);
-	html_escape(out, f->pf->name);
+	html_escape(out, f->rf->name);
 	fputs("</code> <span class=\"where\">", out);
-	html_escape(out, f->pf->file);
-	fprintf(out, ":%u</span></h1>\n<dl class=\"stats\">", f->pf->line);
+	html_escape(out, f->rf->file);
+	fprintf(out, ":%u</span></h1>\n<dl class=\"stats\">", f->rf->line);
 	html_stat_item(out, "flow", f->flow);
 	html_stat_item(out, "Ball-Larus paths executed", f->nsingle);
-	html_stat_item(out, "Ball-Larus paths in all", f->pf->num_paths);
+	html_stat_item(out, "Ball-Larus paths in all", f->rf->num_paths);
 	html_stat_item(out, "multi-iteration paths", f->nmulti);
-	html_stat_item(out, "k", m->prof.k);
+	html_stat_item(out, "k", m->rep.k);
 	fputs("</dl>\n", out);
 	html_wpp_func_note(out, m, f);
 	if (src)
 		func_cov(out, m, f, src);
-	if (f->pf->invalid_paths)
+	if (f->rf->invalid_paths)
 		fprintf(out, "<p class=\"warn\">%" PRIu64 " invalid path IDs were received and not recorded.</p>\n",
-		        f->pf->invalid_paths);
+		        f->rf->invalid_paths);
 	if (!src) {
 		fputs("<p class=\"warn\">Source unavailable: ", out);
 		if (f->stale)
@@ -281,7 +281,7 @@ int html_page_func(FILE *out, const struct html_model *m, const struct html_func
 	      "step through the iterations, <kbd>\xe2\x86\x91</kbd> <kbd>\xe2\x86\x93</kbd> move between paths, "
 	      "<kbd>Esc</kbd> clears.</p>\n",
 	      out);
-	html_paths_multi(out, f, top, m->prof.k);
+	html_paths_multi(out, f, top, m->rep.k);
 	html_paths_bl(out, f, top);
 	fputs("</aside>\n<section class=\"source\" aria-label=\"source\">\n"
 	      "<div class=\"iterbar\" id=\"iterbar\" aria-live=\"polite\"><span class=\"label\">No path selected.</span></div>\n",

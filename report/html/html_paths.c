@@ -36,7 +36,7 @@
 #define ID_TAIL 3
 
 /* data-ids and data-iters of a sequence. */
-static void seq_data(FILE *out, const struct html_func *f, const struct html_seq *s)
+static void seq_data(FILE *out, const struct html_func *f, const struct rep_seq *s)
 {
 	uint32_t i, j;
 
@@ -45,12 +45,12 @@ static void seq_data(FILE *out, const struct html_func *f, const struct html_seq
 		fprintf(out, "%s%" PRIu64, i ? " " : "", s->ids[i]);
 	fputs("\" data-iters=\"", out);
 	for (i = 0; i < s->depth; i++) {
-		const struct kp_path *p = html_func_path(f, s->ids[i]);
+		const struct rep_decode *p = html_func_path(f, s->ids[i]);
 
 		if (i)
 			fputc(';', out);
 		for (j = 0; p && j < p->nlines; j++) {
-			uint32_t last = html_path_last(p, j);
+			uint32_t last = rep_decode_last(p, j);
 
 			if (last > p->lines[j])
 				fprintf(out, "%s%u-%u", j ? " " : "", p->lines[j], last);
@@ -77,7 +77,7 @@ static void put_id(FILE *out, uint64_t id)
  * starts inside or right after the previous one joined to it. */
 static void put_lines(FILE *out, const struct html_func *f, uint64_t id)
 {
-	const struct kp_path *p = html_func_path(f, id);
+	const struct rep_decode *p = html_func_path(f, id);
 	uint32_t a = 0, b = 0, j;
 	int any = 0;
 
@@ -86,7 +86,7 @@ static void put_lines(FILE *out, const struct html_func *f, uint64_t id)
 		return;
 	}
 	for (j = 0; j < p->nlines; j++) {
-		uint32_t c = p->lines[j], d = html_path_last(p, j);
+		uint32_t c = p->lines[j], d = rep_decode_last(p, j);
 
 		if (c == 0)
 			continue;
@@ -106,7 +106,7 @@ static void put_lines(FILE *out, const struct html_func *f, uint64_t id)
 		fputs("-", out);
 }
 
-static void seq_row(FILE *out, const struct html_func *f, const struct html_seq *s, const char *id, size_t rank,
+static void seq_row(FILE *out, const struct html_func *f, const struct rep_seq *s, const char *id, size_t rank,
                     int bl)
 {
 	uint32_t i;
@@ -183,7 +183,7 @@ void html_paths_multi(FILE *out, const struct html_func *f, size_t top, unsigned
 		        "<code>kpath report --prefixes</code>)</span></p>\n", npre);
 	table_head(out, "kp", "path ids, iteration by iteration", 0);
 	for (i = 0; i < f->nmulti; i++) {
-		const struct html_seq *s = &f->multi[i];
+		const struct rep_seq *s = &f->multi[i];
 
 		if (!s->extended && (!top || rmax < top))
 			seq_row(out, f, s, "kp", ++rmax, 0);

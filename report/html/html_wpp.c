@@ -69,11 +69,11 @@ static int match_funcs(struct html_wpp *w, const struct html_model *m, char *why
 
 		w->fmap[i] = NO_FUNC;
 		for (size_t j = 0; j < m->nfuncs; j++) {
-			const struct kp_func *p = m->funcs[j].pf;
+			const struct rep_func *p = m->funcs[j].rf;
 
 			if (strcmp(p->name, f->name) || strcmp(p->file, f->file) || p->line != f->line)
 				continue;
-			if (p->checksum && f->checksum && strcmp(p->checksum, f->checksum)) {
+			if (f->checksum && strcmp(p->checksum, f->checksum)) {
 				snprintf(why, whylen, "%s: function %s (%s:%u) has checksum %s, the profile's has %s: "
 				         "the WPP and the profile come from different builds", w->path, f->name, f->file,
 				         f->line, f->checksum, p->checksum);

@@ -16,6 +16,7 @@
 
 #include "html.h"
 #include "html_int.h"
+#include "profile.h"
 
 static int failures;
 static const char *fixdir, *work;
@@ -141,7 +142,7 @@ static void test_model(void)
 
 	kp_profile_init(&p, 1);
 	CHECK(kp_profile_read(fmt("%s/loop.json", fixdir), &p, err, sizeof err) == 0);
-	CHECK(html_model_build(&m, &p) == 0);
+	CHECK(html_model_build(&m, &p, err, sizeof err) == 0);
 	for (i = 0; i < m.nfuncs; i++) /* fixtures/loop.c has 10 lines */
 		CHECK(html_model_lines(&m.funcs[i], i, 10, err, sizeof err) == 0);
 	/* a line beyond the source is an error naming the field */
@@ -149,7 +150,7 @@ static void test_model(void)
 	      strstr(err, "line 8 is beyond the end of loop.c (7 lines)"));
 	CHECK(m.nfuncs == 2 && m.nfiles == 1 && m.total_flow == 5);
 	f = &m.funcs[0];
-	CHECK(!strcmp(f->pf->name, "f") && f->flow == 4 && !strcmp(f->page, "f1-f.html"));
+	CHECK(!strcmp(f->rf->name, "f") && f->flow == 4 && !strcmp(f->page, "f1-f.html"));
 	CHECK(!strcmp(m.funcs[1].page, "f2-main.html"));
 	/* singles: all count 1, by id */
 	CHECK(f->nsingle == 4);
@@ -186,15 +187,15 @@ static void test_model_spans(void)
 
 	kp_profile_init(&p, 1);
 	CHECK(kp_profile_read(fmt("%s/loop_spans.json", fixdir), &p, err, sizeof err) == 0);
-	CHECK(html_model_build(&m, &p) == 0);
+	CHECK(html_model_build(&m, &p, err, sizeof err) == 0);
 	CHECK(html_model_lines(&m.funcs[0], 0, 10, err, sizeof err) == 0);
 	f = &m.funcs[0];
-	CHECK(!strcmp(f->pf->name, "f"));
+	CHECK(!strcmp(f->rf->name, "f"));
 	CHECK(f->nlinecount == 7);
 	for (i = 0; i < 7 && i < f->nlinecount; i++)
 		CHECK(f->linecount[i].line == want[i].line && f->linecount[i].count == want[i].count);
 	CHECK(f->min_line == 2 && f->max_line == 8);
-	CHECK(html_path_last(html_func_path(f, 4), 0) == 5 && html_path_last(html_func_path(f, 4), 1) == 5);
+	CHECK(rep_decode_last(html_func_path(f, 4), 0) == 5 && rep_decode_last(html_func_path(f, 4), 1) == 5);
 	html_model_free(&m);
 }
 
@@ -211,12 +212,12 @@ static void test_links(void)
 
 	kp_profile_init(&p, 1);
 	CHECK(kp_profile_read(fmt("%s/loop.json", fixdir), &p, err, sizeof err) == 0);
-	CHECK(html_model_build(&m, &p) == 0);
+	CHECK(html_model_build(&m, &p, err, sizeof err) == 0);
 	CHECK(html_model_coverage(&m, fixdir, NULL, err, sizeof err) == 0);
 	for (i = 0; i < m.nfuncs; i++) {
-		if (!strcmp(m.funcs[i].pf->name, "f"))
+		if (!strcmp(m.funcs[i].rf->name, "f"))
 			f = &m.funcs[i];
-		if (!strcmp(m.funcs[i].pf->name, "main"))
+		if (!strcmp(m.funcs[i].rf->name, "main"))
 			mainf = &m.funcs[i];
 	}
 	CHECK(f && mainf);

@@ -3,7 +3,7 @@
 # tests/report/invalid/ that break a rule of docs/profile-schema.md, with the
 # file, the JSON path of the first violation and the rule (expected.txt), and
 # validate_profile.py rejects the same files: the C reader
-# (runtime/profile_check.c) and the script agree.  `report --force` reads
+# (profile/profile_check.c) and the script agree.  `report --force` reads
 # those that break only invariants; `merge` writes nothing from them, and
 # merging counts near UINT64_MAX saturates instead of writing a wrapped,
 # invalid count.

@@ -39,7 +39,7 @@ def validate(doc, what="profile"):
         where = "/".join(str(x) for x in e.absolute_path) or "(top)"
         errs.append("%s: schema kpath-profile/1: at %s: %s" % (what, where, e.message[:200]))
     # What JSON Schema cannot say (profile-schema.md; the C reader checks
-    # the same rules, runtime/profile_check.c): the depth of the forest is
+    # the same rules, profile/profile_check.c): the depth of the forest is
     # at most k, a child's count never exceeds its parent's, IDs are below
     # num_paths, sibling IDs, path IDs and (name, file, checksum) are
     # unique, and spans match lines.
@@ -95,7 +95,7 @@ def validate(doc, what="profile"):
 
 
 def cfg_errors(cfg, num_paths):
-    """The rules of a function's "cfg" (runtime/profile_cfg.c, kp_rule_cfg)."""
+    """The rules of a function's "cfg" (profile/profile_cfg.c, kp_rule_cfg)."""
     blocks, edges = cfg["blocks"], cfg["edges"]
     if len(blocks) < 2:
         return ["cfg.blocks: fewer than 2 blocks"]

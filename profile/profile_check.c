@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kp_internal.h"
+#include "profile_int.h"
 
 const char *kp_rule_node(uint64_t id, uint64_t count, uint64_t parent_count, int is_root, uint64_t num_paths,
 			 int forked)

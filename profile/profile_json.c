@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "kp_internal.h"
+#include "profile_int.h"
 
 /* ---- writing ---------------------------------------------------------- */
 

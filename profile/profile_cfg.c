@@ -18,7 +18,7 @@
 
 #include <jansson.h>
 
-#include "kp_internal.h"
+#include "profile_int.h"
 
 void kp_cfg_free(struct kp_cfg *c)
 {

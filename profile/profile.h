@@ -1,9 +1,12 @@
 /*
  * profile.h: the kpath profile, in memory and on disk (schema
- * "kpath-profile/1").  This is the ONE module that reads, writes and merges
- * profiles: the runtime uses it to accumulate at exit, report/ uses it to
- * read.  The kpath tool links it from libkpath_rt_tool.a with -ljansson
- * -lpthread; programs get it inside libkpath_rt.a (runtime/CMakeLists.txt).
+ * "kpath-profile/1").  The profile component (profile/) is the ONE module
+ * that reads, validates, writes and merges profiles: the runtime uses it to
+ * accumulate at exit, report/ uses it to read.  The kpath tool links it as
+ * the static library kpath_profile (-ljansson); programs get it inside
+ * libkpath_rt.a with every symbol but kpath_* made local
+ * (runtime/CMakeLists.txt).  The runtime also uses profile_int.h (k-IPF
+ * building, the allocation hook); readers need only this header.
  *
  * On disk (JSON, written in canonical order so that equal profiles are
  * byte-identical):
@@ -50,7 +53,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kpath_rt.h"
 
 #define KP_SCHEMA "kpath-profile/1"
 #define KP_NONE 0u
@@ -126,13 +128,13 @@ struct kp_func {
 	 * the fields "mode", "kiter_k", "kiter_loops"; NULL in the default
 	 * mode.  Written into the function's object, read back, kept by merging. */
 	void *kiter;
-	/* --mode ppp (docs/profile-schema.md, "ppp", runtime/profile_ppp.c): a
+	/* --mode ppp (docs/profile-schema.md, "ppp", profile/profile_ppp.c): a
 	 * jansson object of the interesting set (mode, ppp_interesting,
 	 * ppp_interval, ppp_slots, ppp_paths [{id, ppp_id}]); NULL in the other
 	 * modes.  The counts are the k-IPF's. */
 	void *ppp;
 	/* --mode overlap (docs/profile-schema.md, "overlap",
-	 * runtime/profile_overlap.c): a jansson object of the fields mode,
+	 * profile/profile_overlap.c): a jansson object of the fields mode,
 	 * overlap_degree, overlap_graph, overlap_dag_kinds, overlap_loops,
 	 * overlap_counts; NULL in the other modes. */
 	void *overlap;
@@ -183,7 +185,8 @@ int kp_profile_write_atomic(const char *path, struct kp_profile *p, char *err, s
 int kp_profile_write_file(void *stdio_file, struct kp_profile *p, char *err, size_t errlen);
 
 /* Adds src into dst: runs, dropped, and per function (matched by
- * name + file + checksum; unmatched functions are copied) invalid_paths,
+ * name + file + checksum through kp_profile_join, in O((n + m) log(n + m));
+ * unmatched functions are appended in src's order) invalid_paths,
  * emitted, k-IPF counts and decoded paths.  If the two k differ, the result
  * has the smaller k and the deeper forest is truncated to it (paper,
  * Property 2: the k-IPF is the (k+1)-IPF without its level k+1).  On
@@ -192,8 +195,19 @@ int kp_profile_merge_into(struct kp_profile *dst, const struct kp_profile *src, 
 
 /* Whether the runtime may accumulate b into the file holding a: same k, and
  * every function present in both (matched by name + file) has the same
- * checksum.  Returns 0 or KP_EINCOMPAT with the reason in err. */
+ * checksum and mode.  Returns 0, KP_EINCOMPAT with the reason in err, or
+ * KP_ENOMEM. */
 int kp_profile_compatible(const struct kp_profile *a, const struct kp_profile *b, char *err, size_t errlen);
+
+/* The functions a and b have in common: every pair (a->funcs[m.a],
+ * b->funcs[m.b]) with the same name and file, whatever their checksums,
+ * sorted by (m.b, m.a).  A merge-join of the two sorted by name and file
+ * (join.c), neither profile being sorted itself.  *matches is malloc'd
+ * (NULL when *n is 0); returns 0 or KP_ENOMEM. */
+struct kp_match {
+	size_t a, b;
+};
+int kp_profile_join(const struct kp_profile *a, const struct kp_profile *b, struct kp_match **matches, size_t *n);
 
 /* Sorts functions, forests and paths into canonical order (done by the
  * writers; call it before comparing two profiles in memory). */
@@ -213,6 +227,7 @@ struct kp_func *kp_profile_add_func(struct kp_profile *p, const char *name, cons
  * subtract it, until EXIT; the result is the block_line of each visited
  * block, zeros skipped.  Edges must be grouped by increasing src, with
  * increasing val within a group.  A descriptor-like table: */
+struct kpath_rt_edge; /* kpath_rt.h: src, dst, val */
 struct kp_dag {
 	unsigned num_blocks;
 	const unsigned *block_line;
@@ -230,11 +245,10 @@ int kp_decode_path(const struct kp_dag *dag, uint64_t id, uint32_t **lines, uint
 int kp_decode_spans(const struct kp_dag *dag, uint64_t id, uint32_t **lines, uint32_t **last_lines,
 		    uint32_t *nlines);
 /* The kiter fields of a function (struct kp_func, kiter): free, copy (NULL
- * stays NULL; NULL on OOM), and the runtime's, from what the instrumented
- * file registered for descriptor f (runtime/kiter.c). */
+ * stays NULL; NULL on OOM); the runtime makes them (kp_kiter_fields,
+ * runtime/kiter.c). */
 void kp_kiter_free(void *x);
 void *kp_kiter_copy(const void *x);
-void *kp_kiter_fields(const struct kpath_rt_func *f);
 /* Its kiter_k; 0 for NULL (the default mode). */
 unsigned kp_kiter_k(const void *x);
 /* The ppp fields (profile_ppp.c): free, copy, equal (both NULL or the same

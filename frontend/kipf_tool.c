@@ -1,6 +1,8 @@
 /*
  * kipf_tool.c: kpath kipf (kipf_tool.h), the offline reader of the trace
- * format described in trace.c and docs/trace-format.md.
+ * format described in runtime/trace.c and docs/trace-format.md.  Tool side:
+ * it links the runtime with its internals (kpath_rt), which instrumented
+ * programs never get (lib/libkpath_rt.a holds no kipf).
  *
  * Replay: one kp_tfunc (a k-SF, or counters for k = 1) per function, one
  * kpath_rt_cursor per live activation, keyed by (thread, activation); the

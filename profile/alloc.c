@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "kp_internal.h"
+#include "profile_int.h"
 
 unsigned long kp_alloc_fail_every;
 static unsigned long kp_alloc_count;

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kp_internal.h"
+#include "profile_int.h"
 
 static uint32_t hash_key(uint32_t parent, uint64_t id)
 {

@@ -20,7 +20,7 @@
 
 #include <jansson.h>
 
-#include "kp_internal.h"
+#include "profile_int.h"
 
 void kp_ppp_free(void *x)
 {

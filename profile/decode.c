@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 
-#include "kp_internal.h"
+#include "profile_int.h"
 
 /* Index of the first edge with src == b, or num_edges if none. */
 static unsigned first_edge(const struct kp_dag *d, unsigned b)

@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "kp_internal.h"
+#include "profile_int.h"
 
 static int kp_overlap_calls_same(const json_t *a, const json_t *b);
 static int kp_overlap_calls_merge(json_t *d, const json_t *s);

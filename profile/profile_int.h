@@ -1,0 +1,110 @@
+/*
+ * profile_int.h: what the profile component (profile/) offers beyond the
+ * readers' interface profile.h: to its own files and to the runtime, which
+ * builds k-IPFs, snapshots them into a kp_profile and accumulates it
+ * (runtime/kp_internal.h includes this header).  report/ sees only
+ * profile.h.
+ *
+ * The component's files:
+ *   alloc.c          the allocation hook (tests inject failures through it)
+ *   ipf.c            the k-IPF: building, joining, adding, compacting
+ *   profile.c        kp_profile in memory: construction, lookup, canonical
+ *                    order, compatibility, merging
+ *   join.c           the functions two profiles have in common (merge-join)
+ *   profile_json.c   reading (with validation) and writing JSON, atomically
+ *   profile_check.c  the invariants JSON types cannot state
+ *   profile_cfg.c, profile_ppp.c, profile_overlap.c
+ *                    a function's "cfg" and the fields of modes ppp, overlap
+ *   decode.c         Ball-Larus path ID -> source lines
+ *   tmp_name.c       the temporary file names of atomic writes
+ */
+#ifndef KPATH_PROFILE_INT_H
+#define KPATH_PROFILE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kpath_rt.h"
+#include "profile.h"
+
+/* The k a new profile has before one is read or snapshotted. */
+#define KP_KDEFAULT 4u
+
+/* ---- allocation (alloc.c): one hook, so tests can inject failures ---- */
+extern unsigned long kp_alloc_fail_every; /* 0: never fail; N: every N-th */
+void *kp_malloc(size_t n);
+void *kp_calloc(size_t n, size_t m);
+void *kp_realloc(void *p, size_t n);
+
+/* ---- k-IPF builder (ipf.c) ------------------------------------------- */
+
+/* An empty forest: only the dummy root (node 0).  0 or KP_ENOMEM. */
+int kp_ipf_init(struct kp_ipf *t);
+void kp_ipf_free(struct kp_ipf *t);
+/* Drops every node but the dummy root (keeps the memory). */
+void kp_ipf_clear(struct kp_ipf *t);
+/* Child of parent labelled id, or KP_NONE. */
+uint32_t kp_ipf_find(struct kp_ipf *t, uint32_t parent, uint64_t id);
+/* Child of parent labelled id, created with count 0 if absent: its index
+ * in *child.  0 or KP_ENOMEM (then the forest is unchanged). */
+int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child);
+/* join_subtree(rho, gamma, d) of the k-BLPP paper (Algorithm "Subroutine
+ * for joining trees during k-SF conversion"), with rho a node of another
+ * k-IPF src: adds the subtree of depth < d below rho under gamma, summing
+ * counters. */
+int kp_ipf_join(struct kp_ipf *dst, uint32_t gamma, const struct kp_ipf *src, uint32_t rho, unsigned d);
+/* dst += src, truncating src to depth k. */
+int kp_ipf_add(struct kp_ipf *dst, const struct kp_ipf *src, unsigned k);
+/* Rebuilds t in preorder with children sorted by id, without the nodes
+ * deeper than k and without the subtrees whose counts are all zero (which
+ * the delta of a kpath_dump can leave).  0 or KP_ENOMEM (t unchanged). */
+int kp_ipf_compact(struct kp_ipf *t, unsigned k);
+/* Depth of the forest (0 if empty). */
+unsigned kp_ipf_depth(const struct kp_ipf *t);
+
+/* ---- profile invariants (profile_check.c) ----------------------------- */
+
+/* NULL when the rule holds, else its text.  kp_rule_node: a k-IPF node
+ * (is_root: no parent count to compare with). */
+const char *kp_rule_node(uint64_t id, uint64_t count, uint64_t parent_count, int is_root, uint64_t num_paths,
+			 int forked);
+const char *kp_rule_path(const struct kp_path *q, uint64_t num_paths);
+const char *kp_rule_hex16(const char *s);
+/* profile_cfg.c: a function's "cfg" as JSON (NULL on allocation failure),
+ * and back: 0, or KP_ESCHEMA / KP_ENOMEM with the JSON path below "cfg"
+ * and the reason in where (".edges[3]: expected ..."); only the types are
+ * checked here, the rules by kp_rule_cfg. */
+struct json_t;
+struct json_t *kp_cfg_json(const struct kp_cfg *c);
+int kp_cfg_from_json(struct json_t *o, struct kp_cfg *c, char *where, size_t wlen);
+/* a + b, saturated at UINT64_MAX (merging never wraps a count: a wrapped
+ * sum could fall below a child's, or to 0). */
+static inline uint64_t kp_add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* profile_ppp.c: the "ppp" fields on disk (counts from f's k-IPF), read
+ * (NULL or the reason, with the field), and the counts checked. */
+void *kp_ppp_json(const struct kp_func *f);
+#ifdef JANSSON_H
+const char *kp_ppp_read(const json_t *o, uint64_t num_paths, void **out, char *field, size_t fieldlen);
+const char *kp_ppp_check_counts(const json_t *o, const struct kp_func *f, char *field, size_t fieldlen);
+#endif
+
+/* profile_overlap.c: the "overlap" fields on disk. */
+#ifdef JANSSON_H
+/* Reads and checks the fields of o (NULL or the reason, with the field). */
+const char *kp_overlap_read(const json_t *o, uint64_t num_paths, void **out, char *field, size_t fieldlen);
+#endif
+
+/* ---- atomic writes (tmp_name.c) ---------------------------------------- */
+
+/* The temporary file for an atomic write of path: "PATH.tmp.HOST.PID.N"
+ * (malloc'd, NULL on ENOMEM); the runtime removes those of dead
+ * processes (runtime/stale.c). */
+char *kp_tmp_name(const char *path, unsigned n);
+/* This host's name ("localhost" if unknown), '/' replaced, in buf[cap]. */
+void kp_hostname(char *buf, size_t cap);
+
+#endif
