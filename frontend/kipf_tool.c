@@ -50,33 +50,10 @@ static int fail(const struct replay *r, const char *what)
 	return 1;
 }
 
-static int get_str(const unsigned char **p, const unsigned char *end, char **out)
-{
-	uint64_t n;
-	if (kp_varint_get(p, end, &n) || n > (uint64_t)(end - *p))
-		return -1;
-	*out = malloc(n + 1);
-	if (!*out)
-		return -1;
-	memcpy(*out, *p, n);
-	(*out)[n] = 0;
-	*p += n;
-	return 0;
-}
-
-static int get_u32(const unsigned char **p, const unsigned char *end, unsigned *out)
-{
-	uint64_t v;
-	if (kp_varint_get(p, end, &v) || v > UINT32_MAX)
-		return -1;
-	*out = (unsigned)v;
-	return 0;
-}
-
 static int read_func(struct replay *r, const unsigned char *p, const unsigned char *end)
 {
 	unsigned index;
-	if (get_u32(&p, end, &index))
+	if (kp_varint_get_u32(&p, end, &index))
 		return fail(r, "corrupt function entry");
 	if (index != r->nf)
 		return fail(r, "function entries out of order");
@@ -93,8 +70,8 @@ static int read_func(struct replay *r, const unsigned char *p, const unsigned ch
 	struct kpath_rt_edge *edges = NULL;
 	uint64_t np;
 	d->abi = KPATH_RT_ABI;
-	if (get_str(&p, end, &name) || get_str(&p, end, &file) || get_u32(&p, end, &d->line) ||
-	    get_str(&p, end, &sum) || kp_varint_get(&p, end, &np) || get_u32(&p, end, &d->num_blocks) ||
+	if (kp_varint_get_str(&p, end, &name) || kp_varint_get_str(&p, end, &file) || kp_varint_get_u32(&p, end, &d->line) ||
+	    kp_varint_get_str(&p, end, &sum) || kp_varint_get(&p, end, &np) || kp_varint_get_u32(&p, end, &d->num_blocks) ||
 	    d->num_blocks > (size_t)(end - p))
 		goto bad;
 	d->num_paths = np;
@@ -102,16 +79,16 @@ static int read_func(struct replay *r, const unsigned char *p, const unsigned ch
 	if (!lines)
 		goto bad;
 	for (unsigned i = 0; i < d->num_blocks; i++)
-		if (get_u32(&p, end, &lines[i]))
+		if (kp_varint_get_u32(&p, end, &lines[i]))
 			goto bad;
-	if (get_u32(&p, end, &d->num_edges) || d->num_edges > (size_t)(end - p))
+	if (kp_varint_get_u32(&p, end, &d->num_edges) || d->num_edges > (size_t)(end - p))
 		goto bad;
 	edges = calloc(d->num_edges + 1, sizeof *edges);
 	if (!edges)
 		goto bad;
 	for (unsigned i = 0; i < d->num_edges; i++) {
 		uint64_t val;
-		if (get_u32(&p, end, &edges[i].src) || get_u32(&p, end, &edges[i].dst) ||
+		if (kp_varint_get_u32(&p, end, &edges[i].src) || kp_varint_get_u32(&p, end, &edges[i].dst) ||
 		    kp_varint_get(&p, end, &val))
 			goto bad;
 		edges[i].val = val;
@@ -121,9 +98,9 @@ static int read_func(struct replay *r, const unsigned char *p, const unsigned ch
 		if (!last)
 			goto bad;
 		for (unsigned i = 0; i < d->num_blocks; i++)
-			if (get_u32(&p, end, &last[i]))
+			if (kp_varint_get_u32(&p, end, &last[i]))
 				goto bad;
-		if (p < end && (get_str(&p, end, &hash) || kp_rule_hex16(hash)))
+		if (p < end && (kp_varint_get_str(&p, end, &hash) || kp_rule_hex16(hash)))
 			goto bad; /* the optional source hash after them */
 		if (p != end)
 			goto bad;

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "kpath_rt.h"
 #include "profile_int.h"
@@ -549,6 +551,30 @@ static inline int kp_varint_get(const unsigned char **p, const unsigned char *en
 		shift += 7;
 	}
 	return -1;
+}
+/* A string (its length as a varint, then its bytes) from [*p, end) into a
+ * new NUL-terminated *out; 0 or -1 (truncated, or out of memory). */
+static inline int kp_varint_get_str(const unsigned char **p, const unsigned char *end, char **out)
+{
+	uint64_t n;
+	if (kp_varint_get(p, end, &n) || n > (uint64_t)(end - *p))
+		return -1;
+	*out = malloc(n + 1);
+	if (!*out)
+		return -1;
+	memcpy(*out, *p, n);
+	(*out)[n] = 0;
+	*p += n;
+	return 0;
+}
+/* A varint that must fit in 32 bits; 0 or -1. */
+static inline int kp_varint_get_u32(const unsigned char **p, const unsigned char *end, unsigned *out)
+{
+	uint64_t v;
+	if (kp_varint_get(p, end, &v) || v > UINT32_MAX)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
 }
 
 #endif

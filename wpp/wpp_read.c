@@ -47,29 +47,6 @@ unsigned char *wpp_slurp(const char *path, size_t *len)
 	return b;
 }
 
-static int get_str(const unsigned char **p, const unsigned char *end, char **out)
-{
-	uint64_t n;
-	if (kp_varint_get(p, end, &n) || n > (uint64_t)(end - *p))
-		return -1;
-	*out = malloc(n + 1);
-	if (!*out)
-		return -1;
-	memcpy(*out, *p, n);
-	(*out)[n] = 0;
-	*p += n;
-	return 0;
-}
-
-static int get_u32(const unsigned char **p, const unsigned char *end, unsigned *out)
-{
-	uint64_t v;
-	if (kp_varint_get(p, end, &v) || v > UINT32_MAX)
-		return -1;
-	*out = (unsigned)v;
-	return 0;
-}
-
 void wpp_func_free(struct wpp_func *f)
 {
 	free(f->name);
@@ -87,24 +64,24 @@ int wpp_parse_func(const unsigned char *p, const unsigned char *end, struct wpp_
 	struct kpath_rt_edge *edges = NULL;
 	char *hash = NULL;
 	memset(f, 0, sizeof *f);
-	if (kp_varint_get(&p, end, index) || get_str(&p, end, &f->name) || get_str(&p, end, &f->file) ||
-	    get_u32(&p, end, &f->line) || get_str(&p, end, &f->checksum) || kp_varint_get(&p, end, &f->num_paths) ||
-	    get_u32(&p, end, &nb) || nb > (size_t)(end - p))
+	if (kp_varint_get(&p, end, index) || kp_varint_get_str(&p, end, &f->name) || kp_varint_get_str(&p, end, &f->file) ||
+	    kp_varint_get_u32(&p, end, &f->line) || kp_varint_get_str(&p, end, &f->checksum) || kp_varint_get(&p, end, &f->num_paths) ||
+	    kp_varint_get_u32(&p, end, &nb) || nb > (size_t)(end - p))
 		goto bad;
 	lines = calloc((size_t)nb + 1, sizeof *lines);
 	if (!lines)
 		goto bad;
 	for (unsigned i = 0; i < nb; i++)
-		if (get_u32(&p, end, &lines[i]))
+		if (kp_varint_get_u32(&p, end, &lines[i]))
 			goto bad;
-	if (get_u32(&p, end, &ne) || ne > (size_t)(end - p))
+	if (kp_varint_get_u32(&p, end, &ne) || ne > (size_t)(end - p))
 		goto bad;
 	edges = calloc((size_t)ne + 1, sizeof *edges);
 	if (!edges)
 		goto bad;
 	for (unsigned i = 0; i < ne; i++) {
 		uint64_t val;
-		if (get_u32(&p, end, &edges[i].src) || get_u32(&p, end, &edges[i].dst) || kp_varint_get(&p, end, &val))
+		if (kp_varint_get_u32(&p, end, &edges[i].src) || kp_varint_get_u32(&p, end, &edges[i].dst) || kp_varint_get(&p, end, &val))
 			goto bad;
 		edges[i].val = val;
 	}
@@ -113,9 +90,9 @@ int wpp_parse_func(const unsigned char *p, const unsigned char *end, struct wpp_
 		if (!last)
 			goto bad;
 		for (unsigned i = 0; i < nb; i++)
-			if (get_u32(&p, end, &last[i]))
+			if (kp_varint_get_u32(&p, end, &last[i]))
 				goto bad;
-		if (p < end && get_str(&p, end, &hash))
+		if (p < end && kp_varint_get_str(&p, end, &hash))
 			goto bad;
 		if (p != end)
 			goto bad;
