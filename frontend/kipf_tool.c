@@ -17,6 +17,7 @@
 
 #include "kipf_tool.h"
 #include "kp_internal.h"
+#include "wpp.h"
 
 struct rfunc {
 	struct kpath_rt_func d; /* owned copies of the tables */
@@ -232,36 +233,6 @@ static int replay(struct replay *r, const unsigned char *p, const unsigned char 
 	return 0;
 }
 
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n = 0;
-	unsigned char *b = malloc(cap);
-	while (b) {
-		n += fread(b + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		unsigned char *c = realloc(b, cap * 2);
-		if (!c) {
-			free(b);
-			b = NULL;
-			errno = ENOMEM;
-			break;
-		}
-		b = c;
-		cap *= 2;
-	}
-	if (b && ferror(f)) {
-		free(b);
-		b = NULL;
-	}
-	fclose(f);
-	*len = n;
-	return b;
-}
-
 static const char kipf_usage[] = "usage: kpath kipf --k K [-o OUT.json] TRACE\n";
 
 static int usage(void)
@@ -329,7 +300,7 @@ int kp_kipf_main(int argc, char **argv)
 		return 2;
 	}
 	size_t len;
-	unsigned char *buf = slurp(trace, &len);
+	unsigned char *buf = wpp_slurp(trace, &len);
 	if (!buf) {
 		fprintf(stderr, "kpath kipf: %s: %s\n", trace, strerror(errno));
 		return 1;
