@@ -252,21 +252,17 @@ static uint32_t find(uint32_t *uf, uint32_t x)
 
 enum { TIER_BRANCH, TIER_SINGLE, TIER_AWKWARD, TIER_START };
 
-/* Steps 3 and 4. */
-static bool forest(struct pw *w)
+/* Step 3's candidates for the spanning forest: the DAG's CFG edges and each
+ * split block's start edge.  An edge with no insertion site (CFG_NONE) gets
+ * the largest key, so it is taken into the tree first and never carries an
+ * increment.  c has room for d->nedges + w->nb entries; returns how many. */
+static uint32_t candidates(struct pw *w, struct cand *c)
 {
 	const struct cfg *g = w->g;
 	const struct bl_dag *d = w->d;
 	struct bl_placement *p = w->p;
-	uint32_t nn = 2 * w->nb, nc = 0, i;
-	struct cand *c = malloc((d->nedges + w->nb + 1) * sizeof *c);
-	uint32_t *uf = malloc((nn + 1) * sizeof *uf), *adj_start = calloc(nn + 2, sizeof *adj_start);
-	uint32_t *adj = NULL, *queue = malloc((nn + 1) * sizeof *queue);
-	bool *seen = calloc(nn + 1, sizeof *seen), ok = false;
-	uint64_t *pot = calloc(nn + 1, sizeof *pot);
+	uint32_t nc = 0, i;
 
-	if (!c || !uf || !adj_start || !queue || !seen || !pot)
-		goto out;
 	for (i = 0; i < d->nedges; i++) {
 		const struct bl_edge *b = &d->edges[i];
 		const struct cfg_edge *ce;
@@ -292,6 +288,24 @@ static bool forest(struct pw *w)
 			c[nc].b = i;
 			c[nc++].val = 0;
 		}
+	return nc;
+}
+
+/* Steps 3 and 4. */
+static bool forest(struct pw *w)
+{
+	const struct bl_dag *d = w->d;
+	struct bl_placement *p = w->p;
+	uint32_t nn = 2 * w->nb, nc, i;
+	struct cand *c = malloc((d->nedges + w->nb + 1) * sizeof *c);
+	uint32_t *uf = malloc((nn + 1) * sizeof *uf), *adj_start = calloc(nn + 2, sizeof *adj_start);
+	uint32_t *adj = NULL, *queue = malloc((nn + 1) * sizeof *queue);
+	bool *seen = calloc(nn + 1, sizeof *seen), ok = false;
+	uint64_t *pot = calloc(nn + 1, sizeof *pot);
+
+	if (!c || !uf || !adj_start || !queue || !seen || !pot)
+		goto out;
+	nc = candidates(w, c);
 	qsort(c, nc, sizeof *c, cmp_cand);
 	for (i = 0; i < nn; i++)
 		uf[i] = i;
