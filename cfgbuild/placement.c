@@ -23,6 +23,7 @@
  * 5. validation: every site-less edge carries nothing; restart blocks have a
  *    known prefix.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -518,19 +519,19 @@ void bl_placement_free(struct bl_placement *p)
 	free(p);
 }
 
-/* A path end at block u with dummy or real edge val v into EXIT. */
-static void end_at(const struct bl_placement *p, uint32_t u, uint64_t v, struct bl_code *c)
+/* A path end at block u with dummy or real edge weight v into EXIT. */
+static void end_at(const struct bl_reg *r, uint32_t u, uint64_t v, struct bl_code *c)
 {
 	c->ends = true;
-	c->end_rel = !p->known[u];
-	c->end = p->known[u] ? p->prefix[u] + v : v - p->pot[u];
+	c->end_rel = !r->known[u];
+	c->end = r->known[u] ? r->prefix[u] + v : v - r->pot[u];
 }
 
-bool bl_code_edge(const struct bl_placement *p, const struct cfg *g, const struct bl_dag *d, uint32_t e,
-                  struct bl_code *c)
+bool bl_code_edge_reg(const struct bl_placement *p, const struct bl_reg *r, const struct cfg *g,
+                      const struct bl_dag *d, uint32_t e, struct bl_code *c)
 {
 	uint32_t u = g->edges[e].src, v = g->edges[e].dst;
-	uint64_t val, inc;
+	uint64_t w, inc;
 
 	memset(c, 0, sizeof *c);
 	switch (d->role[e]) {
@@ -542,9 +543,9 @@ bool bl_code_edge(const struct bl_placement *p, const struct cfg *g, const struc
 
 		if (x == CFG_NONE || n == CFG_NONE)
 			return false;
-		end_at(p, u, d->edges[x].val, c);
+		end_at(r, u, r->weight(r->ctx, x), c);
 		c->upd = BL_UPD_SET;
-		c->val = d->edges[n].val + p->pot_in[v];
+		c->val = r->weight(r->ctx, n) + r->pot_in[v];
 		return true;
 	}
 	case ROLE_FORWARD:
@@ -552,31 +553,66 @@ bool bl_code_edge(const struct bl_placement *p, const struct cfg *g, const struc
 	}
 	if (p->dag_edge[e] == CFG_NONE)
 		return false; /* into a block from which EXIT is unreachable */
-	val = d->edges[p->dag_edge[e]].val;
+	w = r->weight(r->ctx, p->dag_edge[e]);
 	if (v == CFG_EXIT) {
-		end_at(p, u, val, c);
+		end_at(r, u, w, c);
 		return true;
 	}
 	if (u == CFG_ENTRY || is_restart(p, u)) {
 		c->upd = BL_UPD_SET;
-		c->val = p->prefix[u] + val + p->pot_in[v];
+		c->val = r->prefix[u] + w + r->pot_in[v];
 		return true;
 	}
-	inc = val + p->pot_in[v] - p->pot[u];
+	inc = w + r->pot_in[v] - r->pot[u];
+	assert(!p->in_tree[e] || inc == 0); /* the potentials make tree edges free */
 	if (p->in_tree[e] || inc == 0)
 		return true;
-	c->upd = p->known[u] ? BL_UPD_SET : BL_UPD_ADD;
-	c->val = p->known[u] ? p->prefix[u] + val + p->pot_in[v] : inc;
+	c->upd = r->known[u] ? BL_UPD_SET : BL_UPD_ADD;
+	c->val = r->known[u] ? r->prefix[u] + w + r->pot_in[v] : inc;
 	return true;
 }
 
-void bl_code_start(const struct bl_placement *p, uint32_t b, struct bl_code *c)
+void bl_code_start_reg(const struct bl_placement *p, const struct bl_reg *r, uint32_t b, struct bl_code *c)
 {
-	uint64_t inc = p->pot[b] - p->pot_in[b];
+	uint64_t inc = r->pot[b] - r->pot_in[b];
 
 	memset(c, 0, sizeof *c);
 	if (p->start_in_tree[b] || inc == 0)
 		return;
-	c->upd = p->known[b] ? BL_UPD_SET : BL_UPD_ADD;
-	c->val = p->known[b] ? p->prefix[b] + p->pot[b] : inc;
+	c->upd = r->known[b] ? BL_UPD_SET : BL_UPD_ADD;
+	c->val = r->known[b] ? r->prefix[b] + r->pot[b] : inc;
+}
+
+static uint64_t bl_val(const void *dag, uint32_t i)
+{
+	return ((const struct bl_dag *)dag)->edges[i].val;
+}
+
+/* The Ball-Larus register: weights are the DAG's edge values. */
+static struct bl_reg bl_register(const struct bl_placement *p, const struct bl_dag *d)
+{
+	struct bl_reg r;
+
+	r.pot = p->pot;
+	r.pot_in = p->pot_in;
+	r.prefix = p->prefix;
+	r.known = p->known;
+	r.weight = bl_val;
+	r.ctx = d;
+	return r;
+}
+
+bool bl_code_edge(const struct bl_placement *p, const struct cfg *g, const struct bl_dag *d, uint32_t e,
+                  struct bl_code *c)
+{
+	struct bl_reg r = bl_register(p, d);
+
+	return bl_code_edge_reg(p, &r, g, d, e, c);
+}
+
+void bl_code_start(const struct bl_placement *p, uint32_t b, struct bl_code *c)
+{
+	struct bl_reg r = bl_register(p, NULL);
+
+	bl_code_start_reg(p, &r, b, c);
 }
