@@ -179,15 +179,6 @@ static json_t *summary_json(const struct cov_counts k[4])
 	                 counts_json(k[2]), "paths", counts_json(k[3]));
 }
 
-static json_t *u64j(uint64_t v)
-{
-	char b[24];
-	if (v <= INT64_MAX)
-		return json_integer((json_int_t)v);
-	snprintf(b, sizeof b, "%llu", (unsigned long long)v);
-	return json_string(b);
-}
-
 static json_t *file_json(const struct cov_file *f)
 {
 	const struct cov_counts k[4] = { f->line, f->branch, f->func, f->path };
@@ -197,20 +188,20 @@ static json_t *file_json(const struct cov_file *f)
 	if (!o || !fns || !unc || !lc || !br)
 		goto fail;
 	for (i = 0; i < f->nlines; i++)
-		if (json_array_append_new(lc, json_pack("[Io]", (json_int_t)f->lines[i].line, u64j(f->lines[i].count))))
+		if (json_array_append_new(lc, json_pack("[Io]", (json_int_t)f->lines[i].line, rep_json_u64(f->lines[i].count))))
 			goto fail;
 	for (i = 0; i < f->nbranches; i++) {
 		const struct cov_branch *x = &f->branches[i];
 		if (json_array_append_new(br, json_pack("{sIsssIsIso}", "line", (json_int_t)x->line, "function",
 		                                        f->fns[x->fn].name, "block", (json_int_t)x->block, "index",
-		                                        (json_int_t)x->index, "count", u64j(x->count))))
+		                                        (json_int_t)x->index, "count", rep_json_u64(x->count))))
 			goto fail;
 	}
 	for (i = 0; i < f->nfns; i++)
 		if (json_array_append_new(fns, json_pack("{sssisosososb}", "name", f->fns[i].name, "line",
-		                                         (json_int_t)f->fns[i].line, "entries", u64j(f->fns[i].entries),
-		                                         "paths_run", u64j(f->fns[i].paths_run), "num_paths",
-		                                         u64j(f->fns[i].num_paths), "cfg", f->fns[i].has_cfg)))
+		                                         (json_int_t)f->fns[i].line, "entries", rep_json_u64(f->fns[i].entries),
+		                                         "paths_run", rep_json_u64(f->fns[i].paths_run), "num_paths",
+		                                         rep_json_u64(f->fns[i].num_paths), "cfg", f->fns[i].has_cfg)))
 			goto fail;
 	for (i = 0; i < f->nlines; i++)
 		if (!f->lines[i].count && json_array_append_new(unc, json_integer(f->lines[i].line)))

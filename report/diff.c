@@ -338,16 +338,6 @@ static void print_text(FILE *out, const struct diff_opts *o,
 	}
 }
 
-static json_t *jnum(uint64_t v)
-{
-	char buf[24];
-
-	if (v <= INT64_MAX)
-		return json_integer((json_int_t)v);
-	snprintf(buf, sizeof buf, "%" PRIu64, v);
-	return json_string(buf);
-}
-
 static json_t *jfunc(const struct rep_func *f, const char *status)
 {
 	return json_pack("{s:s?, s:s?, s:i, s:s, s:s}", "name", f->name, "file",
@@ -370,7 +360,7 @@ static int print_json(FILE *out, const struct diff_opts *o,
 	                 "schema", "kpath-diff/1", "old", o->old_path, "new",
 	                 o->new_path, "old_k", (json_int_t)ro->k, "new_k",
 	                 (json_int_t)rn->k, "k", (json_int_t)k, "old_runs",
-	                 jnum(ro->runs), "new_runs", jnum(rn->runs), "unchanged",
+	                 rep_json_u64(ro->runs), "new_runs", rep_json_u64(rn->runs), "unchanged",
 	                 (json_int_t)nunchanged);
 	if (!root)
 		return -1;
@@ -381,8 +371,8 @@ static int print_json(FILE *out, const struct diff_opts *o,
 
 		e |= !fo || !rows;
 		e |= json_array_append_new(fa, fo);
-		e |= json_object_set_new(fo, "old_flow", jnum(d[i].old->flow));
-		e |= json_object_set_new(fo, "new_flow", jnum(d[i].new->flow));
+		e |= json_object_set_new(fo, "old_flow", rep_json_u64(d[i].old->flow));
+		e |= json_object_set_new(fo, "new_flow", rep_json_u64(d[i].new->flow));
 		e |= json_object_set_new(fo, "rows", rows);
 		for (j = 0; !e && j < rep_shown(d[i].nrows, o->top); j++) {
 			const struct diff_row *w = &d[i].rows[j];
@@ -390,12 +380,12 @@ static int print_json(FILE *out, const struct diff_opts *o,
 			uint32_t m;
 
 			for (m = 0; ids && m < w->seq->depth; m++)
-				e |= json_array_append_new(ids, jnum(w->seq->ids[m]));
+				e |= json_array_append_new(ids, rep_json_u64(w->seq->ids[m]));
 			row = json_pack("{s:i, s:s, s:o, s:o, s:o, s:f, s:f, s:f}",
 			                "rank", (json_int_t)(j + 1), "change",
 			                change_name[w->change], "ids", ids,
-			                "old_count", jnum(w->old_count), "new_count",
-			                jnum(w->new_count), "old_share", w->old_share,
+			                "old_count", rep_json_u64(w->old_count), "new_count",
+			                rep_json_u64(w->new_count), "old_share", w->old_share,
 			                "new_share", w->new_share, "delta", w->delta);
 			e |= json_array_append_new(rows, row);
 		}

@@ -227,6 +227,14 @@ int rep_json_render(FILE *out, const struct rep_report *r, const char *path,
                     const struct rep_func *const *funcs, size_t n,
                     const struct rep_opts *o);
 
+/* rep_json.c, for every --json writer of report/: a count as a JSON integer,
+ * or as a decimal string above INT64_MAX (JSON readers lose precision past
+ * 2^53 anyway; kpath's own readers take both); the source lines of path id
+ * of f as an array, null when it does not decode.  NULL on ENOMEM. */
+struct json_t;
+struct json_t *rep_json_u64(uint64_t v);
+struct json_t *rep_json_lines(const struct rep_func *f, uint64_t id);
+
 /* rep_stale.c: for each source file of funcs[0..n) whose bytes under root
  * differ from the source_hash the profile recorded, one warning line
  * "kpath CMD: warning: FILE: differs ...: F G H" listing the functions

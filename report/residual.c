@@ -351,42 +351,15 @@ static void print_text(FILE *out, const struct res_opts *o, const struct rep_rep
 		        gate_fails(o, res) ? "<" : ">=", o->fail_under, gate_fails(o, res) ? "FAIL" : "ok");
 }
 
-static json_t *jnum(uint64_t v)
-{
-	char buf[24];
-
-	if (v <= INT64_MAX)
-		return json_integer((json_int_t)v);
-	snprintf(buf, sizeof buf, "%" PRIu64, v);
-	return json_string(buf);
-}
-
-static json_t *jlines(const struct rep_func *f, uint64_t id)
-{
-	const struct rep_decode *d = rep_func_lines(f, id);
-	json_t *a;
-	size_t i;
-
-	if (!d)
-		return json_null();
-	a = json_array();
-	for (i = 0; a && i < d->nlines; i++)
-		if (json_array_append_new(a, json_integer(d->lines[i])) < 0) {
-			json_decref(a);
-			return NULL;
-		}
-	return a;
-}
-
 static int print_json(FILE *out, const struct res_opts *o, const struct res_result *res)
 {
 	json_t *root, *fa, *summary;
 	size_t i, j;
 	int e;
 
-	summary = json_pack("{s:o, s:i, s:i, s:o, s:o, s:f, s:f}", "residual_paths", jnum(res->residual_paths),
+	summary = json_pack("{s:o, s:i, s:i, s:o, s:o, s:f, s:f}", "residual_paths", rep_json_u64(res->residual_paths),
 	                    "residual_functions", (json_int_t)res->nfuncs, "functions_run", (json_int_t)res->ran,
-	                    "prod_flow", jnum(res->prod_flow), "residual_flow", jnum(res->residual_flow),
+	                    "prod_flow", rep_json_u64(res->prod_flow), "residual_flow", rep_json_u64(res->residual_flow),
 	                    "residual_share", res->residual_share, "tested_share", res->tested_share);
 	root = json_pack("{s:s, s:s?, s:s?, s:o}", "schema", "kpath-residual/1", "tests", o->tests_path, "prod",
 	                 o->prod_path, "summary", summary);
@@ -402,17 +375,17 @@ static int print_json(FILE *out, const struct res_opts *o, const struct res_resu
 		json_t *rows = json_array();
 		json_t *fo = json_pack("{s:s?, s:s?, s:i, s:s, s:s, s:o, s:o, s:i, s:o}", "name", f->name, "file", f->file,
 		                       "line", (json_int_t)f->line, "checksum", f->checksum, "status",
-		                       status_name[rf->status], "flow", jnum(f->flow), "residual_flow",
-		                       jnum(rf->residual_flow), "residual_paths", (json_int_t)rf->nrows, "rows", rows);
+		                       status_name[rf->status], "flow", rep_json_u64(f->flow), "residual_flow",
+		                       rep_json_u64(rf->residual_flow), "residual_paths", (json_int_t)rf->nrows, "rows", rows);
 
 		e |= !fo || !rows || json_array_append_new(fa, fo) < 0;
 		for (j = 0; !e && j < rep_shown(rf->nrows, o->top); j++) {
 			const struct rep_seq *s = rf->rows[j];
 
 			e |= json_array_append_new(rows, json_pack("{s:i, s:o, s:o, s:f, s:o}", "rank", (json_int_t)(j + 1),
-			                                           "id", jnum(s->ids[0]), "count", jnum(s->count), "share",
+			                                           "id", rep_json_u64(s->ids[0]), "count", rep_json_u64(s->count), "share",
 			                                           rep_share(s->count, f->flow), "lines",
-			                                           jlines(f, s->ids[0]))) < 0;
+			                                           rep_json_lines(f, s->ids[0]))) < 0;
 		}
 	}
 	if (!e)

@@ -385,16 +385,6 @@ static void print_func_text(FILE *out, const struct rep_report *r,
 	}
 }
 
-static json_t *jnum(uint64_t v)
-{
-	char buf[24];
-
-	if (v <= INT64_MAX)
-		return json_integer((json_int_t)v);
-	snprintf(buf, sizeof buf, "%" PRIu64, v);
-	return json_string(buf);
-}
-
 static json_t *func_json(const struct rep_func *f, const struct annot *a,
                          const struct source *src)
 {
@@ -405,7 +395,7 @@ static json_t *func_json(const struct rep_func *f, const struct annot *a,
 	int e;
 
 	o = json_pack("{s:s?, s:s?, s:i, s:o}", "name", f->name, "file", f->file,
-	              "line", (json_int_t)f->line, "flow", jnum(f->flow));
+	              "line", (json_int_t)f->line, "flow", rep_json_u64(f->flow));
 	if (!o)
 		return NULL;
 	e = json_object_set_new(o, "kpaths", kps = json_array());
@@ -416,10 +406,10 @@ static json_t *func_json(const struct rep_func *f, const struct annot *a,
 		uint32_t i;
 
 		for (i = 0; ids && i < s->depth; i++)
-			e |= json_array_append_new(ids, jnum(s->ids[i]));
+			e |= json_array_append_new(ids, rep_json_u64(s->ids[i]));
 		e |= json_array_append_new(
 		    kps, json_pack("{s:o, s:o, s:f}", "ids", ids, "count",
-		                   jnum(s->count), "share",
+		                   rep_json_u64(s->count), "share",
 		                   rep_share(s->count, f->flow)));
 	}
 	for (l = a->first; !e && l <= a->last; l++) {
@@ -435,7 +425,7 @@ static json_t *func_json(const struct rep_func *f, const struct annot *a,
 			text = json_string("?"); /* not UTF-8 */
 		e |= json_array_append_new(
 		    lines, json_pack("{s:i, s:o, s:o, s:o}", "line", (json_int_t)l,
-		                     "count", a->ran[at] ? jnum(a->count[at])
+		                     "count", a->ran[at] ? rep_json_u64(a->count[at])
 		                                         : json_null(),
 		                     "text", text, "kpaths", marks));
 	}
@@ -468,7 +458,7 @@ static int show_funcs(const struct show_opts *o, const struct rep_report *r,
 	if (o->json) {
 		root = json_pack("{s:s, s:s?, s:i, s:o}", "schema", "kpath-show/1",
 		                 "profile", o->profile, "k", (json_int_t)r->k, "runs",
-		                 jnum(r->runs));
+		                 rep_json_u64(r->runs));
 		if (!root || json_object_set_new(root, "functions", fa = json_array()))
 			goto nomem;
 	}
