@@ -17,6 +17,7 @@
 
 #include "kipf_tool.h"
 #include "kp_internal.h"
+#include "opts.h"
 #include "wpp.h"
 
 struct rfunc {
@@ -228,21 +229,31 @@ static int build_profile(struct replay *r, struct kp_profile *p)
 
 int kp_kipf_main(int argc, char **argv)
 {
-	const char *out = NULL, *trace = NULL, *ks = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if ((!strcmp(a, "--k") || !strcmp(a, "-k")) && i + 1 < argc)
-			ks = argv[++i];
-		else if (!strncmp(a, "--k=", 4))
-			ks = a + 4;
-		else if (!strcmp(a, "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+	enum { KO_K = 1, KO_OUT, KO_HELP };
+	static const struct kp_opt tab[] = {
+		{"--k", KO_K, KP_OPT_VALUE},
+		{"-k", KO_K, KP_OPT_VALUE},
+		{"-o", KO_OUT, KP_OPT_VALUE},
+		{"--help", KO_HELP, KP_OPT_FLAG},
+		{"-h", KO_HELP, KP_OPT_FLAG},
+		{NULL, 0, KP_OPT_FLAG},
+	};
+	struct kp_optstate st;
+	const char *out = NULL, *trace = NULL, *ks = NULL, *v;
+	int id;
+
+	kp_opt_init(&st, argc, argv);
+	while ((id = kp_opt_next(&st, tab, &v)) != KP_OPT_DONE) {
+		if (id == KO_K)
+			ks = v;
+		else if (id == KO_OUT)
+			out = v;
+		else if (id == KO_HELP)
 			return help();
-		else if (a[0] == '-' && a[1])
-			return usage();
-		else if (!trace)
-			trace = a;
+		else if (id == KP_OPT_ARG && !trace)
+			trace = v;
+		else if (id == KP_OPT_REST && st.nrest == 1 && !trace)
+			trace = st.rest[0];
 		else
 			return usage();
 	}

@@ -55,13 +55,9 @@ struct rep_opts {
 };
 #define REP_TOP_DEFAULT 10
 
-/* Shared by the profile commands (report, merge, diff, show, html).
- * rep_take_value: if argv[*i] is option name (as "NAME", "NAME=VALUE" or "-xVALUE"),
- * stores its value in *val, advancing *i past a separate value, and returns
- * 1; returns 0 if it is another argument, -1 if the value is missing.
- * rep_parse_count: a decimal N >= 0 with nothing after it; 0 or -1. */
-int rep_take_value(int argc, char **argv, int *i, const char *name,
-                   const char **val);
+/* Shared by the profile commands (report, merge, diff, show, html; their
+ * options go through util/opts.h): a decimal N >= 0 with nothing after it;
+ * 0 or -1. */
 int rep_parse_count(const char *s, size_t *n);
 
 /* Fills o from argv[1..argc).  On error prints a one-line reason and the
