@@ -13,20 +13,11 @@
  * visits below.)
  */
 #include "ast.h"
+#include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
-	return q;
-}
 
 struct visit {
 	struct ast *a;

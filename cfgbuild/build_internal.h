@@ -10,6 +10,7 @@
 
 #include "build.h"
 #include "ast.h"
+#include "xalloc.h"
 
 #include <setjmp.h>
 
@@ -87,7 +88,6 @@ struct kids {
 /* tokens.c */
 void fail_at(struct builder *b, uint32_t off, const char *fmt, ...);
 void fail_macro(struct builder *b, uint32_t off, const char *why);
-void *xrealloc(void *p, size_t n);
 uint32_t loc_offset(struct builder *b, CXSourceLocation loc, bool *in_file);
 unsigned offset_line(struct builder *b, uint32_t off);
 uint32_t tok_at(struct builder *b, uint32_t off);

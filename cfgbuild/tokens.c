@@ -33,16 +33,6 @@ void fail_macro(struct builder *b, uint32_t off, const char *why)
 	fail_at(b, off, "%s", why);
 }
 
-void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
-	return q;
-}
-
 /* --- positions and tokens ------------------------------------------------- */
 
 uint32_t loc_offset(struct builder *b, CXSourceLocation loc, bool *in_file)

@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE /* memmem */
 #include "expand.h"
+#include "xalloc.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -75,16 +76,6 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 	vsnprintf(tmp, sizeof tmp, fmt, ap);
 	va_end(ap);
 	sb_str(b, tmp);
-}
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-	if (!p) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
-	return p;
 }
 
 /* --- running the preprocessor ----------------------------------------------- */

@@ -20,16 +20,7 @@
 
 #include "builds.h"
 #include "frontend.h"
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-	if (!p) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
+#include "xalloc.h"
 
 static char *xprintf2(const char *a, const char *sep, const char *b)
 {

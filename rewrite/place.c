@@ -21,21 +21,12 @@
 
 #include "placement.h"
 #include "rewrite.h"
+#include "xalloc.h"
 
 struct strlist {
 	char **v;
 	uint32_t n, cap;
 };
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
-	return q;
-}
 
 /* Whether f has only the conversions %s, %u, %llu and %%, which
  * fmt_simple writes itself. */

@@ -29,18 +29,9 @@
 #include <string.h>
 
 #include "rewrite.h"
+#include "xalloc.h"
 
 bool rw_repeat_loops = true;
-
-static void *xcalloc(size_t n, size_t m)
-{
-	void *p = calloc(n ? n : 1, m ? m : 1);
-	if (!p) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
 
 /* Edges by source and by destination, built once per function:
  * first[b] .. first[b + 1] index edge ids in order. */
