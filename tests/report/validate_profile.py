@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""validate_profile.py PROFILE...: validates kpath profiles against
-docs/kpath-profile.schema.json (JSON Schema, Debian python3-jsonschema).
+"""validate_profile.py PROFILE...: validates kpath profiles (kpath-profile/2,
+and /1, which readers still accept) against docs/kpath-profile.schema.json
+(JSON Schema, Debian python3-jsonschema).
 
 Also importable: validate(doc, what) returns a list of error strings, so
 the other test scripts (tests/e2e/kpcheck.py, tests/builds/check_profile.py)
@@ -35,18 +36,23 @@ def _get_validator():
 def validate(doc, what="profile"):
     """Errors of doc against the schema, as 'WHAT: at PATH: message'."""
     errs = []
-    for e in sorted(_get_validator().iter_errors(doc), key=lambda e: list(e.absolute_path)):
+    name = doc.get("schema") if isinstance(doc, dict) else None
+    for e in sorted(_get_validator().iter_errors(doc), key=lambda e: [str(x) for x in e.absolute_path]):
         where = "/".join(str(x) for x in e.absolute_path) or "(top)"
-        errs.append("%s: schema kpath-profile/1: at %s: %s" % (what, where, e.message[:200]))
+        errs.append("%s: schema %s: at %s: %s" % (what, name, where, e.message[:200]))
     # What JSON Schema cannot say (profile-schema.md; the C reader checks
     # the same rules, profile/profile_check.c): the depth of the forest is
     # at most k, a child's count never exceeds its parent's, IDs are below
     # num_paths, sibling IDs, path IDs and (name, file, checksum) are
-    # unique, and spans match lines.
+    # unique, spans match lines, and (/2) the totals cover at most runs.
     if not errs:
         k = doc["k"]
         forked = doc.get("forked") is True  # count rules hold only with the parent's profile
         seen_funcs = set()
+        totals = doc.get("program", {}).get("totals") if name == "kpath-profile/2" else None
+        if totals is not None and int(totals["runs"]) > int(doc["runs"]):
+            errs.append("%s: program.totals.runs: %s is more than the profile's runs %s"
+                        % (what, totals["runs"], doc["runs"]))
 
         def walk(nodes, depth, parent, num_paths, where):
             ids = set()
