@@ -29,3 +29,49 @@ def payload(f, want=None):
         return f[m]
     pre = m + "_"
     return {k[len(pre):]: v for k, v in f.items() if k.startswith(pre)}
+
+
+def _rebuild(f, items):
+    """f's fields in f's order, the mode's data replaced by items (a list of
+    (key, value)) where it was."""
+    out, done = {}, False
+    for k, v in f.items():
+        if k == "mode" or k in MODES[1:] or any(k.startswith(m + "_") for m in MODES[1:]):
+            if not done:
+                out.update(items)
+                done = True
+            continue
+        out[k] = v
+    if not done:
+        # no mode field at all (a /1 kipf function): before "paths", as the writer puts it
+        tail = [(k, out.pop(k)) for k in list(out) if k in ("paths", "kipf", "cfg")]
+        out.update(items)
+        out.update(tail)
+    return out
+
+
+def to_v1(doc):
+    """The kpath-profile/1 form of a profile of either schema (no program
+    sections: /1 has none)."""
+    d = {k: v for k, v in doc.items() if k != "program"}
+    d["schema"] = "kpath-profile/1"
+    fns = []
+    for f in doc["functions"]:
+        m = mode(f)
+        items = [] if m == "kipf" else [("mode", m)] + [(m + "_" + k, v) for k, v in payload(f).items()]
+        fns.append(_rebuild(f, items))
+    d["functions"] = fns
+    return d
+
+
+def to_v2(doc):
+    """The kpath-profile/2 form of a profile of either schema."""
+    d = dict(doc)
+    d["schema"] = "kpath-profile/2"
+    fns = []
+    for f in doc["functions"]:
+        m = mode(f)
+        items = [("mode", m)] + ([] if m == "kipf" else [(m, dict(payload(f)))])
+        fns.append(_rebuild(f, items))
+    d["functions"] = fns
+    return d

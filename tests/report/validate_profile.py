@@ -12,6 +12,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import profile_form  # noqa: E402  (a function's mode payload, /1 or /2)
+
 SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
                            "kpath-profile.schema.json")
 _validator = None
@@ -94,10 +97,30 @@ def validate(doc, what="profile"):
                 if sp is not None and (len(sp) != len(q["lines"]) or
                                        any(s[0] != l or s[1] < s[0] for s, l in zip(sp, q["lines"]))):
                     errs.append("%s: %s: spans %r do not match lines %r" % (what, at, sp, q["lines"]))
+            pp = profile_form.payload(fn, "ppp")
+            if pp:
+                errs.extend("%s: functions[%d].%s" % (what, fi, e) for e in ppp_errors(pp, fn["kipf"], name))
             cfg = fn.get("cfg")
             if cfg is not None:
                 errs.extend("%s: functions[%d].%s" % (what, fi, e) for e in cfg_errors(cfg, num_paths))
     return errs
+
+
+def ppp_errors(pp, kipf, name):
+    """The counts of a ppp function's payload against its k-IPF's roots
+    (profile/profile_ppp.c, kp_ppp_check_counts), named as the file names
+    them: "ppp.paths[0].count" in /2, "ppp_paths[0].count" in /1."""
+    dot = "." if name == "kpath-profile/2" else "_"
+    roots = {int(n["id"]): int(n["count"]) for n in kipf}
+    mine = {int(q["id"]) for q in pp["paths"]}
+    for i, q in enumerate(pp["paths"]):
+        if int(q["count"]) != roots.get(int(q["id"]), 0):
+            return ["ppp%spaths[%d].count: %s is not the path's count in kipf" % (dot, i, q["count"])]
+    want = sorted(i for i, c in roots.items() if c and i not in mine)
+    if sorted(int(q["id"]) for q in pp["residual"]) != want or \
+            any(int(q["count"]) != roots.get(int(q["id"])) for q in pp["residual"]):
+        return ["ppp%sresidual: not every path of kipf outside ppp%spaths once, with its count" % (dot, dot)]
+    return []
 
 
 def cfg_errors(cfg, num_paths):
