@@ -1,7 +1,7 @@
 /*
  * profile.h: the kpath profile, in memory and on disk (schema
- * "kpath-profile/2"; "kpath-profile/1" files are still read).  The profile component (profile/) is the ONE module
- * that reads, validates, writes and merges profiles: the runtime uses it to
+ * "kpath-profile/2"; "kpath-profile/1" files are still read).  The profile
+ * component (profile/) is the ONE module that reads, validates, writes and merges profiles: the runtime uses it to
  * accumulate at exit, report/ uses it to read.  The kpath tool links it as
  * the static library kpath_profile (-ljansson); programs get it inside
  * libkpath_rt.a with every symbol but kpath_* made local

@@ -1,6 +1,7 @@
 /*
  * profile_json.c: kpath-profile/2 on disk (schema in profile.h), with
- * jansson; kpath-profile/1 is read too (profile_mode.c holds what differs).  Writers emit canonical order (kp_profile_sort), so equal
+ * jansson; kpath-profile/1 is read too (profile_mode.c holds what
+ * differs).  Writers emit canonical order (kp_profile_sort), so equal
  * profiles are byte-identical.  The reader accepts unknown fields (later
  * versions may add some) and names the offending field on error.
  */
@@ -452,9 +453,12 @@ static int read_cfg(struct rd *r, json_t *o, struct kp_func *f)
 
 static int read_counts(struct rd *r, json_t *o, json_t *src, struct kp_profile *p, struct kp_func *f);
 
-/* A rule broken in a mode's field, named as the file names it. */
+/* A rule broken in a mode's field, named as the file names it (the mode
+ * readers say "out of memory" when jansson fails). */
 static int bad_mode(struct rd *r, char *field, const char *why)
 {
+	if (!strcmp(why, "out of memory"))
+		return KP_ENOMEM;
 	if (r->version == 2)
 		kp_payload_field(field, 64);
 	return bad(r, field, why);
@@ -477,7 +481,7 @@ static int read_mode(struct rd *r, json_t *o, struct kp_func *f, json_t **src)
 			return bad(r, "mode", "expected \"kiter\", \"ppp\" or \"overlap\" (absent: the default mode, kipf)");
 		*src = json_incref(o);
 	} else if ((why = kp_payload_read(o, &mode, src, field, sizeof field))) {
-		return bad(r, field, why);
+		return strcmp(why, "out of memory") ? bad(r, field, why) : KP_ENOMEM;
 	}
 	if (!*src)
 		return 0; /* kipf */
