@@ -42,6 +42,7 @@ PY
 }
 
 # ---- 1. /1 and /2 read alike ----
+if [ "$PART" = read ]; then
 mkdir -p "$T/1" "$T/2" "$T/orig"
 cp "$SRC/tests/report/fixture.json" "$SRC/tests/report/data/diff_old.json" "$SRC/tests/report/data/diff_new.json" \
 	"$H/kiter.json" "$H/ppp.json" "$H/overlap.json" "$T/orig/"
@@ -59,7 +60,6 @@ for f in fixture diff_old diff_new kiter ppp overlap; do
 	set -- "$@" v2 "$T/1/$f.json" "$T/2/$f.json"
 done
 conv "$@" || no "to_v2"
-if [ "$PART" = read ]; then
 compared=0
 same() { # same NAME CMD...: CMD's output and status equal in $T/1 and $T/2
 	name=$1
@@ -135,10 +135,12 @@ total	program.totals.cpu: unknown total	d["program"]["totals"]["cpu"] = 1
 totalruns	program.totals.runs: more than the profile's runs	d["program"]["totals"]["runs"] = 2
 totaltype	program.totals.threads: expected a non-negative integer	d["program"]["totals"]["threads"] = "x"
 CASES
-python3 - "$H/ppp.json" "$T" "$T/cases" "$T/1/ppp.json" <<'PY' || no "mutations"
+python3 - "$H/ppp.json" "$T" "$T/cases" "$SRC/tests/report" <<'PY' || no "mutations"
 import json, sys
+sys.path.insert(0, sys.argv[4])
+import profile_form
 # /1 knows no "program" and no payload keys: ignored there, as any unknown field
-d = json.load(open(sys.argv[4]))
+d = profile_form.to_v1(json.load(open(sys.argv[1])))
 d["program"] = "not a section"
 d["functions"][0]["overlap"] = 1
 json.dump(d, open(sys.argv[2] + "/v1extra.json", "w"))
