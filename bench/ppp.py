@@ -10,7 +10,7 @@ interesting.  For each bench program (corpus/bench/MANIFEST):
   ppp  kpath instrument --mode ppp --interesting that profile;
 both run again on the quick input under callgrind (instructions, Ir) and
 natively; the table gives Ir of native, k1 and ppp, and ppp / k1.  Then the
-compactness (ppp_interval / ppp_interesting) of every ppp function with a
+compactness (ppp.interval / ppp.interesting) of every ppp function with a
 non-empty interesting set, over the bench programs, the corpus programs
 and the corpus project (corpus/project, ten files linked into stk), as a
 distribution.  The compiler is $CC (default cc).
@@ -26,6 +26,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "pppmode"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "report"))
+import profile_form  # noqa: E402  (a function's mode payload, kpath-profile/1 or /2)
 from ppp_e2e import corpus_flags  # noqa: E402
 
 
@@ -69,8 +71,9 @@ def ir(exe, args, out):
 def ratios(profile):
     out = []
     for f in json.load(open(profile))["functions"]:
-        if f.get("mode") == "ppp" and f["ppp_interesting"]:
-            out.append((f["ppp_interval"] / f["ppp_interesting"], f["name"], f["ppp_interesting"], f["ppp_interval"],
+        pp = profile_form.payload(f, "ppp")
+        if pp.get("interesting"):
+            out.append((pp["interval"] / pp["interesting"], f["name"], pp["interesting"], pp["interval"],
                         f["num_paths"]))
     return out
 
@@ -131,7 +134,8 @@ def main():
             big = [f for f in json.load(open(pprof))["functions"] if f["num_paths"] > 4096]
             row = {"program": name, "kind": kind,
                    "hash_functions": ["%s (%d paths, \\|I\\| %d, interval %d)" % (f["name"], f["num_paths"],
-                                      f.get("ppp_interesting", 0), f.get("ppp_interval", 0)) for f in big]}
+                                      profile_form.payload(f, "ppp").get("interesting", 0),
+                                      profile_form.payload(f, "ppp").get("interval", 0)) for f in big]}
             if not a.no_callgrind:
                 row["native"] = ir(native, [quick], None)
                 row["k1"] = ir(k1, [quick], os.path.join(tmp, "cg.k1.json"))

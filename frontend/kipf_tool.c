@@ -276,6 +276,10 @@ int kp_kipf_main(int argc, char **argv)
 	struct kp_profile p;
 	kp_profile_init(&p, (unsigned)k);
 	p.runs = 1;
+	/* the totals of the online profile (runtime/dump.c): the threads
+	 * numbered in the trace are those that ran instrumented code */
+	p.totals.runs = 1;
+	p.totals.threads = r.nt;
 	if (rc == 0 && build_profile(&r, &p) != 0)
 		rc = fail(&r, "out of memory");
 	if (rc == 0) {

@@ -15,6 +15,7 @@ void kp_profile_init(struct kp_profile *p, unsigned k)
 {
 	memset(p, 0, sizeof *p);
 	p->k = k;
+	p->version = 2;
 }
 
 static void func_free(struct kp_func *f)
@@ -298,6 +299,8 @@ int kp_profile_merge_into(struct kp_profile *dst, const struct kp_profile *src, 
 	dst->runs = kp_add_sat(dst->runs, src->runs);
 	dst->forked |= src->forked;
 	dst->dropped = kp_add_sat(dst->dropped, src->dropped);
+	dst->totals.runs = kp_add_sat(dst->totals.runs, src->totals.runs);
+	dst->totals.threads = kp_add_sat(dst->totals.threads, src->totals.threads);
 	size_t *to = kp_malloc((src->nfuncs ? src->nfuncs : 1) * sizeof *to);
 	size_t *lead = kp_malloc((src->nfuncs ? src->nfuncs : 1) * sizeof *lead);
 	if (rc == 0 && (!to || !lead || match_funcs(dst, src, to) != 0 || match_funcs(src, src, lead) != 0))

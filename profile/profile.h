@@ -1,7 +1,7 @@
 /*
  * profile.h: the kpath profile, in memory and on disk (schema
- * "kpath-profile/1").  The profile component (profile/) is the ONE module
- * that reads, validates, writes and merges profiles: the runtime uses it to
+ * "kpath-profile/2"; "kpath-profile/1" files are still read).  The profile
+ * component (profile/) is the ONE module that reads, validates, writes and merges profiles: the runtime uses it to
  * accumulate at exit, report/ uses it to read.  The kpath tool links it as
  * the static library kpath_profile (-ljansson); programs get it inside
  * libkpath_rt.a with every symbol but kpath_* made local
@@ -11,11 +11,12 @@
  * On disk (JSON, written in canonical order so that equal profiles are
  * byte-identical):
  *
- *   { "schema": "kpath-profile/1", "k": 4, "runs": 1, "dropped": 0,
+ *   { "schema": "kpath-profile/2", "k": 4, "runs": 1, "dropped": 0,
+ *     "program": { "totals": { "runs": 1, "threads": 1 } },
  *     "functions": [
  *       { "name": "f", "file": "corpus/loop.c", "line": 12,
  *         "checksum": "0123456789abcdef", "num_paths": 8,
- *         "invalid_paths": 0, "emitted": 14,
+ *         "invalid_paths": 0, "emitted": 14, "mode": "kipf",
  *         "paths": [ { "id": 6, "lines": [12, 13, 15, 18] } ],
  *         "kipf":  [ { "id": 6, "count": 1,
  *                      "children": [ { "id": 2, "count": 1,
@@ -34,6 +35,13 @@
  *    counts, unless events were dropped); "invalid_paths" the IDs that were
  *    >= num_paths and not recorded; top-level "dropped" the events the
  *    runtime lost for lack of memory (0 in a healthy run).
+ *  - "mode" is the function's profiling mode: "kipf" (the default), or
+ *    "kiter", "ppp", "overlap", whose data is then one object under the
+ *    key of the mode's name (profile_mode.c); "program" holds the
+ *    whole-program sections (today "totals").  A /1 file has no "mode" in
+ *    the default mode, the mode's fields flat in the function with the
+ *    mode's name as prefix ("ppp_paths"), and no "program"
+ *    (docs/profile-schema.md, "From /1 to /2").
  *  - IDs are JSON integers; an ID above INT64_MAX (possible only in a
  *    function with more than 2^63 paths) is written as a decimal string, and
  *    the reader accepts both.
@@ -54,7 +62,8 @@
 #include <stdint.h>
 
 
-#define KP_SCHEMA "kpath-profile/1"
+#define KP_SCHEMA "kpath-profile/2"    /* what every writer writes */
+#define KP_SCHEMA_V1 "kpath-profile/1" /* still read */
 #define KP_NONE 0u
 #define KP_KMAX 64
 
@@ -63,7 +72,7 @@ enum {
 	KP_ENOENT = -1, /* the file does not exist */
 	KP_EIO = -2,    /* open/read/write/fsync/rename failed */
 	KP_EJSON = -3,  /* not JSON, or truncated */
-	KP_ESCHEMA = -4,/* JSON, but not a kpath-profile/1 (or a bad field) */
+	KP_ESCHEMA = -4,/* JSON, but not a kpath-profile/1 or /2 (or a bad field) */
 	KP_ENOMEM = -5,
 	KP_EINCOMPAT = -6 /* kp_profile_compatible: cannot accumulate */
 };
@@ -124,7 +133,12 @@ struct kp_func {
 	struct kp_ipf ipf;     /* the k-IPF, see above */
 	struct kp_path *paths; /* sorted by id, unique */
 	uint32_t npaths;
-	/* --mode kiter (docs/profile-schema.md, "kiter"): a jansson object of
+	/* A function's mode is the one of kiter, ppp, overlap that is not NULL
+	 * (at most one is), else kipf (kp_func_mode).  In memory each keeps
+	 * the mode's fields in their /1 form, a flat jansson object with the
+	 * mode's name as prefix; the /2 writer and reader nest them under the
+	 * mode's key (profile_mode.c).
+	 * --mode kiter (docs/profile-schema.md, "kiter"): a jansson object of
 	 * the fields "mode", "kiter_k", "kiter_loops"; NULL in the default
 	 * mode.  Written into the function's object, read back, kept by merging. */
 	void *kiter;
@@ -151,6 +165,16 @@ struct kp_profile {
 	 * in this profile alone a node may count 0 or more than its parent
 	 * (docs/profile-schema.md, "forked").  Sticky under merging. */
 	int forked;
+	/* The whole-program section "totals" (docs/profile-schema.md,
+	 * "program"): the runs it covers (those whose writer knew it; at most
+	 * runs) and the threads that ran instrumented code in them.  Summed by
+	 * merging; {0, 0} is written as no section. */
+	struct kp_totals {
+		uint64_t runs, threads;
+	} totals;
+	/* The schema the reader found: 1 or 2 (KP_SCHEMA_V1, KP_SCHEMA); 2 for
+	 * a profile made in memory.  Writers always write KP_SCHEMA. */
+	unsigned version;
 	struct kp_func *funcs;
 	size_t nfuncs, cap;
 };
@@ -184,7 +208,7 @@ int kp_profile_write_atomic(const char *path, struct kp_profile *p, char *err, s
 /* Writes p (canonical order) to an open stream. */
 int kp_profile_write_file(void *stdio_file, struct kp_profile *p, char *err, size_t errlen);
 
-/* Adds src into dst: runs, dropped, and per function (matched by
+/* Adds src into dst: runs, dropped, the totals, and per function (matched by
  * name + file + checksum through kp_profile_join, in O((n + m) log(n + m));
  * unmatched functions are appended in src's order) invalid_paths,
  * emitted, k-IPF counts and decoded paths.  If the two k differ, the result
@@ -212,6 +236,10 @@ int kp_profile_join(const struct kp_profile *a, const struct kp_profile *b, stru
 /* Sorts functions, forests and paths into canonical order (done by the
  * writers; call it before comparing two profiles in memory). */
 void kp_profile_sort(struct kp_profile *p);
+
+/* "kipf", "kiter", "ppp" or "overlap" (struct kp_func: the mode whose
+ * fields are not NULL). */
+const char *kp_func_mode(const struct kp_func *f);
 
 /* Looks up a function; NULL if absent.  checksum may be NULL (any). */
 struct kp_func *kp_profile_find(struct kp_profile *p, const char *name, const char *file, const char *checksum);

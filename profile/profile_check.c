@@ -1,5 +1,5 @@
 /*
- * profile_check.c: the invariants of a kpath-profile/1 that JSON types do
+ * profile_check.c: the invariants of a kpath profile that JSON types do
  * not express (docs/profile-schema.md), as predicates shared by the reader
  * (profile_json.c, which names the JSON path of the first violation) and by
  * kp_profile_check (in memory: what `kpath merge` verifies before writing).

@@ -15,6 +15,8 @@
  *   profile_check.c  the invariants JSON types cannot state
  *   profile_cfg.c, profile_ppp.c, profile_overlap.c
  *                    a function's "cfg" and the fields of modes ppp, overlap
+ *   profile_mode.c   a function's mode and payload in /1 and /2, the kiter
+ *                    fields, the whole-program sections
  *   decode.c         Ball-Larus path ID -> source lines
  *   tmp_name.c       the temporary file names of atomic writes
  */
@@ -96,6 +98,27 @@ const char *kp_ppp_check_counts(const json_t *o, const struct kp_func *f, char *
 #ifdef JANSSON_H
 /* Reads and checks the fields of o (NULL or the reason, with the field). */
 const char *kp_overlap_read(const json_t *o, uint64_t num_paths, void **out, char *field, size_t fieldlen);
+#endif
+
+/* profile_mode.c (docs/profile-schema.md, "From /1 to /2"). */
+#ifdef JANSSON_H
+/* The /2 payload of mode (a new object) from the flat /1 fields: every
+ * "mode_X" becomes "X", "mode" is left out.  NULL on allocation failure. */
+json_t *kp_payload_nest(const json_t *flat, const char *mode);
+/* Function object o of a /2 file: its mode in *mode, and in *flat the flat
+ * (/1) form of its payload (a new reference; NULL for kipf).  NULL, or the
+ * rule broken with the field ("mode", "ppp", ...) in field. */
+const char *kp_payload_read(const json_t *o, const char **mode, json_t **flat, char *field, size_t fieldlen);
+/* Rewrites a /1 field name of the mode readers ("ppp_paths[2].count") into
+ * its /2 JSON path ("ppp.paths[2].count"), in place. */
+void kp_payload_field(char *field, size_t fieldlen);
+/* The kiter fields of flat object o: NULL (kept in *out) or the reason. */
+const char *kp_kiter_read(const json_t *o, void **out, char *field, size_t fieldlen);
+/* The "program" object of p (NULL when there is nothing to write or no
+ * memory: the caller tells them apart by p->totals), and back: NULL or the
+ * rule broken, with its JSON path in field.  p->runs is read before. */
+json_t *kp_program_json(const struct kp_profile *p);
+const char *kp_program_read(const json_t *prog, struct kp_profile *p, char *field, size_t fieldlen);
 #endif
 
 /* ---- atomic writes (tmp_name.c) ---------------------------------------- */

@@ -1,6 +1,7 @@
 /*
- * profile_json.c: kpath-profile/1 on disk (schema in profile.h), with
- * jansson.  Writers emit canonical order (kp_profile_sort), so equal
+ * profile_json.c: kpath-profile/2 on disk (schema in profile.h), with
+ * jansson; kpath-profile/1 is read too (profile_mode.c holds what
+ * differs).  Writers emit canonical order (kp_profile_sort), so equal
  * profiles are byte-identical.  The reader accepts unknown fields (later
  * versions may add some) and names the offending field on error.
  */
@@ -46,6 +47,26 @@ static json_t *forest_json(const struct kp_ipf *t, uint32_t v)
 	return a;
 }
 
+/* "mode" and the mode's payload, nested (profile_mode.c): 0, or -1 when
+ * out of memory. */
+static int mode_json(json_t *o, const struct kp_func *f)
+{
+	const char *mode = kp_func_mode(f);
+	json_t *flat = f->kiter     ? json_incref((json_t *)f->kiter)
+	               : f->overlap ? json_incref((json_t *)f->overlap)
+	               : f->ppp     ? kp_ppp_json(f)
+	                            : NULL;
+	if (json_object_set_new(o, "mode", json_string(mode))) {
+		json_decref(flat);
+		return -1;
+	}
+	if (!strcmp(mode, "kipf"))
+		return 0;
+	json_t *x = flat ? kp_payload_nest(flat, mode) : NULL;
+	json_decref(flat);
+	return x && json_object_set_new(o, mode, x) == 0 ? 0 : -1;
+}
+
 static json_t *func_json(const struct kp_func *f)
 {
 	json_t *o = json_object(), *paths = json_array(), *kipf = forest_json(&f->ipf, 0);
@@ -85,18 +106,8 @@ static json_t *func_json(const struct kp_func *f)
 	    json_object_set_new(o, "emitted", u64_json(f->emitted)) ||
 	    (f->source_hash[0] && json_object_set_new(o, "source_hash", json_string(f->source_hash))))
 		goto fail;
-	if (f->kiter && json_object_update(o, (json_t *)f->kiter))
+	if (mode_json(o, f))
 		goto fail;
-	if (f->overlap && json_object_update(o, (json_t *)f->overlap))
-		goto fail;
-	if (f->ppp) {
-		json_t *x = kp_ppp_json(f);
-		if (!x || json_object_update(o, x)) {
-			json_decref(x);
-			goto fail;
-		}
-		json_decref(x);
-	}
 	json_object_set_new(o, "paths", paths);
 	json_object_set_new(o, "kipf", kipf);
 	if (f->cfg.nblocks) { /* optional, last: docs/profile-schema.md */
@@ -125,6 +136,11 @@ static json_t *profile_json(struct kp_profile *p)
 	    json_object_set_new(o, "dropped", u64_json(p->dropped)) ||
 	    (p->forked && json_object_set_new(o, "forked", json_true())))
 		goto fail;
+	if (p->totals.runs || p->totals.threads) { /* profile_mode.c */
+		json_t *prog = kp_program_json(p);
+		if (!prog || json_object_set_new(o, "program", prog))
+			goto fail;
+	}
 	for (size_t i = 0; i < p->nfuncs; i++)
 		if (json_array_append_new(fs, func_json(&p->funcs[i])))
 			goto fail;
@@ -211,6 +227,7 @@ struct rd {
 	int force;       /* kp_profile_read_opts: read past broken invariants */
 	int forced;      /* ... and one was: err holds the first */
 	int forked;      /* the profile says "forked": true (struct kp_profile) */
+	unsigned version; /* the schema: 1 (kpath-profile/1) or 2 */
 };
 
 static int bad(struct rd *r, const char *field, const char *what)
@@ -434,6 +451,49 @@ static int read_cfg(struct rd *r, json_t *o, struct kp_func *f)
 	return 0;
 }
 
+static int read_counts(struct rd *r, json_t *o, json_t *src, struct kp_profile *p, struct kp_func *f);
+
+/* A rule broken in a mode's field, named as the file names it (the mode
+ * readers say "out of memory" when jansson fails). */
+static int bad_mode(struct rd *r, char *field, const char *why)
+{
+	if (!strcmp(why, "out of memory"))
+		return KP_ENOMEM;
+	if (r->version == 2)
+		kp_payload_field(field, 64);
+	return bad(r, field, why);
+}
+
+/* The mode of function object o and its fields, into f; *src (a new
+ * reference, NULL in the default mode) the fields in their flat /1 form.
+ * /1: "mode" absent is the default mode; /2: "mode" names it, and the
+ * payload is the object under that name (profile_mode.c). */
+static int read_mode(struct rd *r, json_t *o, struct kp_func *f, json_t **src)
+{
+	char field[64];
+	const char *mode, *why;
+	json_t *m = json_object_get(o, "mode");
+	if (r->version == 1) {
+		if (!m)
+			return 0;
+		mode = json_is_string(m) ? json_string_value(m) : "";
+		if (strcmp(mode, "ppp") && strcmp(mode, "overlap") && strcmp(mode, "kiter"))
+			return bad(r, "mode", "expected \"kiter\", \"ppp\" or \"overlap\" (absent: the default mode, kipf)");
+		*src = json_incref(o);
+	} else if ((why = kp_payload_read(o, &mode, src, field, sizeof field))) {
+		return strcmp(why, "out of memory") ? bad(r, field, why) : KP_ENOMEM;
+	}
+	if (!*src)
+		return 0; /* kipf */
+	if (!strcmp(mode, "ppp")) /* docs/profile-schema.md, "ppp" */
+		why = kp_ppp_read(*src, f->num_paths, &f->ppp, field, sizeof field);
+	else if (!strcmp(mode, "overlap")) /* "overlap" */
+		why = kp_overlap_read(*src, f->num_paths, &f->overlap, field, sizeof field);
+	else /* "kiter" */
+		why = kp_kiter_read(*src, &f->kiter, field, sizeof field);
+	return why ? bad_mode(r, field, why) : 0;
+}
+
 static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 {
 	const char *name, *file, *checksum;
@@ -462,34 +522,18 @@ static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 	f->emitted = emitted;
 	if (sh)
 		memcpy(f->source_hash, json_string_value(sh), sizeof f->source_hash);
-	json_t *mode = json_object_get(o, "mode");
-	if (json_is_string(mode) && !strcmp(json_string_value(mode), "ppp")) { /* profile-schema.md, "ppp" */
-		char field[64];
-		const char *why = kp_ppp_read(o, num_paths, &f->ppp, field, sizeof field);
-		if (why)
-			return bad(r, field, why);
-	} else if (json_is_string(mode) && !strcmp(json_string_value(mode), "overlap")) { /* "overlap" */
-		char field[64];
-		const char *why = kp_overlap_read(o, num_paths, &f->overlap, field, sizeof field);
-		if (why)
-			return bad(r, field, why);
-	} else if (mode) { /* docs/profile-schema.md, "kiter" */
-		json_t *kk = json_object_get(o, "kiter_k"), *loops = json_object_get(o, "kiter_loops"), *l;
-		size_t i;
-		if (!json_is_string(mode) || strcmp(json_string_value(mode), "kiter"))
-			return bad(r, "mode", "expected \"kiter\", \"ppp\" or \"overlap\" (absent: the default mode, kipf)");
-		if (!json_is_integer(kk) || json_integer_value(kk) < 1)
-			return bad(r, "kiter_k", "expected an integer >= 1");
-		if (!json_is_array(loops))
-			return bad(r, "kiter_loops", "expected an array of {line, k}");
-		json_array_foreach(loops, i, l)
-			if (!json_is_integer(json_object_get(l, "line")) || !json_is_integer(json_object_get(l, "k")) ||
-			    json_integer_value(json_object_get(l, "k")) < 1)
-				return bad(r, "kiter_loops", "expected an array of {line, k} with k >= 1");
-		f->kiter = json_pack("{s:s, s:O, s:O}", "mode", "kiter", "kiter_k", kk, "kiter_loops", loops);
-		if (!f->kiter)
-			return KP_ENOMEM;
-	}
+	json_t *src = NULL; /* the mode's fields, flat (profile_mode.c) */
+	if ((rc = read_mode(r, o, f, &src)) == 0)
+		rc = read_counts(r, o, src, p, f);
+	json_decref(src);
+	return rc;
+}
+
+/* The rest of function object o (the mode's fields were read into f, src
+ * holds them flat): paths, kipf, the ppp counts, cfg. */
+static int read_counts(struct rd *r, json_t *o, json_t *src, struct kp_profile *p, struct kp_func *f)
+{
+	int rc;
 	if ((rc = read_paths(r, json_object_get(o, "paths"), f)))
 		return rc;
 	json_t *kipf = json_object_get(o, "kipf");
@@ -501,9 +545,9 @@ static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 	r->where[len] = 0;
 	if (rc == 0 && f->ppp) {
 		char field[64];
-		const char *why = kp_ppp_check_counts(o, f, field, sizeof field);
+		const char *why = kp_ppp_check_counts(src, f, field, sizeof field);
 		if (why)
-			return bad(r, field, why);
+			return bad_mode(r, field, why);
 	}
 	if (rc == 0 && json_object_get(o, "cfg"))
 		rc = read_cfg(r, json_object_get(o, "cfg"), f);
@@ -557,10 +601,12 @@ static int read_profile(struct rd *r, json_t *root, struct kp_profile *p)
 		return bad(r, NULL, "expected a JSON object");
 	if ((rc = get_str(r, root, "schema", &schema)))
 		return rc;
-	if (strcmp(schema, KP_SCHEMA) != 0) {
-		seterr(r->err, r->errlen, "%s: schema is \"%s\", expected \"%s\"", r->path, schema, KP_SCHEMA);
+	if (strcmp(schema, KP_SCHEMA) && strcmp(schema, KP_SCHEMA_V1)) {
+		seterr(r->err, r->errlen, "%s: schema is \"%s\", expected \"%s\" or \"%s\"", r->path, schema, KP_SCHEMA,
+		       KP_SCHEMA_V1);
 		return KP_ESCHEMA;
 	}
+	p->version = r->version = strcmp(schema, KP_SCHEMA) ? 1 : 2;
 	if ((rc = get_u64(r, root, "k", 1, &k)) || (rc = get_u64(r, root, "runs", 1, &runs)) ||
 	    (rc = get_u64(r, root, "dropped", 0, &dropped)))
 		return rc;
@@ -573,6 +619,13 @@ static int read_profile(struct rd *r, json_t *root, struct kp_profile *p)
 	if (forked && !json_is_boolean(forked))
 		return bad(r, "forked", "expected true or false");
 	p->forked = r->forked = forked && json_is_true(forked);
+	json_t *prog = json_object_get(root, "program"); /* /1 has none: ignored there, as any unknown field */
+	if (prog && r->version == 2) {
+		char field[64];
+		const char *why = kp_program_read(prog, p, field, sizeof field);
+		if (why)
+			return bad(r, field, why);
+	}
 	json_t *fs = json_object_get(root, "functions");
 	if (!json_is_array(fs))
 		return bad(r, "functions", fs ? "expected an array" : "missing");

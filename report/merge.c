@@ -47,9 +47,10 @@ static void merge_usage(FILE *out)
 {
 	fputs("usage: kpath merge A.json B.json ... -o OUT.json\n"
 	      "\n"
-	      "Sums kpath-profile/1 files (runs, counts, invalid and dropped\n"
-	      "events).  Profiles of different k are merged at the smallest k\n"
-	      "(exact: a k-IPF cut at depth k' is the k'-IPF).  A function whose\n"
+	      "Sums kpath profiles (runs, counts, invalid and dropped events,\n"
+	      "whole-program totals; kpath-profile/1 or /2 in, /2 out).\n"
+	      "Profiles of different k are merged at the smallest k (exact: a\n"
+	      "k-IPF cut at depth k' is the k'-IPF).  A function whose\n"
 	      "checksum differs between inputs (the code changed) is kept twice,\n"
 	      "never summed, and reported.  OUT.json is written atomically and\n"
 	      "may be one of the inputs.\n"

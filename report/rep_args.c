@@ -23,7 +23,7 @@ void rep_usage(FILE *out)
 	      "\n"
 	      "Shows, per function (hottest first), the hottest Ball-Larus paths\n"
 	      "and the hottest multi-iteration paths (2..k consecutive paths) of\n"
-	      "a kpath-profile/1 file, each with its share of the function's flow\n"
+	      "a kpath profile, each with its share of the function's flow\n"
 	      "(the number of Ball-Larus paths it completed).\n"
 	      "\n"
 	      "  --top N             rows per table (default 10; 0 = all)\n"

@@ -2,7 +2,7 @@
  * rep_json.c: the JSON form of the report (--json), schema kpath-report/1.
  *
  *   { "schema": "kpath-report/1", "profile": "loop.json",
- *     "profile_schema": "kpath-profile/1", "k": 4, "runs": 1, "dropped": 0,
+ *     "profile_schema": "kpath-profile/2", "k": 4, "runs": 1, "dropped": 0,
  *     "functions": [
  *       { "name": "f", "file": "corpus/loop.c", "line": 12, "num_paths": 8,
  *         "invalid_paths": 0, "flow": 14, "flow_saturated": false,

@@ -114,7 +114,7 @@ int rep_from_profile(const struct kp_profile *p, struct rep_report *r, char *why
 	int rc = 0;
 
 	memset(r, 0, sizeof *r);
-	r->schema = KP_SCHEMA;
+	r->schema = p->version == 1 ? KP_SCHEMA_V1 : KP_SCHEMA; /* the file's */
 	r->k = p->k;
 	r->runs = p->runs;
 	r->dropped = p->dropped;

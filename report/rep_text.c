@@ -1,7 +1,7 @@
 /*
  * rep_text.c: the text form of the report.
  *
- *   profile loop.json: kpath-profile/1, k 4, runs 1, 3 functions
+ *   profile loop.json: kpath-profile/2, k 4, runs 1, 3 functions
  *
  *   summary
  *     functions run     2 / 3

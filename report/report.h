@@ -1,6 +1,6 @@
 /*
  * report.h: `kpath report`, the human- and machine-readable view of a
- * kpath-profile/1 file.  This is the component's whole public contract.
+ * kpath profile (kpath-profile/2, or /1).  This is the component's whole public contract.
  *
  *   kpath report PROFILE [--top N] [--function RE] [--file RE]
  *                [--min-iterations I] [--sort count|length] [--prefixes]

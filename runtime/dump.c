@@ -22,7 +22,7 @@ struct kp_thread *kp_thread_peek(void);
 
 static int nothing_new(void)
 {
-	if (!kp_rt.run_counted || __atomic_load_n(&kp_rt.dropped, __ATOMIC_RELAXED))
+	if (!kp_rt.run_counted || kp_rt.threads_new || __atomic_load_n(&kp_rt.dropped, __ATOMIC_RELAXED))
 		return 0;
 	for (uint32_t i = 0; i < kp_rt.nfuncs; i++) {
 		const struct kp_gfunc *g = &kp_rt.funcs[i];
@@ -40,6 +40,11 @@ void kp_dump_locked(void)
 	kp_profile_init(&p, kp_rt.k);
 	p.runs = kp_rt.run_counted ? 0 : 1;
 	p.forked = kp_rt.forked;
+	/* the whole-program totals (docs/profile-schema.md, "program"): this
+	 * write counts the run if it is its first, and the threads that began
+	 * since the last write */
+	p.totals.runs = p.runs;
+	p.totals.threads = kp_rt.threads_new;
 	uint64_t dropped = __atomic_load_n(&kp_rt.dropped, __ATOMIC_RELAXED);
 	p.dropped = dropped;
 	int rc = 0;
@@ -75,6 +80,7 @@ void kp_dump_locked(void)
 		}
 		__atomic_fetch_sub(&kp_rt.dropped, dropped, __ATOMIC_RELAXED);
 		kp_rt.run_counted = 1;
+		kp_rt.threads_new = 0; /* under mu, as kp_thread_self counts them */
 	}
 	kp_profile_free(&p);
 }

@@ -374,6 +374,8 @@ struct kp_rt {
 	int exited;              /* the exit handler ran */
 	int run_counted;         /* a profile of this process was written */
 	int forked;              /* this process was forked from an instrumented one */
+	uint64_t threads_new;    /* threads that ran instrumented code and no write
+	                            counted yet (profile totals: dump.c) */
 	int stats;               /* KPATH_STATS: print forest sizes at exit */
 	uint64_t forest_nodes;   /* nodes of the forests of the threads that ended */
 	uint64_t forest_threads; /* threads that had a forest */

@@ -83,6 +83,7 @@ struct kp_thread *kp_thread_self(void)
 			th->tbuf->len = 0, th->tbuf->act_base = 0;
 	}
 	th->tid = kp_rt.next_tid++;
+	kp_rt.threads_new++;
 	if (kp_rt.wpp_on)
 		th->wpp = kp_wpp_thread_new(th->tid);
 	th->next = kp_rt.threads;

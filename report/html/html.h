@@ -1,5 +1,5 @@
 /*
- * html.h: `kpath html`, a static web site from a kpath-profile/1 file.
+ * html.h: `kpath html`, a static web site from a kpath profile.
  * This is the component's whole public contract.
  *
  *   kpath html PROFILE -o DIR [--source-root DIR] [--top N]

@@ -19,7 +19,7 @@ void html_usage(FILE *out)
 {
 	fputs("usage: kpath html PROFILE -o DIR [--source-dir DIR] [--top N]\n"
 	      "\n"
-	      "Writes a static web site for a kpath-profile/1 file into DIR: an\n"
+	      "Writes a static web site for a kpath profile into DIR: an\n"
 	      "index of files and functions sorted by flow, and one page per\n"
 	      "function with its source (syntax-highlighted), per-line counts,\n"
 	      "and its hottest Ball-Larus and multi-iteration paths; selecting a\n"

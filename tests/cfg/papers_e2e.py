@@ -33,7 +33,7 @@ for no, line in enumerate(open(src_path), 1):
 prof = json.load(open(prof_path))
 schema_errors = validate_profile.validate(prof, prof_path)
 assert not schema_errors, schema_errors[:5]
-assert prof["schema"] == "kpath-profile/1", prof["schema"]
+assert prof["schema"] == "kpath-profile/2", prof["schema"]
 fn = [f for f in prof["functions"] if f["name"] == fname]
 assert len(fn) == 1, "function %s not in profile" % fname
 fn = fn[0]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""kpcheck.py: checks on kpath profiles (kpath-profile/1) and traces
+"""kpcheck.py: checks on kpath profiles (kpath-profile/2) and traces
 (docs/trace-format.md, KPTRACE1) for the end-to-end tests.
 
 Standard library, plus tests/report/validate_profile.py (python3-jsonschema):
@@ -15,7 +15,7 @@ makes the exit status 1; usage errors exit with 2.
       equals the profile's, path lines decoded from the trace's DAG equal the
       profile's, the DAG numbering is a perfect Ball-Larus numbering, and the
       trace's function table matches the profile's functions.
-  kpcheck.py same A B          A and B equal, ignoring "runs" and "dropped"
+  kpcheck.py same A B          A and B equal, ignoring "runs", "dropped", "program"
                                (a trace holds no dropped events)
   kpcheck.py level1 A B        same functions, equal level-1 counts/emitted
   kpcheck.py prefix SMALL BIG  BIG's forest cut at depth SMALL.k == SMALL's
@@ -103,10 +103,12 @@ def forest_counts(roots, maxdepth=None):
 
 
 def normalize(prof):
-    """Canonical form for semantic comparison (ignores 'runs')."""
+    """Canonical form for semantic comparison (ignores 'runs', 'dropped' and
+    the whole-program totals, which count runs and threads)."""
     p = dict(prof)
     p.pop("runs", None)
     p.pop("dropped", None)
+    p.pop("program", None)
     fns = []
     for fn in prof.get("functions", []):
         f = dict(fn)
@@ -346,8 +348,13 @@ def cmd_profile(args):
         i += 2
     k = int(opts["--k"])
     prof = load(path)
-    if prof.get("schema") != "kpath-profile/1":
+    if prof.get("schema") != "kpath-profile/2":
         fail("schema is %r" % prof.get("schema"))
+    # whole-program totals (docs/profile-schema.md, "program"): the runtime
+    # writes them for every run it counts
+    tot = prof.get("program", {}).get("totals", {})
+    if tot.get("runs") != prof.get("runs") or not tot.get("threads", 0) >= 1:
+        fail("program.totals %r: expected runs %r and threads >= 1" % (tot, prof.get("runs")))
     if prof.get("k") != k:
         fail("k is %r, expected %d" % (prof.get("k"), k))
     if prof.get("runs") != int(opts["--runs"]):
@@ -544,6 +551,9 @@ def cmd_doubled(one, two):
     p1, p2 = load(one), load(two)
     if p2.get("runs") != 2 * p1.get("runs", 0):
         fail("accumulated profile has runs %r, expected %r" % (p2.get("runs"), 2 * p1.get("runs", 0)))
+    t1, t2 = p1.get("program", {}).get("totals"), p2.get("program", {}).get("totals")
+    if t1 is None or t2 != {"runs": 2 * t1["runs"], "threads": 2 * t1["threads"]}:
+        fail("accumulated profile has program.totals %r, expected twice %r" % (t2, t1))
     n1 = normalize(p1)
     for fn in n1["functions"]:
         fn["emitted"] *= 2

@@ -42,9 +42,9 @@ check() { # $1 profile, $2 K, $3 what
 import json, sys
 d = json.load(open(sys.argv[1]))
 k, what = int(sys.argv[2]), sys.argv[3]
-got = sorted((f["name"], f.get("mode"), f.get("kiter_k")) for f in d["functions"])
+got = sorted((f["name"], f.get("mode"), f.get("kiter", {}).get("k")) for f in d["functions"])
 want = sorted((n, "kiter", k) for n in ("walk", "grid", "sum", "main", "pragma_main"))
-loops = {f["name"]: [l["k"] for l in f.get("kiter_loops", [])] for f in d["functions"]}
+loops = {f["name"]: [l["k"] for l in f.get("kiter", {}).get("loops", [])] for f in d["functions"]}
 if got != want or loops["walk"] != [3, 1, 1] or loops["sum"] != [k]:
     print("FAIL: %s: got %s %s" % (what, got, loops))
     sys.exit(1)

@@ -48,7 +48,7 @@ python3 - "$T/fig1.json" <<'PY' || fail=1
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = d["functions"][0]
-got = (d["runs"], f.get("mode"), f.get("kiter_k"), f.get("kiter_loops"), [(n["id"], n["count"]) for n in f["kipf"]])
+got = (d["runs"], f.get("mode"), f["kiter"]["k"], f["kiter"]["loops"], [(n["id"], n["count"]) for n in f["kipf"]])
 want = (2, "kiter", 2, [{"line": 11, "k": 2}], [(4, 2), (15, 2), (16, 196), (19, 198)])
 if got != want:
     print("FAIL: accumulated kiter profile\n got  %s\n want %s" % (got, want))

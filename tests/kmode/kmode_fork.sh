@@ -27,7 +27,7 @@ import json, sys
 def work(p):
     d = json.load(open(p))
     f = [f for f in d["functions"] if f["name"] == "work"][0]
-    return d["runs"], f.get("mode"), f.get("kiter_k"), sorted((n["id"], n["count"]) for n in f["kipf"])
+    return d["runs"], f.get("mode"), f.get("kiter", {}).get("k"), sorted((n["id"], n["count"]) for n in f["kipf"])
 a, b, k = work(sys.argv[1]), work(sys.argv[2]), int(sys.argv[3])
 if a[0] != 2 or b[0] != 1 or a[1:3] != ("kiter", k) or a[3] != b[3] or not a[3]:
     print("FAIL: K=%d fork %s\n       nofork %s" % (k, a, b))

@@ -36,6 +36,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("kmode_e2e", os.path.join(HERE, "kmode_e2e.py"))
 e2e = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(e2e)
+sys.path.insert(0, os.path.join(HERE, "..", "report"))
+import profile_form  # noqa: E402  (tests/report: a function's mode payload, /1 or /2)
 
 
 def sequences(roots, k):
@@ -121,7 +123,7 @@ def main():
                 continue
             kipf = {(f["name"], f["line"]): f for f in json.load(open(prof["kipf"]))["functions"]}
             for kf in json.load(open(prof["kiter"]))["functions"]:
-                loops = kf.get("kiter_loops", [])
+                loops = profile_form.payload(kf, "kiter").get("loops", [])
                 bf = kipf.get((kf["name"], kf["line"]))
                 if len(loops) != 1 or loops[0]["k"] != a.k or "lowered" in loops[0] or not bf:
                     continue

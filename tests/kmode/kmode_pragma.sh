@@ -26,12 +26,12 @@ KPATH_OUT="$T/p.json" "$T/p" >"$T/out" || no "run"
 [ "$(cat "$T/out")" = "$("$T/native")" ] || no "pragma.c printed $(cat "$T/out")"
 python3 - "$T/p.json" <<'PY' || fail=1
 import json, sys
-d = {f["name"]: f.get("kiter_loops") for f in json.load(open(sys.argv[1]))["functions"]}
+d = {f["name"]: f["kiter"]["loops"] for f in json.load(open(sys.argv[1]))["functions"]}
 want = {"walk": [{"line": 18, "k": 3}, {"line": 25, "k": 1}, {"line": 32, "k": 1}],
         "grid": [{"line": 42, "k": 1, "lowered": "not innermost: acyclic"}, {"line": 44, "k": 4}, {"line": 46, "k": 2}],
         "main": []}
 if d != want:
-    print("FAIL: kiter_loops\n got  %s\n want %s" % (d, want))
+    print("FAIL: kiter.loops\n got  %s\n want %s" % (d, want))
     sys.exit(1)
 PY
 

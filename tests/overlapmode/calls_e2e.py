@@ -102,7 +102,7 @@ FIG2_OUT = {0: 5, 1: 10}
 
 
 def check_fig2(prof, est, d):
-    site = [s for f in prof["functions"] if f["name"] == "f" for s in f.get("overlap_calls", [])]
+    site = [s for f in prof["functions"] if f["name"] == "f" for s in f.get("overlap", {}).get("calls", [])]
     esite = [s for f in est["functions"] if f["name"] == "f" for s in f["calls"]]
     if len(site) != 1 or len(esite) != 1 or site[0]["callee"] != "g":
         raise RuntimeError("fig2: expected one call site of g in f")

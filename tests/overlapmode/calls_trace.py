@@ -8,7 +8,7 @@ The trace holds every activation's Ball-Larus paths in order and the order
 in which activations start, so each activation's direct callees are known
 and when: a callee entered while its caller's path p is in progress ran
 from a call in p.  For each path of a caller through call sites (the
-profile's overlap_calls), the callees entered during it are matched, in
+profile's overlap.calls), the callees entered during it are matched, in
 order, to the sites on the path with the same callee name; the pair
 (caller's prefix to c ! callee's first path) is a Type I path, and (callee's
 last path ! caller's suffix from c) a Type II path when the callee returned.
@@ -75,11 +75,11 @@ def read_trace(path):
 class Func:
     def __init__(self, f):
         self.name, self.f = f["name"], f
-        self.kinds = f.get("overlap_dag_kinds", "c" * len(f["cfg"]["edges"]))
+        self.kinds = f.get("overlap", {}).get("dag_kinds", "c" * len(f["cfg"]["edges"]))
         self.out = {}
         for k, (s, d, v) in enumerate(f["cfg"]["edges"]):
             self.out.setdefault(s, []).append((v, d, k))
-        self.sites = {s["block"]: s for s in f.get("overlap_calls", [])}
+        self.sites = {s["block"]: s for s in f.get("overlap", {}).get("calls", [])}
         self.memo = {}
 
     def decode(self, pid):

@@ -75,16 +75,16 @@ grep -q "^    \[10 13 14 17 18 ! 10 13 16 17 18\]  500..1000$" "$T/out" || no "e
 # calls (docs/overlap-mode.md, Calls): main calls loop at lines 28 and 30, 250 times each per run
 grep -q "^  call line 28 to loop: 500 calls$" "$T/out" || no "estimate call site: $(cat "$T/out")"
 grep -q "^program, calls type I: flow 1000, " "$T/out" || no "estimate calls total: $(cat "$T/out")"
-python3 - "$T/d1.json" "$T/bad.json" <<'PY' || no "no overlap_calls in the profile"
+python3 - "$T/d1.json" "$T/bad.json" <<'PY' || no "no overlap.calls in the profile"
 import json, sys
 p = json.load(open(sys.argv[1]))
 m = [f for f in p["functions"] if f["name"] == "main"][0]
-assert [s["line"] for s in m["overlap_calls"]] == [28, 30], m["overlap_calls"]
-m["overlap_calls"][0]["radix"] += 1
+assert [s["line"] for s in m["overlap"]["calls"]] == [28, 30], m["overlap"]["calls"]
+m["overlap"]["calls"][0]["radix"] += 1
 json.dump(p, open(sys.argv[2], "w"))
 PY
 "$KPATH" report "$T/bad.json" >/dev/null 2>"$T/err" && no "a bad overlap_calls radix accepted"
-grep -q "overlap_calls" "$T/err" && grep -q "radix is not the function's num_paths" "$T/err" || no "overlap_calls message: $(cat "$T/err")"
+grep -q "functions\[[0-9]*\]\.overlap\.calls: " "$T/err" && grep -q "radix is not the function's num_paths" "$T/err" || no "overlap_calls message: $(cat "$T/err")"
 
 # check's errors
 KPATH_K=1 KPATH_OUT="$T/k1.json" "$T/k" >/dev/null

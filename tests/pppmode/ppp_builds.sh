@@ -91,12 +91,12 @@ for name, fb in B.items():
         continue
     want = level1(A[name]) if not top else top_ids(level1(A[name]), float(top))
     want = set(want)
-    pi = {int(q["id"]): int(q["count"]) for q in fp["ppp_paths"] if int(q["count"])}
-    res = {int(q["id"]): int(q["count"]) for q in fp["ppp_residual"] if int(q["count"])}
+    pi = {int(q["id"]): int(q["count"]) for q in fp["ppp"]["paths"] if int(q["count"])}
+    res = {int(q["id"]): int(q["count"]) for q in fp["ppp"]["residual"] if int(q["count"])}
     nres += len(res)
     b = level1(fb)
-    if fp["ppp_interesting"] != len(want):
-        errs.append("%s: ppp_interesting %d, A's set %d" % (name, fp["ppp_interesting"], len(want)))
+    if fp["ppp"]["interesting"] != len(want):
+        errs.append("%s: ppp_interesting %d, A's set %d" % (name, fp["ppp"]["interesting"], len(want)))
     if pi != {i: c for i, c in b.items() if i in want} or res != {i: c for i, c in b.items() if i not in want}:
         errs.append("%s: interesting %s residual %s, k=1 on B %s, A's set %s" % (name, pi, res, b, sorted(want)))
 if nres == 0:

@@ -33,12 +33,12 @@ a = {f["name"]: f for f in json.load(open(sys.argv[1]))["functions"]}
 b = {f["name"]: f for f in json.load(open(sys.argv[2]))["functions"]}
 for n, f in b.items():
     want = sorted((x["id"], x["count"]) for x in a[n]["kipf"])
-    got = sorted((x["id"], x["count"]) for x in f["ppp_paths"])
-    if (f["mode"], f["ppp_interesting"], f["ppp_residual"], got) != ("ppp", len(want), [], want):
-        print("FAIL: %s: %s" % (n, (f["mode"], f["ppp_interesting"], f["ppp_residual"], got, want)))
+    got = sorted((x["id"], x["count"]) for x in f["ppp"]["paths"])
+    if (f["mode"], f["ppp"]["interesting"], f["ppp"]["residual"], got) != ("ppp", len(want), [], want):
+        print("FAIL: %s: %s" % (n, (f["mode"], f["ppp"]["interesting"], f["ppp"]["residual"], got, want)))
         sys.exit(1)
-    if f["ppp_interval"] < f["ppp_interesting"] or f["ppp_interval"] > f["num_paths"]:
-        print("FAIL: %s: interval %d" % (n, f["ppp_interval"]))
+    if f["ppp"]["interval"] < f["ppp"]["interesting"] or f["ppp"]["interval"] > f["num_paths"]:
+        print("FAIL: %s: interval %d" % (n, f["ppp"]["interval"]))
         sys.exit(1)
 PY
 
@@ -56,8 +56,8 @@ if d["runs"] != 2:
 res = 0
 for f in d["functions"]:
     want = {x["id"]: 2 * x["count"] for x in a[f["name"]]["kipf"]}
-    got = {x["id"]: x["count"] for x in f["ppp_paths"] + f["ppp_residual"] if x["count"]}
-    res += len(f["ppp_residual"])
+    got = {x["id"]: x["count"] for x in f["ppp"]["paths"] + f["ppp"]["residual"] if x["count"]}
+    res += len(f["ppp"]["residual"])
     if got != want or {x["id"]: x["count"] for x in f["kipf"]} != want:
         print("FAIL: %s: %s != %s" % (f["name"], got, want)); sys.exit(1)
 if not res:
@@ -113,11 +113,11 @@ grep -q "ppp: 3, .*plain Ball-Larus: 1" "$T/err" || no "changed: summary: $(cat 
 python3 - "$T/top.json" "$T/lie.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-d["functions"][0]["ppp_paths"][0]["count"] += 1
+d["functions"][0]["ppp"]["paths"][0]["count"] += 1
 json.dump(d, open(sys.argv[2], "w"))
 PY
 "$KPATH" report "$T/lie.json" >/dev/null 2>"$T/err" && no "report accepted inconsistent ppp counts"
-grep -q "ppp_paths\[0\].count" "$T/err" || no "inconsistent ppp counts: field not named: $(cat "$T/err")"
+grep -q "functions\[0\]\.ppp\.paths\[0\]\.count: " "$T/err" || no "inconsistent ppp counts: field not named: $(cat "$T/err")"
 # strict C90: the inserted code of a ppp build adds no warning (tests/flags/c89.c)
 C89="$SRC/tests/flags/c89.c"
 "$KPATH" instrument "$C89" -o "$T/c89.k.c" --quiet 2>/dev/null && $CC -w -o "$T/c89k" "$T/c89.k.c" $LIBS &&

@@ -31,6 +31,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "report"))
+import profile_form  # noqa: E402  (tests/report: a function's mode payload, /1 or /2)
+
 
 def corpus_flags(root, name):
     for line in open(os.path.join(root, "corpus", "FLAGS")):
@@ -101,14 +104,15 @@ def check(prog, A, B, P, top, stats):
             stats["plain"] += 1
             continue
         stats["ppp"] += 1
+        pp = profile_form.payload(fp, "ppp")
         fa = A.get(key)
         want = top_ids(level1(fa), top) if fa else set()
-        pi = {int(q["id"]): int(q["count"]) for q in fp["ppp_paths"]}
-        res = {int(q["id"]): int(q["count"]) for q in fp["ppp_residual"]}
+        pi = {int(q["id"]): int(q["count"]) for q in pp["paths"]}
+        res = {int(q["id"]): int(q["count"]) for q in pp["residual"]}
         stats["interesting_counted"] += sum(pi.values())
         stats["residual_counted"] += sum(res.values())
-        if fp["ppp_interesting"] != len(want):
-            errs.append("%s: ppp_interesting %d, |I| from A %d" % (key[0], fp["ppp_interesting"], len(want)))
+        if pp["interesting"] != len(want):
+            errs.append("%s: ppp_interesting %d, |I| from A %d" % (key[0], pp["interesting"], len(want)))
         if set(pi) - want:
             errs.append("%s: ppp_paths not in A's set: %s" % (key[0], sorted(set(pi) - want)[:8]))
         if set(pi) & set(res):
@@ -116,7 +120,7 @@ def check(prog, A, B, P, top, stats):
         joined = {i: c for i, c in list(pi.items()) + list(res.items()) if c}
         if joined != b:
             errs.append("%s: ppp_paths + ppp_residual != k=1 paths" % key[0])
-        demoted = fp["ppp_slots"] < fp["ppp_interval"]
+        demoted = pp["slots"] < pp["interval"]
         lost = [i for i in b if i in want and i not in pi]
         if lost and not demoted:
             errs.append("%s: interesting paths counted as residual: %s" % (key[0], lost[:8]))

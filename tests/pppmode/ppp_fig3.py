@@ -93,9 +93,9 @@ def main():
             errs.append("A's profile: fig3's paths %s, want sacdt, sact, sbct = {0: 1, 1: 2, 5: 3}" % ga)
         if gb != {i: i + 1 for i in range(6)}:
             errs.append("B's profile: fig3's paths %s, want the paper's IDs 0..5 with counts 1..6" % gb)
-        want = {"mode": "ppp", "ppp_interesting": 3, "ppp_interval": 3, "ppp_slots": 3,
-                "ppp_paths": [(SACDT, 0, 1), (SACT, 1, 2), (SBCT, 2, 6)],
-                "ppp_residual": [(SABCDT, 3), (SABCT, 4), (SBCDT, 5)]}
+        want = {"mode": "ppp", "interesting": 3, "interval": 3, "slots": 3,
+                "paths": [(SACDT, 0, 1), (SACT, 1, 2), (SBCT, 2, 6)],
+                "residual": [(SABCDT, 3), (SABCT, 4), (SBCDT, 5)]}
         interesting = ["--mode", "ppp", "--interesting", os.path.join(t, "A.json")]
         for name, extra in (("ppp", []), ("regs", ["--ppp-registers"])):
             # 2. and 3.: the profile's ppp fields, exactly
@@ -104,10 +104,11 @@ def main():
             if p.stdout != want_out:
                 errs.append("%s: output differs from the native build's" % name)
             f = fig3(os.path.join(t, name + ".json"))
-            got = {"mode": f.get("mode"), "ppp_interesting": f.get("ppp_interesting"),
-                   "ppp_interval": f.get("ppp_interval"), "ppp_slots": f.get("ppp_slots"),
-                   "ppp_paths": sorted((q["id"], q["ppp_id"], q["count"]) for q in f.get("ppp_paths", [])),
-                   "ppp_residual": sorted((q["id"], q["count"]) for q in f.get("ppp_residual", []))}
+            pp = f.get("ppp", {})  # kpath-profile/2: the mode's data under its name
+            got = {"mode": f.get("mode"), "interesting": pp.get("interesting"),
+                   "interval": pp.get("interval"), "slots": pp.get("slots"),
+                   "paths": sorted((q["id"], q["ppp_id"], q["count"]) for q in pp.get("paths", [])),
+                   "residual": sorted((q["id"], q["count"]) for q in pp.get("residual", []))}
             if got != want:
                 errs.append("%s: fig3's ppp fields %s, want %s" % (name, got, want))
             if level1(f) != gb:
@@ -132,8 +133,8 @@ def main():
             errs.append("spied (PPP, Ball-Larus) pairs at fig3's path ends %s, want %s"
                         % (sorted(pairs.items()), sorted(want_pairs.items())))
         f = fig3(os.path.join(t, "spy.json"))
-        if sorted((q["id"], q["count"]) for q in f["ppp_residual"]) != want["ppp_residual"]:
-            errs.append("spy: residual %s" % f["ppp_residual"])
+        if sorted((q["id"], q["count"]) for q in f["ppp"]["residual"]) != want["residual"]:
+            errs.append("spy: residual %s" % f["ppp"]["residual"])
     for e in errs:
         print("FAIL: " + e)
     if not errs:

@@ -213,7 +213,7 @@ has err.txt "cannot read 'missing.c'"
 
 # ---- bad profiles: every command ----
 head -c 200 p10.json >truncated.json
-sed 's|kpath-profile/1|kpath-profile/9|' p10.json >wrong.json
+sed 's|kpath-profile/[12]|kpath-profile/9|' p10.json >wrong.json
 for bad in missing.json truncated.json wrong.json; do
 	expect_rc 1 "$KPATH" merge p10.json $bad -o never.json
 	has err.txt "kpath merge: $bad:"

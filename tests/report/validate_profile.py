@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""validate_profile.py PROFILE...: validates kpath profiles against
-docs/kpath-profile.schema.json (JSON Schema, Debian python3-jsonschema).
+"""validate_profile.py PROFILE...: validates kpath profiles (kpath-profile/2,
+and /1, which readers still accept) against docs/kpath-profile.schema.json
+(JSON Schema, Debian python3-jsonschema).
 
 Also importable: validate(doc, what) returns a list of error strings, so
 the other test scripts (tests/e2e/kpcheck.py, tests/builds/check_profile.py)
@@ -10,6 +11,9 @@ jsonschema is missing (scripts/test installs it).
 import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import profile_form  # noqa: E402  (a function's mode payload, /1 or /2)
 
 SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
                            "kpath-profile.schema.json")
@@ -35,18 +39,23 @@ def _get_validator():
 def validate(doc, what="profile"):
     """Errors of doc against the schema, as 'WHAT: at PATH: message'."""
     errs = []
-    for e in sorted(_get_validator().iter_errors(doc), key=lambda e: list(e.absolute_path)):
+    name = doc.get("schema") if isinstance(doc, dict) else None
+    for e in sorted(_get_validator().iter_errors(doc), key=lambda e: [str(x) for x in e.absolute_path]):
         where = "/".join(str(x) for x in e.absolute_path) or "(top)"
-        errs.append("%s: schema kpath-profile/1: at %s: %s" % (what, where, e.message[:200]))
+        errs.append("%s: schema %s: at %s: %s" % (what, name, where, e.message[:200]))
     # What JSON Schema cannot say (profile-schema.md; the C reader checks
     # the same rules, profile/profile_check.c): the depth of the forest is
     # at most k, a child's count never exceeds its parent's, IDs are below
     # num_paths, sibling IDs, path IDs and (name, file, checksum) are
-    # unique, and spans match lines.
+    # unique, spans match lines, and (/2) the totals cover at most runs.
     if not errs:
         k = doc["k"]
         forked = doc.get("forked") is True  # count rules hold only with the parent's profile
         seen_funcs = set()
+        totals = doc.get("program", {}).get("totals") if name == "kpath-profile/2" else None
+        if totals is not None and int(totals["runs"]) > int(doc["runs"]):
+            errs.append("%s: program.totals.runs: %s is more than the profile's runs %s"
+                        % (what, totals["runs"], doc["runs"]))
 
         def walk(nodes, depth, parent, num_paths, where):
             ids = set()
@@ -88,10 +97,30 @@ def validate(doc, what="profile"):
                 if sp is not None and (len(sp) != len(q["lines"]) or
                                        any(s[0] != l or s[1] < s[0] for s, l in zip(sp, q["lines"]))):
                     errs.append("%s: %s: spans %r do not match lines %r" % (what, at, sp, q["lines"]))
+            pp = profile_form.payload(fn, "ppp")
+            if pp:
+                errs.extend("%s: functions[%d].%s" % (what, fi, e) for e in ppp_errors(pp, fn["kipf"], name))
             cfg = fn.get("cfg")
             if cfg is not None:
                 errs.extend("%s: functions[%d].%s" % (what, fi, e) for e in cfg_errors(cfg, num_paths))
     return errs
+
+
+def ppp_errors(pp, kipf, name):
+    """The counts of a ppp function's payload against its k-IPF's roots
+    (profile/profile_ppp.c, kp_ppp_check_counts), named as the file names
+    them: "ppp.paths[0].count" in /2, "ppp_paths[0].count" in /1."""
+    dot = "." if name == "kpath-profile/2" else "_"
+    roots = {int(n["id"]): int(n["count"]) for n in kipf}
+    mine = {int(q["id"]) for q in pp["paths"]}
+    for i, q in enumerate(pp["paths"]):
+        if int(q["count"]) != roots.get(int(q["id"]), 0):
+            return ["ppp%spaths[%d].count: %s is not the path's count in kipf" % (dot, i, q["count"])]
+    want = sorted(i for i, c in roots.items() if c and i not in mine)
+    if sorted(int(q["id"]) for q in pp["residual"]) != want or \
+            any(int(q["count"]) != roots.get(int(q["id"])) for q in pp["residual"]):
+        return ["ppp%sresidual: not every path of kipf outside ppp%spaths once, with its count" % (dot, dot)]
+    return []
 
 
 def cfg_errors(cfg, num_paths):

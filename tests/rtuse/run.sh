@@ -48,7 +48,7 @@ try:
     p = json.load(open(path))
 except Exception as e:
     sys.exit("%s: %s" % (path, e))
-if p.get("schema") != "kpath-profile/1":
+if p.get("schema") != "kpath-profile/2":
     sys.exit("%s: not a kpath profile" % path)
 if p["runs"] != runs:
     sys.exit("%s: runs %s, expected %d" % (path, p["runs"], runs))

@@ -61,7 +61,7 @@ static void test_read_errors(void)
 	write_text("empty.json", "");
 	CHECK(read_err("empty.json", "invalid JSON") == KP_EJSON);
 	write_text("schema.json", "{\"schema\": \"other/2\", \"k\": 4, \"runs\": 1, \"functions\": []}");
-	CHECK(read_err("schema.json", "expected \"kpath-profile/1\"") == KP_ESCHEMA);
+	CHECK(read_err("schema.json", "expected \"kpath-profile/2\" or \"kpath-profile/1\"") == KP_ESCHEMA);
 	write_text("noschema.json", "[1, 2]");
 	CHECK(read_err("noschema.json", "not a kpath profile") == KP_ESCHEMA);
 	write_text("badk.json", "{\"schema\": \"kpath-profile/1\", \"k\": 0, \"runs\": 1, \"functions\": []}");
