@@ -436,11 +436,12 @@ static int write_mirror(const char *odir, json_t *mirror)
 	int status = 0;
 	char mpath[PATH_MAX + 32];
 	snprintf(mpath, sizeof mpath, "%s/compile_commands.json", odir);
-	if (json_dump_file(mirror, mpath, JSON_INDENT(2)) != 0) {
-		fprintf(stderr, "kpath: error: cannot write '%s'\n", mpath);
+	char *text = json_dumps(mirror, JSON_INDENT(2)), libs[3 * PATH_MAX], why[2 * PATH_MAX + 512];
+	if (!text || kp_write_atomic(mpath, text, strlen(text), why, sizeof why) != 0) {
+		fprintf(stderr, "kpath: error: cannot write %s\n", text ? why : mpath);
 		status = 1;
 	}
-	char libs[3 * PATH_MAX], why[PATH_MAX + 128];
+	free(text);
 	if (kp_config_libs(libs, sizeof libs) != 0) {
 		fprintf(stderr, "kpath: warning: %s/Makefile not written: the kpath runtime was not found (kpath config --libs)\n", odir);
 	} else if (kp_compdb_makefile(odir, mirror, libs, why, sizeof why) != 0) {

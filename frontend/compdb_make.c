@@ -108,9 +108,10 @@ int kp_compdb_makefile(const char *odir, struct json_t *mirror, const char *libs
 		}
 		fputc('\n', f);
 	}
-	int rc = fclose(f) == 0 && text ? kp_write_atomic(path, text, len) : -1;
-	if (rc != 0)
-		snprintf(err, errlen, "%s: cannot write it", path);
+	bool built = fclose(f) == 0 && text;
+	int rc = built ? kp_write_atomic(path, text, len, err, errlen) : -1;
+	if (!built)
+		snprintf(err, errlen, "%s: out of memory", path);
 	free(text);
 	free(path);
 	return rc;

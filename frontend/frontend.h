@@ -25,8 +25,9 @@ struct json_t;
 int kp_compdb_makefile(const char *odir, struct json_t *mirror, const char *libs, char *err, size_t errlen);
 
 /* Writes data to path through a temporary file in the same directory and a
- * rename, so that readers never see a partial file.  0, or -1 with errno. */
+ * rename, so that readers never see a partial file.  0, or -1 with
+ * "PATH: reason" in err. */
 #include <stddef.h>
-int kp_write_atomic(const char *path, const char *data, size_t len);
+int kp_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen);
 
 #endif

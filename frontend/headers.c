@@ -333,12 +333,10 @@ bool hdr_write(struct hdr_set *hs, struct rw_file *main_rw, char *err, size_t er
 		*strrchr(dir, '/') = 0;
 		kp_mkdirs(dir);
 		free(dir);
-		int rc = kp_write_atomic(h->out_path, text, strlen(text));
+		int rc = kp_write_atomic(h->out_path, text, strlen(text), err, errsz);
 		free(text);
-		if (rc != 0) {
-			snprintf(err, errsz, "cannot write '%s': %s", h->out_path, strerror(errno));
+		if (rc != 0)
 			return false;
-		}
 	}
 	return true;
 }

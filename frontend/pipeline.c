@@ -361,7 +361,7 @@ static int write_output(struct run *r)
 		rw_file_free(&r->rw);
 		return status;
 	}
-	char herr[PATH_MAX + 128];
+	char herr[PATH_MAX + 128], why[2 * PATH_MAX + 512];
 	if (!hdr_write(&r->hdrs, &r->rw, herr, sizeof herr)) {
 		fprintf(stderr, "kpath: error: %s; %s not written\n", herr, out);
 		rw_file_free(&r->rw);
@@ -373,8 +373,8 @@ static int write_output(struct run *r)
 		fprintf(stderr, "kpath: error: internal error: the instrumented text of %s does not compile (above; "
 		        "please report it); %s not written\n", in, out);
 		status = 1;
-	} else if (kp_write_atomic(out, text, strlen(text)) != 0) {
-		fprintf(stderr, "kpath: error: cannot write '%s': %s\n", out, strerror(errno));
+	} else if (kp_write_atomic(out, text, strlen(text), why, sizeof why) != 0) {
+		fprintf(stderr, "kpath: error: cannot write %s\n", why);
 		status = 1;
 	} else {
 		r->mode->summary(o->mode->state, in, &r->w.counts);

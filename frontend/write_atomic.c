@@ -1,41 +1,32 @@
 /* write_atomic.c: kp_write_atomic (frontend.h), the writer every output of
- * frontend/ goes through. */
-#include <errno.h>
-#include <stdbool.h>
+ * frontend/ goes through: kp_atomic_write of the profile component
+ * (profile/atomic.c), which also writes profiles and WPP files. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <errno.h>
 
 #include "frontend.h"
+#include "profile.h"
 
-/* Writes data to path through a temporary file in the same directory and a
- * rename, so that readers never see a partial file. */
-int kp_write_atomic(const char *path, const char *data, size_t len)
+struct text {
+	const char *data;
+	size_t len;
+};
+
+static int fill_text(void *f, void *ctx, char *why, size_t whylen)
 {
-	size_t n = strlen(path) + 32;
-	char *tmp = malloc(n);
-	if (!tmp)
-		return -1;
-	snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		int e = errno;
-		free(tmp);
-		errno = e;
-		return -1;
+	const struct text *t = ctx;
+
+	if (fwrite(t->data, 1, t->len, f) != t->len) {
+		snprintf(why, whylen, "write error: %s", strerror(errno));
+		return KP_EIO;
 	}
-	bool ok = fwrite(data, 1, len, f) == len;
-	ok &= fflush(f) == 0;
-	int e = errno;
-	ok &= fclose(f) == 0;
-	if (ok && rename(tmp, path) == 0) {
-		free(tmp);
-		return 0;
-	}
-	e = errno ? errno : e;
-	remove(tmp);
-	free(tmp);
-	errno = e;
-	return -1;
+	return 0;
+}
+
+int kp_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen)
+{
+	struct text t = { data, len };
+
+	return kp_atomic_write(path, fill_text, &t, err, errlen) ? -1 : 0;
 }

@@ -202,8 +202,16 @@ int kp_profile_read_opts(const char *path, struct kp_profile *p, int force, char
  * "functions[I].FIELD (NAME): rule" in err. */
 int kp_profile_check(const struct kp_profile *p, char *err, size_t errlen);
 
-/* Writes p to PATH atomically: a temporary file in the same directory,
- * fsync, rename.  Sorts p into canonical order first. */
+/* Replaces path atomically (atomic.c): fill writes the content to f (a
+ * FILE *) and returns 0, or non-zero with a reason in why[whylen]; the
+ * content goes to a temporary file beside path, fsync'd, renamed over it.
+ * Returns 0, KP_ENOMEM, KP_EIO or fill's value, with "PATH: reason" in err
+ * (nothing is left behind on failure). */
+typedef int kp_fill_fn(void *f, void *ctx, char *why, size_t whylen);
+int kp_atomic_write(const char *path, kp_fill_fn *fill, void *ctx, char *err, size_t errlen);
+
+/* Writes p to PATH atomically (kp_atomic_write).  Sorts p into canonical
+ * order first. */
 int kp_profile_write_atomic(const char *path, struct kp_profile *p, char *err, size_t errlen);
 /* Writes p (canonical order) to an open stream. */
 int kp_profile_write_file(void *stdio_file, struct kp_profile *p, char *err, size_t errlen);

@@ -176,45 +176,14 @@ int kp_profile_write_file(void *stdio_file, struct kp_profile *p, char *err, siz
 	return rc;
 }
 
+static int fill_profile(void *f, void *p, char *why, size_t whylen)
+{
+	return kp_profile_write_file(f, p, why, whylen);
+}
+
 int kp_profile_write_atomic(const char *path, struct kp_profile *p, char *err, size_t errlen)
 {
-	static unsigned seq;
-	char *tmp = kp_tmp_name(path, __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
-	if (!tmp) {
-		seterr(err, errlen, "%s: out of memory", path);
-		return KP_ENOMEM;
-	}
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		seterr(err, errlen, "%s: cannot create %s: %s", path, tmp, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return KP_EIO;
-	}
-	char why[256] = "";
-	int rc = kp_profile_write_file(f, p, why, sizeof why);
-	if (rc == 0 && (fflush(f) != 0 || fsync(fileno(f)) != 0)) {
-		snprintf(why, sizeof why, "%s", strerror(errno));
-		rc = KP_EIO;
-	}
-	if (fclose(f) != 0 && rc == 0) {
-		snprintf(why, sizeof why, "%s", strerror(errno));
-		rc = KP_EIO;
-	}
-	if (rc == 0 && rename(tmp, path) != 0) {
-		snprintf(why, sizeof why, "rename from %s: %s", tmp, strerror(errno));
-		rc = KP_EIO;
-	}
-	if (rc != 0) {
-		seterr(err, errlen, "%s: %s", path, why);
-		unlink(tmp);
-	}
-	free(tmp);
-	return rc;
+	return kp_atomic_write(path, fill_profile, p, err, errlen);
 }
 
 /* ---- reading ---------------------------------------------------------- */

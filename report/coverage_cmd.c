@@ -17,6 +17,7 @@
 
 #include "coverage.h"
 #include "opts.h"
+#include "profile.h" /* kp_atomic_write */
 #include "rep.h"
 #include "report.h"
 
@@ -278,39 +279,39 @@ out:
 	return rc;
 }
 
-/* Writes one export to path ("-": out) through a temporary file renamed
- * into place, so that a failed run leaves no half-written file.  0 or -1
- * after a message. */
+struct export_job {
+	const struct cov_report *c;
+	int cobertura;
+	const char *root;
+};
+
+static int fill_export(void *f, void *ctx, char *why, size_t whylen)
+{
+	const struct export_job *j = ctx;
+
+	if ((j->cobertura ? cov_write_cobertura(f, j->c, j->root) : cov_write_lcov(f, j->c)) != 0) {
+		snprintf(why, whylen, "write error: %s", strerror(errno));
+		return KP_EIO;
+	}
+	return 0;
+}
+
+/* Writes one export to path ("-": out) atomically (kp_atomic_write), so
+ * that a failed run leaves no half-written file.  0 or -1 after a
+ * message. */
 static int write_export(const char *path, FILE *out, FILE *err, const struct cov_report *c, int cobertura,
                         const char *root)
 {
-	char *tmp;
-	FILE *f;
-	int rc;
+	struct export_job j = { c, cobertura, root };
+	char why[1024];
 
 	if (!strcmp(path, "-"))
 		return cobertura ? cov_write_cobertura(out, c, root) : cov_write_lcov(out, c);
-	tmp = malloc(strlen(path) + 32);
-	if (!tmp)
-		return fprintf(err, "kpath coverage: out of memory\n"), -1;
-	sprintf(tmp, "%s.tmp%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(err, "kpath coverage: %s: cannot create: %s\n", kp_term(path), strerror(errno));
-		free(tmp);
+	if (kp_atomic_write(path, fill_export, &j, why, sizeof why) != 0) {
+		fprintf(err, "kpath coverage: cannot write %s\n", kp_term(why));
 		return -1;
 	}
-	rc = cobertura ? cov_write_cobertura(f, c, root) : cov_write_lcov(f, c);
-	if (fclose(f) != 0)
-		rc = -1;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -1;
-	if (rc) {
-		fprintf(err, "kpath coverage: %s: cannot write: %s\n", kp_term(path), strerror(errno));
-		remove(tmp);
-	}
-	free(tmp);
-	return rc;
+	return 0;
 }
 
 /* The gates: COV_EXIT_BELOW after naming every one that fails. */

@@ -219,47 +219,15 @@ static int by_tid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int write_file(const char *path, const struct kp_bytes *b, char *why, size_t whylen)
+static int fill_wpp(void *f, void *b, char *why, size_t whylen)
 {
-	static unsigned seq;
-	char *tmp = kp_tmp_name(path, seq++);
-	if (!tmp) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
+	const struct kp_bytes *bytes = b;
+
+	if (fwrite(bytes->p, 1, bytes->len, f) != bytes->len) {
+		snprintf(why, whylen, "write error: %s", strerror(errno));
+		return KP_EIO;
 	}
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666), rc = 0;
-	if (fd < 0) {
-		snprintf(why, whylen, "cannot create %s: %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	for (size_t off = 0; off < b->len && rc == 0;) {
-		ssize_t n = write(fd, b->p + off, b->len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			snprintf(why, whylen, "write error: %s", n < 0 ? strerror(errno) : "nothing written");
-			rc = -1;
-		} else {
-			off += (size_t)n;
-		}
-	}
-	if (rc == 0 && fsync(fd) != 0) {
-		snprintf(why, whylen, "fsync: %s", strerror(errno));
-		rc = -1;
-	}
-	if (close(fd) != 0 && rc == 0) {
-		snprintf(why, whylen, "close: %s", strerror(errno));
-		rc = -1;
-	}
-	if (rc == 0 && rename(tmp, path) != 0) {
-		snprintf(why, whylen, "rename from %s: %s", tmp, strerror(errno));
-		rc = -1;
-	}
-	if (rc != 0)
-		unlink(tmp);
-	free(tmp);
-	return rc;
+	return 0;
 }
 
 void kp_wpp_write_locked(void)
@@ -309,8 +277,8 @@ void kp_wpp_write_locked(void)
 	char why[512] = "";
 	if (oom || b.oom)
 		fprintf(stderr, "kpath: WPP NOT written: %s: out of memory\n", kp_rt.wpp_path);
-	else if (write_file(kp_rt.wpp_path, &b, why, sizeof why) != 0)
-		fprintf(stderr, "kpath: WPP NOT written: %s: %s\n", kp_rt.wpp_path, why);
+	else if (kp_atomic_write(kp_rt.wpp_path, fill_wpp, &b, why, sizeof why) != 0)
+		fprintf(stderr, "kpath: WPP NOT written: %s\n", why);
 	for (size_t i = 0; i < n; i++)
 		if (all[i]->g.dropped)
 			fprintf(stderr, "kpath: WPP of thread %llu: %llu paths dropped (out of memory)\n",
