@@ -1,6 +1,6 @@
 /*
  * overlap_cmd.c: `kpath overlap estimate PROFILE [--json]` and `kpath
- * overlap check PROFILE EXACT [--json]` (docs/overlap-mode.md).
+ * overlap check PROFILE EXACT [TRACE] [--json]` (docs/overlap-mode.md).
  *
  * estimate: per loop of every --mode overlap function, the lower and upper
  * bound of every interesting path p ! q (equations 7 and 8 of Tallam,
@@ -17,7 +17,10 @@
  * unsound (L > exact or exact > U), when bounds at a loop's maximum overlap
  * are not exact, or when an OL count differs from the sum of the exact
  * counts of its interesting paths (equation 2: the instrumentation's
- * oracle).
+ * oracle).  EXACT may be a KPATH_TRACE of the run instead (its k-IPF with
+ * k = 2 is replayed for the loops), and a trace (EXACT or TRACE) adds the
+ * check of every call site's Type I / II bounds against the trace's exact
+ * counts (overlap_trace.c, overlap_calls_check.c, overlap_calls_out.c).
  */
 #include <errno.h>
 #include <inttypes.h>
