@@ -255,6 +255,11 @@ static int read_exact(const struct kp_profile *p, const char **args, int n, stru
 		        "(run with KPATH_K=2, or give a trace of the run)\n", prof, e->k);
 		return 1;
 	}
+	if (trace && p->runs > 1) {
+		fprintf(stderr, "kpath overlap: %s: the profile holds %" PRIu64 " runs, a trace one: check the profile of "
+		        "the traced run alone\n", trace, p->runs);
+		return 1;
+	}
 	if (trace) {
 		char err[1024];
 		if (ov_calls_exact_read(E, p, trace, err, sizeof err)) {

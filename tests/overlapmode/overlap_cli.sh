@@ -127,6 +127,8 @@ grep -q "other.trace: the trace holds none of the profile's --mode overlap funct
 grep -q "other.json: none of the profile's --mode overlap functions is in the exact counts" "$T/err" || no "other-profile message: $(cat "$T/err")"
 "$KPATH" overlap check "$T/t.json" "$T/t.trace" "$T/t.trace" >/dev/null 2>"$T/err"; [ $? = 2 ] || no "two traces: not exit 2"
 grep -q "a second trace" "$T/err" || no "two traces message: $(cat "$T/err")"
+"$KPATH" overlap check "$T/d1.json" "$T/t.trace" >/dev/null 2>"$T/err" && no "a profile of two runs checked against one trace"
+grep -q "t.trace: the profile holds 2 runs, a trace one" "$T/err" || no "two runs message: $(cat "$T/err")"
 "$KPATH" overlap check "$T/t.json" "$T/none.trace" >/dev/null 2>"$T/err" && no "a missing trace accepted"
 grep -q "none.trace: No such file" "$T/err" || no "missing file message: $(cat "$T/err")"
 exit $fail
