@@ -40,6 +40,17 @@ struct totals {
 	uint64_t unsound, not_exact, of_mismatch, unfinished;
 };
 
+/* One `kpath overlap` run. */
+struct ov_run {
+	const struct kp_profile *prof;
+	const char *path;               /* PROFILE */
+	bool check, json;
+	const struct ov_calls_exact *E; /* check with a trace: the calls' exact counts */
+	json_t *jfuncs;                 /* --json: the functions' objects */
+	struct totals t;                /* the loops' */
+	struct ov_call_totals ct;       /* the calls' */
+};
+
 static json_t *lines_json(const struct kp_func *kf, const struct ol_seqtab *t, uint32_t id)
 {
 	uint32_t n;
@@ -163,10 +174,10 @@ static int read_profile(const char *path, struct kp_profile *p)
  * in check mode without ex, the function never ran in the exact run: no
  * loop is checked), every call site estimated (and checked against E when
  * given; in check mode without E, not shown). */
-static int do_func(const struct kp_profile *prof, const struct kp_func *kf, const struct kp_func *ex, bool check,
-                   const struct ov_calls_exact *E, bool json, json_t *jfuncs, struct totals *t,
-                   struct ov_call_totals *ct, const char *path)
+static int do_func(struct ov_run *R, const struct kp_func *kf, const struct kp_func *ex)
 {
+	bool json = R->json;
+	struct totals *t = &R->t;
 	json_t *jcalls = json_array();
 	struct ov_func of;
 	const char *why = ov_func_init(&of, kf);
@@ -175,7 +186,7 @@ static int do_func(const struct kp_profile *prof, const struct kp_func *kf, cons
 	int rc = 0;
 	if (!why && !json)
 		printf("%s (%s:%u), degree %u\n", kf->name, kf->file, kf->line, of.theta);
-	json_array_foreach(why || (check && !ex) ? NULL : json_object_get(kf->overlap, "overlap_loops"), i, lp) {
+	json_array_foreach(why || (R->check && !ex) ? NULL : json_object_get(kf->overlap, "overlap_loops"), i, lp) {
 		struct ov_loop L;
 		why = ov_loop_init(&L, &of, (uint32_t)json_integer_value(json_object_get(lp, "head")),
 		                   (uint64_t)json_integer_value(json_object_get(lp, "ids")));
@@ -197,13 +208,13 @@ static int do_func(const struct kp_profile *prof, const struct kp_func *kf, cons
 		if (why)
 			break;
 	}
-	if (!why && (!check || E)) /* the calls' exact counts come from a trace (overlap_trace.c) */
-		why = ov_calls_func(prof, &of, E, json, jcalls, ct);
+	if (!why && (!R->check || R->E)) /* the calls' exact counts come from a trace (overlap_trace.c) */
+		why = ov_calls_func(R->prof, &of, R->E, json, jcalls, &R->ct);
 	if (why) {
-		fprintf(stderr, "kpath overlap: %s: function '%s' (%s): %s\n", path, kf->name, kf->file, why);
+		fprintf(stderr, "kpath overlap: %s: function '%s' (%s): %s\n", R->path, kf->name, kf->file, why);
 		rc = 1;
 	} else if (json) {
-		json_array_append_new(jfuncs, json_pack("{s:s, s:s, s:i, s:i, s:o, s:o}", "name", kf->name, "file", kf->file,
+		json_array_append_new(R->jfuncs, json_pack("{s:s, s:s, s:i, s:i, s:o, s:o}", "name", kf->name, "file", kf->file,
 		                                        "line", (json_int_t)kf->line, "degree", (json_int_t)of.theta,
 		                                        "loops", jloops, "calls", jcalls));
 		jloops = jcalls = NULL;
@@ -283,11 +294,14 @@ static const char usage[] = "usage: kpath overlap estimate PROFILE [--json]\n"
 
 /* The program's totals (text or JSON), and check's verdict: 1 when a
  * bound is unsound, not exact at a maximum overlap, or a count differs
- * from the exact ones.  Takes jfuncs. */
-static int finish(const struct totals *t, const struct ov_call_totals *ct, bool check, bool with_trace, bool json,
-                  json_t *jfuncs)
+ * from the exact ones.  Takes R->jfuncs. */
+static int finish(struct ov_run *R)
 {
-	bool calls = !check || with_trace;
+	const struct totals *t = &R->t;
+	const struct ov_call_totals *ct = &R->ct;
+	bool check = R->check, json = R->json, calls = !check || R->E;
+	json_t *jfuncs = R->jfuncs;
+	R->jfuncs = NULL;
 	if (json) {
 		json_t *o = json_pack("{s:o, s:I, s:I, s:I}", "functions", jfuncs, "flow", (json_int_t)t->flow, "definite",
 		                      (json_int_t)t->definite, "potential", (json_int_t)t->potential);
@@ -354,9 +368,8 @@ int kp_overlap_main(int argc, char **argv)
 	int rc = read_profile(args[1], &p);
 	if (!rc && check)
 		rc = read_exact(&p, args + 2, nargs - 2, &e, &E, &with_trace);
-	struct totals t = {0};
-	struct ov_call_totals ct = {0};
-	json_t *jfuncs = json_array();
+	struct ov_run R = {.prof = &p, .path = args[1], .check = check, .json = json, .E = with_trace ? &E : NULL,
+	                   .jfuncs = json_array()};
 	uint32_t nov = 0, nex = 0;
 	for (size_t i = 0; i < p.nfuncs && !rc; i++) {
 		const struct kp_func *kf = &p.funcs[i], *ex = NULL;
@@ -374,7 +387,7 @@ int kp_overlap_main(int argc, char **argv)
 				continue; /* never ran in the exact run: nothing to compare */
 		}
 		nex += ex != NULL;
-		rc = do_func(&p, kf, ex, check, with_trace ? &E : NULL, json, jfuncs, &t, &ct, args[1]);
+		rc = do_func(&R, kf, ex);
 	}
 	if (!rc && !nov) {
 		fprintf(stderr, "kpath overlap: %s: no function instrumented with --mode overlap\n", args[1]);
@@ -385,8 +398,8 @@ int kp_overlap_main(int argc, char **argv)
 		rc = 1;
 	}
 	if (!rc)
-		rc = finish(&t, &ct, check, with_trace, json, jfuncs);
-	jfuncs = NULL;
+		rc = finish(&R);
+	json_decref(R.jfuncs);
 	ov_calls_exact_release(&E);
 	kp_profile_free(&p);
 	kp_profile_free(&e);
