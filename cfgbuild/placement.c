@@ -23,6 +23,7 @@
  * 5. validation: every site-less edge carries nothing; restart blocks have a
  *    known prefix.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -252,21 +253,17 @@ static uint32_t find(uint32_t *uf, uint32_t x)
 
 enum { TIER_BRANCH, TIER_SINGLE, TIER_AWKWARD, TIER_START };
 
-/* Steps 3 and 4. */
-static bool forest(struct pw *w)
+/* Step 3's candidates for the spanning forest: the DAG's CFG edges and each
+ * split block's start edge.  An edge with no insertion site (CFG_NONE) gets
+ * the largest key, so it is taken into the tree first and never carries an
+ * increment.  c has room for d->nedges + w->nb entries; returns how many. */
+static uint32_t candidates(struct pw *w, struct cand *c)
 {
 	const struct cfg *g = w->g;
 	const struct bl_dag *d = w->d;
 	struct bl_placement *p = w->p;
-	uint32_t nn = 2 * w->nb, nc = 0, i;
-	struct cand *c = malloc((d->nedges + w->nb + 1) * sizeof *c);
-	uint32_t *uf = malloc((nn + 1) * sizeof *uf), *adj_start = calloc(nn + 2, sizeof *adj_start);
-	uint32_t *adj = NULL, *queue = malloc((nn + 1) * sizeof *queue);
-	bool *seen = calloc(nn + 1, sizeof *seen), ok = false;
-	uint64_t *pot = calloc(nn + 1, sizeof *pot);
+	uint32_t nc = 0, i;
 
-	if (!c || !uf || !adj_start || !queue || !seen || !pot)
-		goto out;
 	for (i = 0; i < d->nedges; i++) {
 		const struct bl_edge *b = &d->edges[i];
 		const struct cfg_edge *ce;
@@ -292,6 +289,24 @@ static bool forest(struct pw *w)
 			c[nc].b = i;
 			c[nc++].val = 0;
 		}
+	return nc;
+}
+
+/* Steps 3 and 4. */
+static bool forest(struct pw *w)
+{
+	const struct bl_dag *d = w->d;
+	struct bl_placement *p = w->p;
+	uint32_t nn = 2 * w->nb, nc, i;
+	struct cand *c = malloc((d->nedges + w->nb + 1) * sizeof *c);
+	uint32_t *uf = malloc((nn + 1) * sizeof *uf), *adj_start = calloc(nn + 2, sizeof *adj_start);
+	uint32_t *adj = NULL, *queue = malloc((nn + 1) * sizeof *queue);
+	bool *seen = calloc(nn + 1, sizeof *seen), ok = false;
+	uint64_t *pot = calloc(nn + 1, sizeof *pot);
+
+	if (!c || !uf || !adj_start || !queue || !seen || !pot)
+		goto out;
+	nc = candidates(w, c);
 	qsort(c, nc, sizeof *c, cmp_cand);
 	for (i = 0; i < nn; i++)
 		uf[i] = i;
@@ -504,19 +519,19 @@ void bl_placement_free(struct bl_placement *p)
 	free(p);
 }
 
-/* A path end at block u with dummy or real edge val v into EXIT. */
-static void end_at(const struct bl_placement *p, uint32_t u, uint64_t v, struct bl_code *c)
+/* A path end at block u with dummy or real edge weight v into EXIT. */
+static void end_at(const struct bl_reg *r, uint32_t u, uint64_t v, struct bl_code *c)
 {
 	c->ends = true;
-	c->end_rel = !p->known[u];
-	c->end = p->known[u] ? p->prefix[u] + v : v - p->pot[u];
+	c->end_rel = !r->known[u];
+	c->end = r->known[u] ? r->prefix[u] + v : v - r->pot[u];
 }
 
-bool bl_code_edge(const struct bl_placement *p, const struct cfg *g, const struct bl_dag *d, uint32_t e,
-                  struct bl_code *c)
+bool bl_code_edge_reg(const struct bl_placement *p, const struct bl_reg *r, const struct cfg *g,
+                      const struct bl_dag *d, uint32_t e, struct bl_code *c)
 {
 	uint32_t u = g->edges[e].src, v = g->edges[e].dst;
-	uint64_t val, inc;
+	uint64_t w, inc;
 
 	memset(c, 0, sizeof *c);
 	switch (d->role[e]) {
@@ -528,9 +543,9 @@ bool bl_code_edge(const struct bl_placement *p, const struct cfg *g, const struc
 
 		if (x == CFG_NONE || n == CFG_NONE)
 			return false;
-		end_at(p, u, d->edges[x].val, c);
+		end_at(r, u, r->weight(r->ctx, x), c);
 		c->upd = BL_UPD_SET;
-		c->val = d->edges[n].val + p->pot_in[v];
+		c->val = r->weight(r->ctx, n) + r->pot_in[v];
 		return true;
 	}
 	case ROLE_FORWARD:
@@ -538,31 +553,66 @@ bool bl_code_edge(const struct bl_placement *p, const struct cfg *g, const struc
 	}
 	if (p->dag_edge[e] == CFG_NONE)
 		return false; /* into a block from which EXIT is unreachable */
-	val = d->edges[p->dag_edge[e]].val;
+	w = r->weight(r->ctx, p->dag_edge[e]);
 	if (v == CFG_EXIT) {
-		end_at(p, u, val, c);
+		end_at(r, u, w, c);
 		return true;
 	}
 	if (u == CFG_ENTRY || is_restart(p, u)) {
 		c->upd = BL_UPD_SET;
-		c->val = p->prefix[u] + val + p->pot_in[v];
+		c->val = r->prefix[u] + w + r->pot_in[v];
 		return true;
 	}
-	inc = val + p->pot_in[v] - p->pot[u];
+	inc = w + r->pot_in[v] - r->pot[u];
+	assert(!p->in_tree[e] || inc == 0); /* the potentials make tree edges free */
 	if (p->in_tree[e] || inc == 0)
 		return true;
-	c->upd = p->known[u] ? BL_UPD_SET : BL_UPD_ADD;
-	c->val = p->known[u] ? p->prefix[u] + val + p->pot_in[v] : inc;
+	c->upd = r->known[u] ? BL_UPD_SET : BL_UPD_ADD;
+	c->val = r->known[u] ? r->prefix[u] + w + r->pot_in[v] : inc;
 	return true;
 }
 
-void bl_code_start(const struct bl_placement *p, uint32_t b, struct bl_code *c)
+void bl_code_start_reg(const struct bl_placement *p, const struct bl_reg *r, uint32_t b, struct bl_code *c)
 {
-	uint64_t inc = p->pot[b] - p->pot_in[b];
+	uint64_t inc = r->pot[b] - r->pot_in[b];
 
 	memset(c, 0, sizeof *c);
 	if (p->start_in_tree[b] || inc == 0)
 		return;
-	c->upd = p->known[b] ? BL_UPD_SET : BL_UPD_ADD;
-	c->val = p->known[b] ? p->prefix[b] + p->pot[b] : inc;
+	c->upd = r->known[b] ? BL_UPD_SET : BL_UPD_ADD;
+	c->val = r->known[b] ? r->prefix[b] + r->pot[b] : inc;
+}
+
+static uint64_t bl_val(const void *dag, uint32_t i)
+{
+	return ((const struct bl_dag *)dag)->edges[i].val;
+}
+
+/* The Ball-Larus register: weights are the DAG's edge values. */
+static struct bl_reg bl_register(const struct bl_placement *p, const struct bl_dag *d)
+{
+	struct bl_reg r;
+
+	r.pot = p->pot;
+	r.pot_in = p->pot_in;
+	r.prefix = p->prefix;
+	r.known = p->known;
+	r.weight = bl_val;
+	r.ctx = d;
+	return r;
+}
+
+bool bl_code_edge(const struct bl_placement *p, const struct cfg *g, const struct bl_dag *d, uint32_t e,
+                  struct bl_code *c)
+{
+	struct bl_reg r = bl_register(p, d);
+
+	return bl_code_edge_reg(p, &r, g, d, e, c);
+}
+
+void bl_code_start(const struct bl_placement *p, uint32_t b, struct bl_code *c)
+{
+	struct bl_reg r = bl_register(p, NULL);
+
+	bl_code_start_reg(p, &r, b, c);
 }

@@ -100,4 +100,20 @@ bool bl_code_edge(const struct bl_placement *p, const struct cfg *g, const struc
 /* The code at the start site of split block b (BL_UPD_NONE when none). */
 void bl_code_start(const struct bl_placement *p, uint32_t b, struct bl_code *c);
 
+/* A path register on placement p: its potentials per block (pot after a
+ * split block's start site, pot_in before it), the prefix of each block
+ * where known[v], and the weight of each DAG edge.  bl_code_edge and
+ * bl_code_start are the Ball-Larus register (weights: the edges' vals, p's
+ * potentials); the PPP register (ppp_place.c) is the same forest with the
+ * weights W of the PPP numbering and its own potentials. */
+struct bl_reg {
+	const uint64_t *pot, *pot_in, *prefix;
+	const bool *known;
+	uint64_t (*weight)(const void *ctx, uint32_t dag_edge);
+	const void *ctx;
+};
+bool bl_code_edge_reg(const struct bl_placement *p, const struct bl_reg *r, const struct cfg *g,
+                      const struct bl_dag *d, uint32_t e, struct bl_code *c);
+void bl_code_start_reg(const struct bl_placement *p, const struct bl_reg *r, uint32_t b, struct bl_code *c);
+
 #endif

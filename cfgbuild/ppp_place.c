@@ -220,72 +220,36 @@ struct ppp_place *ppp_place_new(const struct bl_placement *p, const struct bl_pl
 	return pp;
 }
 
-static bool known(const struct ppp_place *pp, uint32_t v)
+static uint64_t ppp_weight(const void *n, uint32_t i)
 {
-	return ((const struct pp_full *)pp)->known[v];
+	return w_of(n, i);
 }
 
-/* A path end at block u with dummy or real edge weight w into EXIT. */
-static void end_at(const struct ppp_place *pp, uint32_t u, uint64_t w, struct bl_code *c)
+/* The PPP register: the weights W of numbering n, pp's potentials. */
+static struct bl_reg ppp_register(const struct ppp_place *pp, const struct ppp_numbering *n)
 {
-	c->ends = true;
-	c->end_rel = !known(pp, u);
-	c->end = known(pp, u) ? pp->prefix[u] + w : w - pp->pot[u];
+	struct bl_reg r;
+
+	r.pot = pp->pot;
+	r.pot_in = pp->pot_in;
+	r.prefix = pp->prefix;
+	r.known = ((const struct pp_full *)pp)->known;
+	r.weight = ppp_weight;
+	r.ctx = n;
+	return r;
 }
 
-/* bl_code_edge (placement.c) with W for val and the PPP potentials. */
 bool ppp_code_edge(const struct ppp_place *pp, const struct bl_placement *p, const struct cfg *g,
                    const struct bl_dag *d, const struct ppp_numbering *n, uint32_t e, struct bl_code *c)
 {
-	uint32_t u = g->edges[e].src, v = g->edges[e].dst;
-	uint64_t w, inc;
+	struct bl_reg r = ppp_register(pp, n);
 
-	memset(c, 0, sizeof *c);
-	switch (d->role[e]) {
-	case ROLE_DEAD:
-		return false;
-	case ROLE_BACK:
-	case ROLE_CUT: {
-		uint32_t x = d->dummy_exit[u], m = d->dummy_entry[v];
-
-		if (x == CFG_NONE || m == CFG_NONE)
-			return false;
-		end_at(pp, u, w_of(n, x), c);
-		c->upd = BL_UPD_SET;
-		c->val = w_of(n, m) + pp->pot_in[v];
-		return true;
-	}
-	case ROLE_FORWARD:
-		break;
-	}
-	if (p->dag_edge[e] == CFG_NONE)
-		return false;
-	w = w_of(n, p->dag_edge[e]);
-	if (v == CFG_EXIT) {
-		end_at(pp, u, w, c);
-		return true;
-	}
-	if (u == CFG_ENTRY || (p->restart && p->restart[u])) {
-		c->upd = BL_UPD_SET;
-		c->val = pp->prefix[u] + w + pp->pot_in[v];
-		return true;
-	}
-	inc = w + pp->pot_in[v] - pp->pot[u];
-	assert(!p->in_tree[e] || inc == 0); /* tree edges are free for both registers */
-	if (p->in_tree[e] || inc == 0)
-		return true;
-	c->upd = known(pp, u) ? BL_UPD_SET : BL_UPD_ADD;
-	c->val = known(pp, u) ? pp->prefix[u] + w + pp->pot_in[v] : inc;
-	return true;
+	return bl_code_edge_reg(p, &r, g, d, e, c);
 }
 
 void ppp_code_start(const struct ppp_place *pp, const struct bl_placement *p, uint32_t b, struct bl_code *c)
 {
-	uint64_t inc = pp->pot[b] - pp->pot_in[b];
+	struct bl_reg r = ppp_register(pp, NULL);
 
-	memset(c, 0, sizeof *c);
-	if (p->start_in_tree[b] || inc == 0)
-		return;
-	c->upd = known(pp, b) ? BL_UPD_SET : BL_UPD_ADD;
-	c->val = known(pp, b) ? pp->prefix[b] + pp->pot[b] : inc;
+	bl_code_start_reg(p, &r, b, c);
 }

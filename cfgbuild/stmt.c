@@ -8,6 +8,7 @@
  */
 #include "build_internal.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -351,22 +352,11 @@ static void for_stmt(struct builder *b, uint32_t c)
 	uint32_t rp = match_close(b, kw + 1), s1 = CFG_NONE, s2 = CFG_NONE;
 	if (rp == CFG_NONE)
 		fail_at(b, b->toks[kw].off, "unbalanced for header");
-	int depth = 0;
-	for (uint32_t i = kw + 2; i < rp; i++) {
-		const char *s = b->toks[i].sp;
-		if (b->toks[i].kind != CXToken_Punctuation)
-			continue;
-		if (is_open(s))
-			depth++;
-		else if (is_close(s))
-			depth--;
-		else if (depth == 0 && s[0] == ';' && !s[1]) {
-			if (s1 == CFG_NONE)
-				s1 = i;
-			else if (s2 == CFG_NONE)
-				s2 = i;
-		}
-	}
+	/* find_semi stops at the header's ")" (its depth goes below 0) */
+	s1 = find_semi(b, kw + 2);
+	if (s1 != CFG_NONE)
+		s2 = find_semi(b, s1 + 1);
+	assert(s2 == CFG_NONE || s2 < rp);
 	if (s2 == CFG_NONE)
 		fail_macro(b, b->toks[kw].off, "for header inside a macro expansion");
 	/* A declaration in the init part ends with its own ";" (s1). */

@@ -17,10 +17,12 @@
 
 #include "kipf_tool.h"
 #include "kp_internal.h"
+#include "opts.h"
 #include "wpp.h"
 
 struct rfunc {
-	struct kpath_rt_func d; /* owned copies of the tables */
+	struct wpp_func w;      /* the descriptor as read: owns the tables */
+	struct kpath_rt_func d; /* the same tables as the runtime sees them */
 	struct kp_tfunc *tf;
 };
 
@@ -53,83 +55,37 @@ static int fail(const struct replay *r, const char *what)
 	return 1;
 }
 
+/* An 'F' chunk: the descriptor record (wpp_parse_func, shared with the WPP
+ * reader) becomes the kpath_rt_func the replay's consumer is built on. */
 static int read_func(struct replay *r, const unsigned char *p, const unsigned char *end)
 {
-	unsigned index;
-	if (kp_varint_get_u32(&p, end, &index))
+	struct wpp_func w;
+	uint64_t index;
+
+	if (wpp_parse_func(p, end, &w, &index))
 		return fail(r, "corrupt function entry");
-	if (index != r->nf)
+	if (index != r->nf) {
+		wpp_func_free(&w);
 		return fail(r, "function entries out of order");
+	}
 	struct rfunc **a = realloc(r->f, (r->nf + 1) * sizeof *a);
-	if (!a)
+	struct rfunc *f = a ? calloc(1, sizeof *f) : NULL;
+	if (a)
+		r->f = a;
+	if (!f) {
+		wpp_func_free(&w);
 		return fail(r, "out of memory");
-	r->f = a;
-	struct rfunc *f = calloc(1, sizeof *f);
-	if (!f)
-		return fail(r, "out of memory");
-	struct kpath_rt_func *d = &f->d;
-	char *name = NULL, *file = NULL, *sum = NULL, *hash = NULL;
-	unsigned *lines = NULL, *last = NULL;
-	struct kpath_rt_edge *edges = NULL;
-	uint64_t np;
-	d->abi = KPATH_RT_ABI;
-	if (kp_varint_get_str(&p, end, &name) || kp_varint_get_str(&p, end, &file) || kp_varint_get_u32(&p, end, &d->line) ||
-	    kp_varint_get_str(&p, end, &sum) || kp_varint_get(&p, end, &np) || kp_varint_get_u32(&p, end, &d->num_blocks) ||
-	    d->num_blocks > (size_t)(end - p))
-		goto bad;
-	d->num_paths = np;
-	lines = calloc(d->num_blocks + 1, sizeof *lines);
-	if (!lines)
-		goto bad;
-	for (unsigned i = 0; i < d->num_blocks; i++)
-		if (kp_varint_get_u32(&p, end, &lines[i]))
-			goto bad;
-	if (kp_varint_get_u32(&p, end, &d->num_edges) || d->num_edges > (size_t)(end - p))
-		goto bad;
-	edges = calloc(d->num_edges + 1, sizeof *edges);
-	if (!edges)
-		goto bad;
-	for (unsigned i = 0; i < d->num_edges; i++) {
-		uint64_t val;
-		if (kp_varint_get_u32(&p, end, &edges[i].src) || kp_varint_get_u32(&p, end, &edges[i].dst) ||
-		    kp_varint_get(&p, end, &val))
-			goto bad;
-		edges[i].val = val;
 	}
-	if (p < end) { /* the optional block_last_line trailer */
-		last = calloc(d->num_blocks + 1, sizeof *last);
-		if (!last)
-			goto bad;
-		for (unsigned i = 0; i < d->num_blocks; i++)
-			if (kp_varint_get_u32(&p, end, &last[i]))
-				goto bad;
-		if (p < end && (kp_varint_get_str(&p, end, &hash) || kp_rule_hex16(hash)))
-			goto bad; /* the optional source hash after them */
-		if (p != end)
-			goto bad;
-	}
-	d->name = name;
-	d->file = file;
-	d->checksum = sum;
-	d->source_hash = hash;
-	d->block_line = lines;
-	d->block_last_line = last;
-	d->edges = edges;
-	f->tf = kp_tfunc_new(d, r->k);
-	r->f[r->nf++] = f; /* owns the strings from here on */
+	f->w = w;
+	f->d = (struct kpath_rt_func){ .abi = KPATH_RT_ABI, .name = w.name, .file = w.file, .line = w.line,
+		.checksum = w.checksum, .num_paths = w.num_paths, .num_blocks = w.dag.num_blocks,
+		.block_line = w.dag.block_line, .num_edges = w.dag.num_edges, .edges = w.dag.edges,
+		.block_last_line = w.dag.block_last_line, .source_hash = w.source_hash };
+	f->tf = kp_tfunc_new(&f->d, r->k);
+	r->f[r->nf++] = f; /* freed with the replay from here on */
 	if (!f->tf)
 		return fail(r, "out of memory");
 	return 0;
-bad:
-	free(f);
-	free(name);
-	free(file);
-	free(sum);
-	free(hash);
-	free(lines);
-	free(last);
-	free(edges);
-	return fail(r, "corrupt function entry");
 }
 
 static struct rthread *thread_of(struct replay *r, uint64_t tid)
@@ -292,13 +248,7 @@ int kp_kipf_replay(const char *trace, unsigned k, bool strict, const char *who, 
 	for (uint32_t i = 0; i < r.nf; i++) {
 		struct rfunc *f = r.f[i];
 		kp_tfunc_free(f->tf);
-		free((char *)f->d.name);
-		free((char *)f->d.file);
-		free((char *)f->d.checksum);
-		free((char *)f->d.source_hash);
-		free((unsigned *)f->d.block_line);
-		free((unsigned *)f->d.block_last_line);
-		free((struct kpath_rt_edge *)f->d.edges);
+		wpp_func_free(&f->w);
 		free(f);
 	}
 	free(r.f);
@@ -311,21 +261,31 @@ int kp_kipf_replay(const char *trace, unsigned k, bool strict, const char *who, 
 
 int kp_kipf_main(int argc, char **argv)
 {
-	const char *out = NULL, *trace = NULL, *ks = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if ((!strcmp(a, "--k") || !strcmp(a, "-k")) && i + 1 < argc)
-			ks = argv[++i];
-		else if (!strncmp(a, "--k=", 4))
-			ks = a + 4;
-		else if (!strcmp(a, "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+	enum { KO_K = 1, KO_OUT, KO_HELP };
+	static const struct kp_opt tab[] = {
+		{"--k", KO_K, KP_OPT_VALUE},
+		{"-k", KO_K, KP_OPT_VALUE},
+		{"-o", KO_OUT, KP_OPT_VALUE},
+		{"--help", KO_HELP, KP_OPT_FLAG},
+		{"-h", KO_HELP, KP_OPT_FLAG},
+		{NULL, 0, KP_OPT_FLAG},
+	};
+	struct kp_optstate st;
+	const char *out = NULL, *trace = NULL, *ks = NULL, *v;
+	int id;
+
+	kp_opt_init(&st, argc, argv);
+	while ((id = kp_opt_next(&st, tab, &v)) != KP_OPT_DONE) {
+		if (id == KO_K)
+			ks = v;
+		else if (id == KO_OUT)
+			out = v;
+		else if (id == KO_HELP)
 			return help();
-		else if (a[0] == '-' && a[1])
-			return usage();
-		else if (!trace)
-			trace = a;
+		else if (id == KP_OPT_ARG && !trace)
+			trace = v;
+		else if (id == KP_OPT_REST && st.nrest == 1 && !trace)
+			trace = st.rest[0];
 		else
 			return usage();
 	}

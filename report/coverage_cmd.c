@@ -6,6 +6,7 @@
  * or --json), and apply the --fail-under gates.  Exit statuses are
  * coverage.h's.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <jansson.h>
 
 #include "coverage.h"
+#include "opts.h"
 #include "rep.h"
 #include "report.h"
 
@@ -70,12 +72,70 @@ static int parse_percent(const char *s, double *out)
 	return *end || *out < 0 || *out > 100 ? -1 : 0;
 }
 
+enum { CV_JSON = 1, CV_HELP, CV_SOURCE_DIR, CV_LCOV, CV_COBERTURA, CV_GATE /* + gate index */ };
+
+static const struct kp_opt cov_opts_tab[] = {
+	{"--json", CV_JSON, KP_OPT_FLAG},
+	{"--help", CV_HELP, KP_OPT_FLAG},
+	{"-h", CV_HELP, KP_OPT_FLAG},
+	{"--source-dir", CV_SOURCE_DIR, KP_OPT_NEEDS},
+	{"--lcov", CV_LCOV, KP_OPT_NEEDS},
+	{"--cobertura", CV_COBERTURA, KP_OPT_NEEDS},
+	{"--fail-under-line", CV_GATE + 0, KP_OPT_NEEDS},
+	{"--fail-under-branch", CV_GATE + 1, KP_OPT_NEEDS},
+	{"--fail-under-function", CV_GATE + 2, KP_OPT_NEEDS},
+	{"--fail-under-path", CV_GATE + 3, KP_OPT_NEEDS},
+	{NULL, 0, KP_OPT_FLAG},
+};
+
+struct cov_args {
+	struct cov_opts *o;
+	FILE *err;
+};
+
+/* One item of the command line (kp_opt_fn). */
+static int cov_item(void *ctx, const struct kp_optstate *st, int id, const char *v)
+{
+	struct cov_opts *o = ((struct cov_args *)ctx)->o;
+	FILE *err = ((struct cov_args *)ctx)->err;
+
+	switch (id) {
+	case KP_OPT_ARG:
+		o->profiles[o->nprofiles++] = v;
+		return 0;
+	case KP_OPT_UNKNOWN:
+		return usage_error(err, "unknown option", v);
+	case CV_JSON:
+		o->json = 1;
+		return 0;
+	case CV_HELP:
+		o->help = 1;
+		return 0;
+	case CV_SOURCE_DIR:
+		if (st->missing)
+			return usage_error(err, "--source-dir needs a value", NULL);
+		o->source_dir = v;
+		return 0;
+	case CV_LCOV:
+	case CV_COBERTURA:
+		if (st->missing)
+			return usage_error(err, id == CV_LCOV ? "--lcov needs a file name" : "--cobertura needs a file name",
+			                   NULL);
+		*(id == CV_LCOV ? &o->lcov : &o->cobertura) = v;
+		return 0;
+	}
+	assert(id >= CV_GATE && id < CV_GATE + NGATES);
+	if (st->missing)
+		return usage_error(err, "a percentage is missing after", st->arg);
+	if (parse_percent(v, &o->gate[id - CV_GATE]) < 0)
+		return usage_error(err, "not a percentage from 0 to 100", v);
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct cov_opts *o, FILE *err)
 {
-	static const char *const opt[NGATES] = { "--fail-under-line", "--fail-under-branch",
-		                                 "--fail-under-function", "--fail-under-path" };
-	const char *val;
-	int i, r, k, dashdash = 0;
+	struct cov_args ca = { o, err };
+	int k, r;
 
 	memset(o, 0, sizeof *o);
 	for (k = 0; k < NGATES; k++)
@@ -83,41 +143,8 @@ static int parse_args(int argc, char **argv, struct cov_opts *o, FILE *err)
 	o->profiles = calloc((size_t)argc + 1, sizeof *o->profiles);
 	if (!o->profiles)
 		return fprintf(err, "kpath coverage: out of memory\n"), REP_EXIT_FAIL;
-	for (i = 1; i < argc; i++) {
-		if (dashdash || argv[i][0] != '-' || !argv[i][1]) {
-			o->profiles[o->nprofiles++] = argv[i];
-			continue;
-		}
-		if (!strcmp(argv[i], "--")) {
-			dashdash = 1;
-		} else if (!strcmp(argv[i], "--json")) {
-			o->json = 1;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			o->help = 1;
-		} else if ((r = rep_take_value(argc, argv, &i, "--source-dir", &val))) {
-			if (r < 0)
-				return usage_error(err, "--source-dir needs a value", NULL);
-			o->source_dir = val;
-		} else if ((r = rep_take_value(argc, argv, &i, "--lcov", &val))) {
-			if (r < 0)
-				return usage_error(err, "--lcov needs a file name", NULL);
-			o->lcov = val;
-		} else if ((r = rep_take_value(argc, argv, &i, "--cobertura", &val))) {
-			if (r < 0)
-				return usage_error(err, "--cobertura needs a file name", NULL);
-			o->cobertura = val;
-		} else {
-			for (k = 0; k < NGATES; k++)
-				if ((r = rep_take_value(argc, argv, &i, opt[k], &val)))
-					break;
-			if (k == NGATES)
-				return usage_error(err, "unknown option", argv[i]);
-			if (r < 0)
-				return usage_error(err, "a percentage is missing after", opt[k]);
-			if (parse_percent(val, &o->gate[k]) < 0)
-				return usage_error(err, "not a percentage from 0 to 100", val);
-		}
-	}
+	if ((r = kp_opt_parse(argc, argv, cov_opts_tab, cov_item, &ca)) != 0)
+		return r;
 	if (!o->help && o->nprofiles == 0)
 		return usage_error(err, "no profile given", NULL);
 	if (o->lcov && o->cobertura && !strcmp(o->lcov, "-") && !strcmp(o->cobertura, "-"))
@@ -179,15 +206,6 @@ static json_t *summary_json(const struct cov_counts k[4])
 	                 counts_json(k[2]), "paths", counts_json(k[3]));
 }
 
-static json_t *u64j(uint64_t v)
-{
-	char b[24];
-	if (v <= INT64_MAX)
-		return json_integer((json_int_t)v);
-	snprintf(b, sizeof b, "%llu", (unsigned long long)v);
-	return json_string(b);
-}
-
 static json_t *file_json(const struct cov_file *f)
 {
 	const struct cov_counts k[4] = { f->line, f->branch, f->func, f->path };
@@ -197,20 +215,20 @@ static json_t *file_json(const struct cov_file *f)
 	if (!o || !fns || !unc || !lc || !br)
 		goto fail;
 	for (i = 0; i < f->nlines; i++)
-		if (json_array_append_new(lc, json_pack("[Io]", (json_int_t)f->lines[i].line, u64j(f->lines[i].count))))
+		if (json_array_append_new(lc, json_pack("[Io]", (json_int_t)f->lines[i].line, rep_json_u64(f->lines[i].count))))
 			goto fail;
 	for (i = 0; i < f->nbranches; i++) {
 		const struct cov_branch *x = &f->branches[i];
 		if (json_array_append_new(br, json_pack("{sIsssIsIso}", "line", (json_int_t)x->line, "function",
 		                                        f->fns[x->fn].name, "block", (json_int_t)x->block, "index",
-		                                        (json_int_t)x->index, "count", u64j(x->count))))
+		                                        (json_int_t)x->index, "count", rep_json_u64(x->count))))
 			goto fail;
 	}
 	for (i = 0; i < f->nfns; i++)
 		if (json_array_append_new(fns, json_pack("{sssisosososb}", "name", f->fns[i].name, "line",
-		                                         (json_int_t)f->fns[i].line, "entries", u64j(f->fns[i].entries),
-		                                         "paths_run", u64j(f->fns[i].paths_run), "num_paths",
-		                                         u64j(f->fns[i].num_paths), "cfg", f->fns[i].has_cfg)))
+		                                         (json_int_t)f->fns[i].line, "entries", rep_json_u64(f->fns[i].entries),
+		                                         "paths_run", rep_json_u64(f->fns[i].paths_run), "num_paths",
+		                                         rep_json_u64(f->fns[i].num_paths), "cfg", f->fns[i].has_cfg)))
 			goto fail;
 	for (i = 0; i < f->nlines; i++)
 		if (!f->lines[i].count && json_array_append_new(unc, json_integer(f->lines[i].line)))
@@ -379,27 +397,37 @@ out:
  * kpath coverage with --lcov/--cobertura OUT (default "-"). */
 int kp_export_main(int argc, char **argv)
 {
+	enum { EX_FORMAT = 1, EX_OUT };
+	static const struct kp_opt tab[] = {
+		{"--format", EX_FORMAT, KP_OPT_NEEDS},
+		{"-o", EX_OUT, KP_OPT_NEEDS},
+		{NULL, 0, KP_OPT_FLAG},
+	};
+	struct kp_optstate st;
 	const char *format = NULL, *outp = "-", *val, **av;
-	int i, n = 0, r, rc;
+	int i, n = 0, id, rc;
 
 	av = calloc((size_t)argc + 3, sizeof *av);
 	if (!av)
 		return fprintf(stderr, "kpath export: out of memory\n"), REP_EXIT_FAIL;
 	av[n++] = "coverage";
-	for (i = 1; i < argc; i++) {
-		const char *opt = argv[i];
-		if ((r = rep_take_value(argc, argv, &i, "--format", &val)) > 0)
-			format = val;
-		else if (r == 0 && (r = rep_take_value(argc, argv, &i, "-o", &val)) > 0)
-			outp = val;
-		if (r < 0) {
+	/* --format and -o are export's; the rest goes to coverage as it is */
+	kp_opt_init(&st, argc, argv);
+	while ((id = kp_opt_next(&st, tab, &val)) != KP_OPT_DONE) {
+		if (st.missing) {
 			free(av);
-			fprintf(stderr, "kpath export: %s needs a value\n", kp_term(opt));
+			fprintf(stderr, "kpath export: %s needs a value\n", kp_term(st.arg));
 			return REP_EXIT_USAGE;
 		}
-		if (r > 0)
-			continue;
-		av[n++] = argv[i];
+		if (id == EX_FORMAT)
+			format = val;
+		else if (id == EX_OUT)
+			outp = val;
+		else if (id == KP_OPT_REST)
+			for (av[n++] = "--", i = 0; i < st.nrest; i++)
+				av[n++] = st.rest[i];
+		else
+			av[n++] = val;
 	}
 	if (!format || (strcmp(format, "lcov") && strcmp(format, "cobertura"))) {
 		free(av);

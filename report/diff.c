@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
 #include "rep.h"
 #include "report.h"
 
@@ -77,43 +78,72 @@ static int diff_usage_error(FILE *err, const char *what, const char *arg)
 	return REP_EXIT_USAGE;
 }
 
+enum { DF_HELP = 1, DF_JSON, DF_TOP, DF_FUNCTION, DF_FILE };
+
+static const struct kp_opt diff_opts_tab[] = {
+	{"--help", DF_HELP, KP_OPT_FLAG},
+	{"-h", DF_HELP, KP_OPT_FLAG},
+	{"--json", DF_JSON, KP_OPT_FLAG},
+	{"--top", DF_TOP, KP_OPT_NEEDS},
+	{"--function", DF_FUNCTION, KP_OPT_NEEDS},
+	{"--file", DF_FILE, KP_OPT_NEEDS},
+	{NULL, 0, KP_OPT_FLAG},
+};
+
+struct diff_args {
+	struct diff_opts *o;
+	int nfiles;
+	FILE *out, *err;
+};
+
+/* One item of the command line (kp_opt_fn); -1 after --help. */
+static int diff_item(void *ctx, const struct kp_optstate *st, int id, const char *v)
+{
+	struct diff_args *a = ctx;
+	struct diff_opts *o = a->o;
+
+	switch (id) {
+	case KP_OPT_ARG:
+		if (a->nfiles == 2)
+			return diff_usage_error(a->err, "more than two profiles", v);
+		*(a->nfiles++ ? &o->new_path : &o->old_path) = v;
+		return 0;
+	case KP_OPT_UNKNOWN:
+		return diff_usage_error(a->err, "unknown option", v);
+	case DF_HELP:
+		diff_usage(a->out);
+		return -1;
+	case DF_JSON:
+		o->json = 1;
+		return 0;
+	case DF_TOP:
+		if (st->missing || rep_parse_count(v, &o->top) < 0)
+			return diff_usage_error(a->err, "--top: not a count", v);
+		return 0;
+	case DF_FUNCTION:
+		if (st->missing)
+			return diff_usage_error(a->err, "--function needs a value", NULL);
+		o->function = v;
+		return 0;
+	default:
+		if (st->missing)
+			return diff_usage_error(a->err, "--file needs a value", NULL);
+		o->file = v;
+		return 0;
+	}
+}
+
 static int parse_args(int argc, char **argv, struct diff_opts *o, FILE *out,
                       FILE *err)
 {
-	const char *val;
-	int i, r, nfiles = 0, only_files = 0;
+	struct diff_args da = { o, 0, out, err };
+	int r, nfiles;
 
 	memset(o, 0, sizeof *o);
 	o->top = REP_TOP_DEFAULT;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (only_files || a[0] != '-' || a[1] == '\0') {
-			if (nfiles == 2)
-				return diff_usage_error(err, "more than two profiles", a);
-			*(nfiles++ ? &o->new_path : &o->old_path) = a;
-		} else if (!strcmp(a, "--")) {
-			only_files = 1;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			diff_usage(out);
-			return -1;
-		} else if (!strcmp(a, "--json")) {
-			o->json = 1;
-		} else if ((r = rep_take_value(argc, argv, &i, "--top", &val))) {
-			if (r < 0 || rep_parse_count(val, &o->top) < 0)
-				return diff_usage_error(err, "--top: not a count", r < 0 ? NULL : val);
-		} else if ((r = rep_take_value(argc, argv, &i, "--function", &val))) {
-			if (r < 0)
-				return diff_usage_error(err, "--function needs a value", NULL);
-			o->function = val;
-		} else if ((r = rep_take_value(argc, argv, &i, "--file", &val))) {
-			if (r < 0)
-				return diff_usage_error(err, "--file needs a value", NULL);
-			o->file = val;
-		} else {
-			return diff_usage_error(err, "unknown option", a);
-		}
-	}
+	if ((r = kp_opt_parse(argc, argv, diff_opts_tab, diff_item, &da)) != 0)
+		return r;
+	nfiles = da.nfiles;
 	if (nfiles != 2)
 		return diff_usage_error(err, "two profiles needed (OLD.json NEW.json)", NULL);
 	return 0;
@@ -338,16 +368,6 @@ static void print_text(FILE *out, const struct diff_opts *o,
 	}
 }
 
-static json_t *jnum(uint64_t v)
-{
-	char buf[24];
-
-	if (v <= INT64_MAX)
-		return json_integer((json_int_t)v);
-	snprintf(buf, sizeof buf, "%" PRIu64, v);
-	return json_string(buf);
-}
-
 static json_t *jfunc(const struct rep_func *f, const char *status)
 {
 	return json_pack("{s:s?, s:s?, s:i, s:s, s:s}", "name", f->name, "file",
@@ -370,7 +390,7 @@ static int print_json(FILE *out, const struct diff_opts *o,
 	                 "schema", "kpath-diff/1", "old", o->old_path, "new",
 	                 o->new_path, "old_k", (json_int_t)ro->k, "new_k",
 	                 (json_int_t)rn->k, "k", (json_int_t)k, "old_runs",
-	                 jnum(ro->runs), "new_runs", jnum(rn->runs), "unchanged",
+	                 rep_json_u64(ro->runs), "new_runs", rep_json_u64(rn->runs), "unchanged",
 	                 (json_int_t)nunchanged);
 	if (!root)
 		return -1;
@@ -381,8 +401,8 @@ static int print_json(FILE *out, const struct diff_opts *o,
 
 		e |= !fo || !rows;
 		e |= json_array_append_new(fa, fo);
-		e |= json_object_set_new(fo, "old_flow", jnum(d[i].old->flow));
-		e |= json_object_set_new(fo, "new_flow", jnum(d[i].new->flow));
+		e |= json_object_set_new(fo, "old_flow", rep_json_u64(d[i].old->flow));
+		e |= json_object_set_new(fo, "new_flow", rep_json_u64(d[i].new->flow));
 		e |= json_object_set_new(fo, "rows", rows);
 		for (j = 0; !e && j < rep_shown(d[i].nrows, o->top); j++) {
 			const struct diff_row *w = &d[i].rows[j];
@@ -390,12 +410,12 @@ static int print_json(FILE *out, const struct diff_opts *o,
 			uint32_t m;
 
 			for (m = 0; ids && m < w->seq->depth; m++)
-				e |= json_array_append_new(ids, jnum(w->seq->ids[m]));
+				e |= json_array_append_new(ids, rep_json_u64(w->seq->ids[m]));
 			row = json_pack("{s:i, s:s, s:o, s:o, s:o, s:f, s:f, s:f}",
 			                "rank", (json_int_t)(j + 1), "change",
 			                change_name[w->change], "ids", ids,
-			                "old_count", jnum(w->old_count), "new_count",
-			                jnum(w->new_count), "old_share", w->old_share,
+			                "old_count", rep_json_u64(w->old_count), "new_count",
+			                rep_json_u64(w->new_count), "old_share", w->old_share,
 			                "new_share", w->new_share, "delta", w->delta);
 			e |= json_array_append_new(rows, row);
 		}

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "profile.h"
+#include "opts.h"
 #include "rep.h"
 #include "report.h"
 
@@ -149,42 +150,64 @@ static bool modes_agree(FILE *err, const struct kp_profile *acc, const struct kp
 	return true;
 }
 
+enum { MG_HELP = 1, MG_OUTPUT };
+
+static const struct kp_opt merge_opts[] = {
+	{"--help", MG_HELP, KP_OPT_FLAG},
+	{"-h", MG_HELP, KP_OPT_FLAG},
+	{"-o", MG_OUTPUT, KP_OPT_NEEDS},
+	{"--output", MG_OUTPUT, KP_OPT_NEEDS},
+	{NULL, 0, KP_OPT_FLAG},
+};
+
+struct merge_args {
+	const char **inputs, *output;
+	int n;
+	FILE *out, *err;
+};
+
+/* One item of the command line (kp_opt_fn); -1 after --help. */
+static int merge_item(void *ctx, const struct kp_optstate *st, int id, const char *v)
+{
+	struct merge_args *a = ctx;
+
+	switch (id) {
+	case KP_OPT_ARG:
+		a->inputs[a->n++] = v;
+		return 0;
+	case MG_HELP:
+		merge_usage(a->out);
+		return -1;
+	case MG_OUTPUT:
+		if (st->missing || a->output)
+			return merge_usage_error(a->err, st->missing ? "-o needs a file name" : "-o given twice", NULL);
+		a->output = v;
+		return 0;
+	default:
+		return merge_usage_error(a->err, "unknown option", v);
+	}
+}
+
 int kp_merge_run(int argc, char **argv, FILE *out, FILE *err)
 {
-	const char **inputs = NULL, *output = NULL, *val;
+	struct merge_args ma = { NULL, NULL, 0, out, err };
+	const char **inputs, *output;
 	struct kp_profile acc;
 	char why[1024];
-	int i, r, n = 0, only_files = 0, rc = REP_EXIT_OK;
+	int i, n, rc = REP_EXIT_OK;
 
-	inputs = calloc((size_t)argc, sizeof *inputs);
-	if (!inputs) {
+	ma.inputs = calloc((size_t)argc, sizeof *ma.inputs);
+	if (!ma.inputs) {
 		fputs("kpath merge: out of memory\n", err);
 		return REP_EXIT_FAIL;
 	}
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (only_files || a[0] != '-' || a[1] == '\0') {
-			inputs[n++] = a;
-		} else if (!strcmp(a, "--")) {
-			only_files = 1;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			merge_usage(out);
-			free(inputs);
-			return REP_EXIT_OK;
-		} else if ((r = rep_take_value(argc, argv, &i, "-o", &val)) != 0 ||
-		           (r = rep_take_value(argc, argv, &i, "--output", &val)) != 0) {
-			if (r < 0 || output) {
-				free(inputs);
-				return merge_usage_error(
-				    err, r < 0 ? "-o needs a file name" : "-o given twice",
-				    NULL);
-			}
-			output = val;
-		} else {
-			free(inputs);
-			return merge_usage_error(err, "unknown option", a);
-		}
+	rc = kp_opt_parse(argc, argv, merge_opts, merge_item, &ma);
+	inputs = ma.inputs;
+	output = ma.output;
+	n = ma.n;
+	if (rc) {
+		free(inputs);
+		return rc < 0 ? REP_EXIT_OK : rc;
 	}
 	if (!output || n == 0) {
 		free(inputs);

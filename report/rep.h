@@ -55,13 +55,9 @@ struct rep_opts {
 };
 #define REP_TOP_DEFAULT 10
 
-/* Shared by the profile commands (report, merge, diff, show, html).
- * rep_take_value: if argv[*i] is option name (as "NAME", "NAME=VALUE" or "-xVALUE"),
- * stores its value in *val, advancing *i past a separate value, and returns
- * 1; returns 0 if it is another argument, -1 if the value is missing.
- * rep_parse_count: a decimal N >= 0 with nothing after it; 0 or -1. */
-int rep_take_value(int argc, char **argv, int *i, const char *name,
-                   const char **val);
+/* Shared by the profile commands (report, merge, diff, show, html; their
+ * options go through util/opts.h): a decimal N >= 0 with nothing after it;
+ * 0 or -1. */
 int rep_parse_count(const char *s, size_t *n);
 
 /* Fills o from argv[1..argc).  On error prints a one-line reason and the
@@ -226,6 +222,14 @@ int rep_text_render(FILE *out, const struct rep_report *r, const char *path,
 int rep_json_render(FILE *out, const struct rep_report *r, const char *path,
                     const struct rep_func *const *funcs, size_t n,
                     const struct rep_opts *o);
+
+/* rep_json.c, for every --json writer of report/: a count as a JSON integer,
+ * or as a decimal string above INT64_MAX (JSON readers lose precision past
+ * 2^53 anyway; kpath's own readers take both); the source lines of path id
+ * of f as an array, null when it does not decode.  NULL on ENOMEM. */
+struct json_t;
+struct json_t *rep_json_u64(uint64_t v);
+struct json_t *rep_json_lines(const struct rep_func *f, uint64_t id);
 
 /* rep_stale.c: for each source file of funcs[0..n) whose bytes under root
  * differ from the source_hash the profile recorded, one warning line

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
 #include "rep.h"
 
 void rep_usage(FILE *out)
@@ -74,94 +75,85 @@ int rep_parse_count(const char *s, size_t *top)
 	return 0;
 }
 
-/* If argv[*i] is option name (as "NAME", "NAME=VALUE" or, for a one-letter
- * option, "-xVALUE"), stores its value in *val, advancing *i past a separate
- * value, and returns 1; returns 0 if it is another argument, -1 if the
- * value is missing. */
-int rep_take_value(int argc, char **argv, int *i, const char *name,
-                   const char **val)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
+enum {
+	RA_JSON = 1, RA_HELP, RA_TOP, RA_FUNCTION, RA_FILE, RA_MIN_ITER, RA_SORT, RA_PREFIXES,
+	RA_SOURCE_DIR, RA_FORCE,
+};
 
-	if (strncmp(a, name, n) != 0)
-		return 0;
-	if (n == 2 && a[n] != '\0') {
-		*val = a + n;
-		return 1;
+static const struct kp_opt report_opts[] = {
+	{"--json", RA_JSON, KP_OPT_FLAG},
+	{"--help", RA_HELP, KP_OPT_FLAG},
+	{"-h", RA_HELP, KP_OPT_FLAG},
+	{"--top", RA_TOP, KP_OPT_NEEDS},
+	{"--function", RA_FUNCTION, KP_OPT_NEEDS},
+	{"--file", RA_FILE, KP_OPT_NEEDS},
+	{"--min-iterations", RA_MIN_ITER, KP_OPT_NEEDS},
+	{"--sort", RA_SORT, KP_OPT_NEEDS},
+	{"--prefixes", RA_PREFIXES, KP_OPT_FLAG},
+	{"--source-dir", RA_SOURCE_DIR, KP_OPT_NEEDS},
+	{"--force", RA_FORCE, KP_OPT_FLAG},
+	{NULL, 0, KP_OPT_FLAG},
+};
+
+struct report_args {
+	struct rep_opts *o;
+	FILE *err;
+};
+
+/* One item of the command line (kp_opt_fn). */
+static int report_item(void *ctx, const struct kp_optstate *st, int id, const char *v)
+{
+	struct rep_opts *o = ((struct report_args *)ctx)->o;
+	FILE *err = ((struct report_args *)ctx)->err;
+
+	if (st->missing)
+		return usage_error(err, "%s needs a value", st->arg);
+	switch (id) {
+	case KP_OPT_ARG:
+		if (o->profile)
+			return usage_error(err, "more than one profile: '%s'", v);
+		o->profile = v;
+		break;
+	case KP_OPT_UNKNOWN:
+		return usage_error(err, "unknown option '%s'", v);
+	case RA_JSON: o->json = 1; break;
+	case RA_HELP: o->help = 1; break;
+	case RA_PREFIXES: o->prefixes = 1; break;
+	case RA_FORCE: o->force = 1; break;
+	case RA_FUNCTION: o->function = v; break;
+	case RA_FILE: o->file = v; break;
+	case RA_SOURCE_DIR: o->source_dir = v; break;
+	case RA_TOP:
+		if (rep_parse_count(v, &o->top) < 0)
+			return usage_error(err, "--top: not a count: '%s'", v);
+		break;
+	case RA_MIN_ITER:
+		if (rep_parse_count(v, &o->min_iter) < 0 || o->min_iter == 0)
+			return usage_error(err, "--min-iterations: not a count >= 1: '%s'", v);
+		break;
+	case RA_SORT:
+		if (strcmp(v, "count") == 0)
+			o->sort = REP_SORT_COUNT;
+		else if (strcmp(v, "length") == 0)
+			o->sort = REP_SORT_LENGTH;
+		else
+			return usage_error(err, "--sort: 'count' or 'length', not '%s'", v);
+		break;
 	}
-	if (a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	if (a[n] != '\0')
-		return 0;
-	if (*i + 1 >= argc)
-		return -1;
-	*val = argv[++*i];
-	return 1;
+	return REP_EXIT_OK;
 }
 
 int rep_args_parse(int argc, char **argv, struct rep_opts *o, FILE *err)
 {
-	int i, r, only_files = 0;
-	const char *val;
+	struct report_args ra = { o, err };
+	int r;
 
 	memset(o, 0, sizeof *o);
 	o->top = REP_TOP_DEFAULT;
 	o->min_iter = 2;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (only_files || a[0] != '-' || a[1] == '\0') {
-			if (o->profile)
-				return usage_error(err, "more than one profile: '%s'", a);
-			o->profile = a;
-		} else if (strcmp(a, "--") == 0) {
-			only_files = 1;
-		} else if (strcmp(a, "--json") == 0) {
-			o->json = 1;
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			o->help = 1;
-		} else if ((r = rep_take_value(argc, argv, &i, "--top", &val)) != 0) {
-			if (r < 0)
-				return usage_error(err, "%s needs a value", a);
-			if (rep_parse_count(val, &o->top) < 0)
-				return usage_error(err, "--top: not a count: '%s'", val);
-		} else if ((r = rep_take_value(argc, argv, &i, "--function", &val)) != 0) {
-			if (r < 0)
-				return usage_error(err, "%s needs a value", a);
-			o->function = val;
-		} else if ((r = rep_take_value(argc, argv, &i, "--file", &val)) != 0) {
-			if (r < 0)
-				return usage_error(err, "%s needs a value", a);
-			o->file = val;
-		} else if ((r = rep_take_value(argc, argv, &i, "--min-iterations", &val)) != 0) {
-			if (r < 0)
-				return usage_error(err, "%s needs a value", a);
-			if (rep_parse_count(val, &o->min_iter) < 0 || o->min_iter == 0)
-				return usage_error(err, "--min-iterations: not a count >= 1: '%s'", val);
-		} else if ((r = rep_take_value(argc, argv, &i, "--sort", &val)) != 0) {
-			if (r < 0)
-				return usage_error(err, "%s needs a value", a);
-			if (strcmp(val, "count") == 0)
-				o->sort = REP_SORT_COUNT;
-			else if (strcmp(val, "length") == 0)
-				o->sort = REP_SORT_LENGTH;
-			else
-				return usage_error(err, "--sort: 'count' or 'length', not '%s'", val);
-		} else if (strcmp(a, "--prefixes") == 0) {
-			o->prefixes = 1;
-		} else if ((r = rep_take_value(argc, argv, &i, "--source-dir", &val)) != 0) {
-			if (r < 0)
-				return usage_error(err, "%s needs a value", a);
-			o->source_dir = val;
-		} else if (strcmp(a, "--force") == 0) {
-			o->force = 1;
-		} else {
-			return usage_error(err, "unknown option '%s'", a);
-		}
-	}
+	r = kp_opt_parse(argc, argv, report_opts, report_item, &ra);
+	if (r != REP_EXIT_OK)
+		return r;
 	if (!o->help && !o->profile)
 		return usage_error(err, "%s", "no profile given");
 	return REP_EXIT_OK;

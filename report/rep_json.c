@@ -44,7 +44,7 @@ static json_t *jstr(const char *s)
 	return v ? v : json_string("?");
 }
 
-static json_t *ju64(uint64_t v)
+json_t *rep_json_u64(uint64_t v)
 {
 	char buf[24];
 
@@ -54,7 +54,7 @@ static json_t *ju64(uint64_t v)
 	return json_string(buf);
 }
 
-static json_t *jlines(const struct rep_func *f, uint64_t id)
+json_t *rep_json_lines(const struct rep_func *f, uint64_t id)
 {
 	const struct rep_decode *d = rep_func_lines(f, id);
 	json_t *a;
@@ -81,19 +81,19 @@ static json_t *jrow(const struct rep_func *f, const struct rep_seq *s,
 	if (e)
 		return NULL;
 	e |= set(o, "rank", json_integer((json_int_t)rank));
-	e |= set(o, "count", ju64(s->count));
+	e |= set(o, "count", rep_json_u64(s->count));
 	e |= set(o, "share", json_real(rep_share(s->count, f->flow)));
 	if (s->depth == 1) {
-		e |= set(o, "id", ju64(s->ids[0]));
-		e |= set(o, "lines", jlines(f, s->ids[0]));
+		e |= set(o, "id", rep_json_u64(s->ids[0]));
+		e |= set(o, "lines", rep_json_lines(f, s->ids[0]));
 	} else {
 		e |= set(o, "iterations", json_integer(s->depth));
 		e |= set(o, "ids", ids = json_array());
 		e |= set(o, "lines", lines = json_array());
 		for (i = 0; !e && i < s->depth; i++) {
-			e |= json_array_append_new(ids, ju64(s->ids[i]));
+			e |= json_array_append_new(ids, rep_json_u64(s->ids[i]));
 			e |= json_array_append_new(lines,
-			                           jlines(f, s->ids[i]));
+			                           rep_json_lines(f, s->ids[i]));
 		}
 	}
 	if (e) {
@@ -134,9 +134,9 @@ static json_t *jfunc(const struct rep_func *f, size_t top)
 	e |= set(o, "name", jstr(f->name));
 	e |= set(o, "file", jstr(f->file));
 	e |= set(o, "line", json_integer(f->line));
-	e |= set(o, "num_paths", ju64(f->num_paths));
-	e |= set(o, "invalid_paths", ju64(f->invalid_paths));
-	e |= set(o, "flow", ju64(f->flow));
+	e |= set(o, "num_paths", rep_json_u64(f->num_paths));
+	e |= set(o, "invalid_paths", rep_json_u64(f->invalid_paths));
+	e |= set(o, "flow", rep_json_u64(f->flow));
 	e |= set(o, "flow_saturated", json_boolean(f->flow_saturated));
 	e |= set(o, "paths", jtable(f, f->single, f->nsingle, f->nsingle, top));
 	e |= set(o, "multi",
@@ -164,8 +164,8 @@ int rep_json_render(FILE *out, const struct rep_report *r, const char *path,
 	e |= set(root, "profile_schema",
 	         json_string(r->schema ? r->schema : "?"));
 	e |= set(root, "k", json_integer(r->k));
-	e |= set(root, "runs", ju64(r->runs));
-	e |= set(root, "dropped", ju64(r->dropped));
+	e |= set(root, "runs", rep_json_u64(r->runs));
+	e |= set(root, "dropped", rep_json_u64(r->dropped));
 	e |= set(root, "multi_selection",
 	         json_string(opt->prefixes ? "all" : "maximal"));
 	e |= set(root, "min_iterations", json_integer((json_int_t)opt->min_iter));

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
 #include "rep.h"
 #include "report.h"
 
@@ -107,39 +108,65 @@ static int parse_pct(const char *s, double *pct)
 	return 0;
 }
 
+enum { RS_HELP = 1, RS_JSON, RS_TOP, RS_FAIL_UNDER };
+
+static const struct kp_opt res_opts_tab[] = {
+	{"--help", RS_HELP, KP_OPT_FLAG},
+	{"-h", RS_HELP, KP_OPT_FLAG},
+	{"--json", RS_JSON, KP_OPT_FLAG},
+	{"--top", RS_TOP, KP_OPT_NEEDS},
+	{"--fail-under", RS_FAIL_UNDER, KP_OPT_NEEDS},
+	{NULL, 0, KP_OPT_FLAG},
+};
+
+struct res_args {
+	struct res_opts *o;
+	int nfiles;
+	FILE *out, *err;
+};
+
+/* One item of the command line (kp_opt_fn); -1 after --help. */
+static int res_item(void *ctx, const struct kp_optstate *st, int id, const char *v)
+{
+	struct res_args *a = ctx;
+	struct res_opts *o = a->o;
+
+	switch (id) {
+	case KP_OPT_ARG:
+		if (a->nfiles == 2)
+			return usage_error(a->err, "more than two profiles", v);
+		*(a->nfiles++ ? &o->prod_path : &o->tests_path) = v;
+		return 0;
+	case KP_OPT_UNKNOWN:
+		return usage_error(a->err, "unknown option", v);
+	case RS_HELP:
+		res_usage(a->out);
+		return -1;
+	case RS_JSON:
+		o->json = 1;
+		return 0;
+	case RS_TOP:
+		if (st->missing || rep_parse_count(v, &o->top) < 0)
+			return usage_error(a->err, "--top: not a count", v);
+		return 0;
+	default:
+		if (st->missing || parse_pct(v, &o->fail_under) < 0)
+			return usage_error(a->err, "--fail-under: not a percentage from 0 to 100", v);
+		o->gate = 1;
+		return 0;
+	}
+}
+
 /* 0, -1 after --help, or REP_EXIT_USAGE. */
 static int parse_args(int argc, char **argv, struct res_opts *o, FILE *out, FILE *err)
 {
-	const char *val;
-	int i, r, nfiles = 0, only_files = 0;
+	struct res_args ra = { o, 0, out, err };
+	int r, nfiles;
 
 	memset(o, 0, sizeof *o);
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (only_files || a[0] != '-' || a[1] == '\0') {
-			if (nfiles == 2)
-				return usage_error(err, "more than two profiles", a);
-			*(nfiles++ ? &o->prod_path : &o->tests_path) = a;
-		} else if (!strcmp(a, "--")) {
-			only_files = 1;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			res_usage(out);
-			return -1;
-		} else if (!strcmp(a, "--json")) {
-			o->json = 1;
-		} else if ((r = rep_take_value(argc, argv, &i, "--top", &val))) {
-			if (r < 0 || rep_parse_count(val, &o->top) < 0)
-				return usage_error(err, "--top: not a count", r < 0 ? NULL : val);
-		} else if ((r = rep_take_value(argc, argv, &i, "--fail-under", &val))) {
-			if (r < 0 || parse_pct(val, &o->fail_under) < 0)
-				return usage_error(err, "--fail-under: not a percentage from 0 to 100",
-				                   r < 0 ? NULL : val);
-			o->gate = 1;
-		} else {
-			return usage_error(err, "unknown option", a);
-		}
-	}
+	if ((r = kp_opt_parse(argc, argv, res_opts_tab, res_item, &ra)) != 0)
+		return r;
+	nfiles = ra.nfiles;
 	if (nfiles != 2)
 		return usage_error(err, "two profiles needed (TESTS.json PROD.json)", NULL);
 	return 0;
@@ -351,42 +378,15 @@ static void print_text(FILE *out, const struct res_opts *o, const struct rep_rep
 		        gate_fails(o, res) ? "<" : ">=", o->fail_under, gate_fails(o, res) ? "FAIL" : "ok");
 }
 
-static json_t *jnum(uint64_t v)
-{
-	char buf[24];
-
-	if (v <= INT64_MAX)
-		return json_integer((json_int_t)v);
-	snprintf(buf, sizeof buf, "%" PRIu64, v);
-	return json_string(buf);
-}
-
-static json_t *jlines(const struct rep_func *f, uint64_t id)
-{
-	const struct rep_decode *d = rep_func_lines(f, id);
-	json_t *a;
-	size_t i;
-
-	if (!d)
-		return json_null();
-	a = json_array();
-	for (i = 0; a && i < d->nlines; i++)
-		if (json_array_append_new(a, json_integer(d->lines[i])) < 0) {
-			json_decref(a);
-			return NULL;
-		}
-	return a;
-}
-
 static int print_json(FILE *out, const struct res_opts *o, const struct res_result *res)
 {
 	json_t *root, *fa, *summary;
 	size_t i, j;
 	int e;
 
-	summary = json_pack("{s:o, s:i, s:i, s:o, s:o, s:f, s:f}", "residual_paths", jnum(res->residual_paths),
+	summary = json_pack("{s:o, s:i, s:i, s:o, s:o, s:f, s:f}", "residual_paths", rep_json_u64(res->residual_paths),
 	                    "residual_functions", (json_int_t)res->nfuncs, "functions_run", (json_int_t)res->ran,
-	                    "prod_flow", jnum(res->prod_flow), "residual_flow", jnum(res->residual_flow),
+	                    "prod_flow", rep_json_u64(res->prod_flow), "residual_flow", rep_json_u64(res->residual_flow),
 	                    "residual_share", res->residual_share, "tested_share", res->tested_share);
 	root = json_pack("{s:s, s:s?, s:s?, s:o}", "schema", "kpath-residual/1", "tests", o->tests_path, "prod",
 	                 o->prod_path, "summary", summary);
@@ -402,17 +402,17 @@ static int print_json(FILE *out, const struct res_opts *o, const struct res_resu
 		json_t *rows = json_array();
 		json_t *fo = json_pack("{s:s?, s:s?, s:i, s:s, s:s, s:o, s:o, s:i, s:o}", "name", f->name, "file", f->file,
 		                       "line", (json_int_t)f->line, "checksum", f->checksum, "status",
-		                       status_name[rf->status], "flow", jnum(f->flow), "residual_flow",
-		                       jnum(rf->residual_flow), "residual_paths", (json_int_t)rf->nrows, "rows", rows);
+		                       status_name[rf->status], "flow", rep_json_u64(f->flow), "residual_flow",
+		                       rep_json_u64(rf->residual_flow), "residual_paths", (json_int_t)rf->nrows, "rows", rows);
 
 		e |= !fo || !rows || json_array_append_new(fa, fo) < 0;
 		for (j = 0; !e && j < rep_shown(rf->nrows, o->top); j++) {
 			const struct rep_seq *s = rf->rows[j];
 
 			e |= json_array_append_new(rows, json_pack("{s:i, s:o, s:o, s:f, s:o}", "rank", (json_int_t)(j + 1),
-			                                           "id", jnum(s->ids[0]), "count", jnum(s->count), "share",
+			                                           "id", rep_json_u64(s->ids[0]), "count", rep_json_u64(s->count), "share",
 			                                           rep_share(s->count, f->flow), "lines",
-			                                           jlines(f, s->ids[0]))) < 0;
+			                                           rep_json_lines(f, s->ids[0]))) < 0;
 		}
 	}
 	if (!e)

@@ -34,6 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "opts.h"
 #include "rep.h"
 #include "rep_src.h"
 #include "report.h"
@@ -85,53 +86,85 @@ static int show_usage_error(FILE *err, const char *what, const char *arg)
 	return REP_EXIT_USAGE;
 }
 
+enum { SH_HELP = 1, SH_JSON, SH_PATHS, SH_COLOR, SH_FUNCTION, SH_FILE, SH_SOURCE_DIR };
+
+static const struct kp_opt show_opts_tab[] = {
+	{"--help", SH_HELP, KP_OPT_FLAG},
+	{"-h", SH_HELP, KP_OPT_FLAG},
+	{"--json", SH_JSON, KP_OPT_FLAG},
+	{"--paths", SH_PATHS, KP_OPT_NEEDS},
+	{"--color", SH_COLOR, KP_OPT_NEEDS},
+	{"--colour", SH_COLOR, KP_OPT_NEEDS},
+	{"--function", SH_FUNCTION, KP_OPT_NEEDS},
+	{"--file", SH_FILE, KP_OPT_NEEDS},
+	{"--source-dir", SH_SOURCE_DIR, KP_OPT_NEEDS},
+	{NULL, 0, KP_OPT_FLAG},
+};
+
+struct show_args {
+	struct show_opts *o;
+	const char *color;
+	FILE *out, *err;
+};
+
+/* One item of the command line (kp_opt_fn); -1 after --help. */
+static int show_item(void *ctx, const struct kp_optstate *st, int id, const char *v)
+{
+	struct show_args *a = ctx;
+	struct show_opts *o = a->o;
+
+	switch (id) {
+	case KP_OPT_ARG:
+		if (o->profile)
+			return show_usage_error(a->err, "more than one profile", v);
+		o->profile = v;
+		return 0;
+	case KP_OPT_UNKNOWN:
+		return show_usage_error(a->err, "unknown option", v);
+	case SH_HELP:
+		show_usage(a->out);
+		return -1;
+	case SH_JSON:
+		o->json = 1;
+		return 0;
+	case SH_PATHS:
+		if (st->missing || rep_parse_count(v, &o->kpaths) < 0)
+			return show_usage_error(a->err, "--paths: not a count", v);
+		return 0;
+	case SH_COLOR:
+		if (st->missing)
+			return show_usage_error(a->err, "--color needs auto, always or never", NULL);
+		a->color = v;
+		return 0;
+	}
+	if (st->missing) {
+		char msg[64];
+
+		snprintf(msg, sizeof msg, "%s needs a value", st->arg);
+		return show_usage_error(a->err, msg, NULL);
+	}
+	if (id == SH_FUNCTION)
+		o->function = v;
+	else if (id == SH_FILE)
+		o->file = v;
+	else
+		o->source_dir = v;
+	return 0;
+}
+
 /* Returns 0, -1 after --help, or REP_EXIT_USAGE. */
 static int parse_args(int argc, char **argv, struct show_opts *o, FILE *out,
                       FILE *err)
 {
-	const char *val, *color = "auto";
-	int i, r, only_files = 0;
+	struct show_args sa = { o, "auto", out, err };
+	const char *color;
+	int r;
 
 	memset(o, 0, sizeof *o);
 	o->kpaths = SHOW_KPATHS_DEFAULT;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (only_files || a[0] != '-' || a[1] == '\0') {
-			if (o->profile)
-				return show_usage_error(err, "more than one profile", a);
-			o->profile = a;
-		} else if (!strcmp(a, "--")) {
-			only_files = 1;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			show_usage(out);
-			return -1;
-		} else if (!strcmp(a, "--json")) {
-			o->json = 1;
-		} else if ((r = rep_take_value(argc, argv, &i, "--paths", &val))) {
-			if (r < 0 || rep_parse_count(val, &o->kpaths) < 0)
-				return show_usage_error(err, "--paths: not a count", r < 0 ? NULL : val);
-		} else if ((r = rep_take_value(argc, argv, &i, "--color", &val)) ||
-		           (r = rep_take_value(argc, argv, &i, "--colour", &val))) {
-			if (r < 0)
-				return show_usage_error(err, "--color needs auto, always or never", NULL);
-			color = val;
-		} else if ((r = rep_take_value(argc, argv, &i, "--function", &val))) {
-			if (r < 0)
-				return show_usage_error(err, "--function needs a value", NULL);
-			o->function = val;
-		} else if ((r = rep_take_value(argc, argv, &i, "--file", &val))) {
-			if (r < 0)
-				return show_usage_error(err, "--file needs a value", NULL);
-			o->file = val;
-		} else if ((r = rep_take_value(argc, argv, &i, "--source-dir", &val))) {
-			if (r < 0)
-				return show_usage_error(err, "--source-dir needs a value", NULL);
-			o->source_dir = val;
-		} else {
-			return show_usage_error(err, "unknown option", a);
-		}
-	}
+	if ((r = kp_opt_parse(argc, argv, show_opts_tab, show_item, &sa)) != 0)
+		return r;
+	color = sa.color;
 	if (!o->profile)
 		return show_usage_error(err, "no profile given", NULL);
 	if (!strcmp(color, "always")) {
@@ -385,16 +418,6 @@ static void print_func_text(FILE *out, const struct rep_report *r,
 	}
 }
 
-static json_t *jnum(uint64_t v)
-{
-	char buf[24];
-
-	if (v <= INT64_MAX)
-		return json_integer((json_int_t)v);
-	snprintf(buf, sizeof buf, "%" PRIu64, v);
-	return json_string(buf);
-}
-
 static json_t *func_json(const struct rep_func *f, const struct annot *a,
                          const struct source *src)
 {
@@ -405,7 +428,7 @@ static json_t *func_json(const struct rep_func *f, const struct annot *a,
 	int e;
 
 	o = json_pack("{s:s?, s:s?, s:i, s:o}", "name", f->name, "file", f->file,
-	              "line", (json_int_t)f->line, "flow", jnum(f->flow));
+	              "line", (json_int_t)f->line, "flow", rep_json_u64(f->flow));
 	if (!o)
 		return NULL;
 	e = json_object_set_new(o, "kpaths", kps = json_array());
@@ -416,10 +439,10 @@ static json_t *func_json(const struct rep_func *f, const struct annot *a,
 		uint32_t i;
 
 		for (i = 0; ids && i < s->depth; i++)
-			e |= json_array_append_new(ids, jnum(s->ids[i]));
+			e |= json_array_append_new(ids, rep_json_u64(s->ids[i]));
 		e |= json_array_append_new(
 		    kps, json_pack("{s:o, s:o, s:f}", "ids", ids, "count",
-		                   jnum(s->count), "share",
+		                   rep_json_u64(s->count), "share",
 		                   rep_share(s->count, f->flow)));
 	}
 	for (l = a->first; !e && l <= a->last; l++) {
@@ -435,7 +458,7 @@ static json_t *func_json(const struct rep_func *f, const struct annot *a,
 			text = json_string("?"); /* not UTF-8 */
 		e |= json_array_append_new(
 		    lines, json_pack("{s:i, s:o, s:o, s:o}", "line", (json_int_t)l,
-		                     "count", a->ran[at] ? jnum(a->count[at])
+		                     "count", a->ran[at] ? rep_json_u64(a->count[at])
 		                                         : json_null(),
 		                     "text", text, "kpaths", marks));
 	}
@@ -468,7 +491,7 @@ static int show_funcs(const struct show_opts *o, const struct rep_report *r,
 	if (o->json) {
 		root = json_pack("{s:s, s:s?, s:i, s:o}", "schema", "kpath-show/1",
 		                 "profile", o->profile, "k", (json_int_t)r->k, "runs",
-		                 jnum(r->runs));
+		                 rep_json_u64(r->runs));
 		if (!root || json_object_set_new(root, "functions", fa = json_array()))
 			goto nomem;
 	}

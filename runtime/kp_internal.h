@@ -577,4 +577,21 @@ static inline int kp_varint_get_u32(const unsigned char **p, const unsigned char
 	return 0;
 }
 
+/* ---- binary writers' buffer (bytes.c) ----------------------------------- */
+
+/* A growable byte buffer; after a failed allocation oom is set and nothing
+ * more is taken. */
+struct kp_bytes {
+	unsigned char *p;
+	size_t len, cap;
+	int oom;
+};
+void kp_bytes_need(struct kp_bytes *b, size_t n);
+void kp_bytes_put(struct kp_bytes *b, const void *s, size_t n);
+void kp_bytes_varint(struct kp_bytes *b, uint64_t v);
+/* A string: its length (varint), then its bytes. */
+void kp_bytes_str(struct kp_bytes *b, const char *s);
+/* The function descriptor record of the trace's 'F' chunks and of WPP files. */
+void kp_bytes_func_desc(struct kp_bytes *b, const struct kpath_rt_func *f, uint32_t index);
+
 #endif

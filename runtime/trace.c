@@ -67,71 +67,10 @@ int kp_trace_open(const char *path)
 	return 0;
 }
 
-/* A growable byte buffer for 'F' chunks (registration only). */
-struct bb {
-	unsigned char *p;
-	size_t len, cap;
-	int oom;
-};
-
-static void bb_need(struct bb *b, size_t n)
-{
-	if (b->oom || b->len + n <= b->cap)
-		return;
-	size_t cap = b->cap ? b->cap : 256;
-	while (cap < b->len + n)
-		cap *= 2;
-	unsigned char *p = realloc(b->p, cap);
-	if (!p) {
-		b->oom = 1;
-		return;
-	}
-	b->p = p;
-	b->cap = cap;
-}
-
-static void bb_varint(struct bb *b, uint64_t v)
-{
-	bb_need(b, 10);
-	if (!b->oom)
-		b->len += kp_varint_put(b->p + b->len, v);
-}
-
-static void bb_str(struct bb *b, const char *s)
-{
-	size_t n = strlen(s);
-	bb_varint(b, n);
-	bb_need(b, n);
-	if (!b->oom) {
-		memcpy(b->p + b->len, s, n);
-		b->len += n;
-	}
-}
-
 void kp_trace_func(const struct kpath_rt_func *f, uint32_t index)
 {
-	struct bb b = { 0 };
-	bb_varint(&b, index);
-	bb_str(&b, f->name);
-	bb_str(&b, f->file);
-	bb_varint(&b, f->line);
-	bb_str(&b, f->checksum);
-	bb_varint(&b, f->num_paths);
-	bb_varint(&b, f->num_blocks);
-	for (unsigned i = 0; i < f->num_blocks; i++)
-		bb_varint(&b, f->block_line[i]);
-	bb_varint(&b, f->num_edges);
-	for (unsigned i = 0; i < f->num_edges; i++) {
-		bb_varint(&b, f->edges[i].src);
-		bb_varint(&b, f->edges[i].dst);
-		bb_varint(&b, f->edges[i].val);
-	}
-	if (f->block_last_line) {
-		for (unsigned i = 0; i < f->num_blocks; i++)
-			bb_varint(&b, f->block_last_line[i]);
-		if (f->source_hash)
-			bb_str(&b, f->source_hash);
-	}
+	struct kp_bytes b = { 0 };
+	kp_bytes_func_desc(&b, f, index);
 	pthread_mutex_lock(&kp_rt.tmu);
 	if (b.oom) {
 		fprintf(stderr, "kpath: out of memory writing the trace; trace disabled\n");

@@ -125,85 +125,14 @@ void kp_wpp_fork_child(struct kp_thread *self)
 
 /* ---- serialisation ---------------------------------------------------- */
 
-struct wbuf {
-	unsigned char *p;
-	size_t len, cap;
-	int oom;
-};
-
-static void need(struct wbuf *b, size_t n)
-{
-	if (b->oom || b->len + n <= b->cap)
-		return;
-	size_t cap = b->cap ? b->cap : 4096;
-	while (cap < b->len + n)
-		cap *= 2;
-	unsigned char *p = realloc(b->p, cap);
-	if (!p) {
-		b->oom = 1;
-		return;
-	}
-	b->p = p;
-	b->cap = cap;
-}
-
-static void put_varint(struct wbuf *b, uint64_t v)
-{
-	need(b, 10);
-	if (!b->oom)
-		b->len += kp_varint_put(b->p + b->len, v);
-}
-
-static void put_bytes(struct wbuf *b, const void *s, size_t n)
-{
-	need(b, n);
-	if (!b->oom) {
-		memcpy(b->p + b->len, s, n);
-		b->len += n;
-	}
-}
-
-static void put_str(struct wbuf *b, const char *s)
-{
-	put_varint(b, strlen(s));
-	put_bytes(b, s, strlen(s));
-}
-
 /* A chunk: type, length, then the payload in c. */
-static void put_chunk(struct wbuf *b, int type, const struct wbuf *c)
+static void put_chunk(struct kp_bytes *b, int type, const struct kp_bytes *c)
 {
 	unsigned char t = (unsigned char)type;
-	put_bytes(b, &t, 1);
-	put_varint(b, c->len);
-	put_bytes(b, c->p, c->len);
+	kp_bytes_put(b, &t, 1);
+	kp_bytes_varint(b, c->len);
+	kp_bytes_put(b, c->p, c->len);
 	b->oom |= c->oom;
-}
-
-/* The trace's 'F' payload (trace.c, kp_trace_func), so both files describe
- * functions alike. */
-static void put_func(struct wbuf *c, const struct kpath_rt_func *f, uint32_t index)
-{
-	put_varint(c, index);
-	put_str(c, f->name);
-	put_str(c, f->file);
-	put_varint(c, f->line);
-	put_str(c, f->checksum);
-	put_varint(c, f->num_paths);
-	put_varint(c, f->num_blocks);
-	for (unsigned i = 0; i < f->num_blocks; i++)
-		put_varint(c, f->block_line[i]);
-	put_varint(c, f->num_edges);
-	for (unsigned i = 0; i < f->num_edges; i++) {
-		put_varint(c, f->edges[i].src);
-		put_varint(c, f->edges[i].dst);
-		put_varint(c, f->edges[i].val);
-	}
-	if (f->block_last_line) {
-		for (unsigned i = 0; i < f->num_blocks; i++)
-			put_varint(c, f->block_last_line[i]);
-		if (f->source_hash)
-			put_str(c, f->source_hash);
-	}
 }
 
 static const struct kp_sq *sort_g;
@@ -214,7 +143,7 @@ static int by_serial(const void *a, const void *b)
 }
 
 /* One 'G' payload: rules renumbered densely in creation order (S = 0). */
-static void put_grammar(struct wbuf *c, const struct kp_wppt *w)
+static void put_grammar(struct kp_bytes *c, const struct kp_wppt *w)
 {
 	const struct kp_sq *g = &w->g;
 	uint32_t *order = malloc(((size_t)g->live_rules + 1) * sizeof *order);
@@ -233,23 +162,23 @@ static void put_grammar(struct wbuf *c, const struct kp_wppt *w)
 	qsort(order, n, sizeof *order, by_serial);
 	for (uint32_t i = 0; i < n; i++)
 		num[order[i]] = i;
-	put_varint(c, w->tid);
-	put_varint(c, g->length);
-	put_varint(c, g->dropped);
-	put_varint(c, g->nterm);
+	kp_bytes_varint(c, w->tid);
+	kp_bytes_varint(c, g->length);
+	kp_bytes_varint(c, g->dropped);
+	kp_bytes_varint(c, g->nterm);
 	for (uint32_t t = 0; t < g->nterm; t++) {
-		put_varint(c, g->term[t].func);
-		put_varint(c, g->term[t].id);
+		kp_bytes_varint(c, g->term[t].func);
+		kp_bytes_varint(c, g->term[t].id);
 	}
-	put_varint(c, n);
+	kp_bytes_varint(c, n);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t gd = g->rule[order[i]].guard, len = 0;
 		for (uint32_t s = g->node[gd].next; s != gd; s = g->node[s].next)
 			len++;
-		put_varint(c, len);
+		kp_bytes_varint(c, len);
 		for (uint32_t s = g->node[gd].next; s != gd; s = g->node[s].next) {
 			uint32_t sym = g->node[s].sym;
-			put_varint(c, KP_SQ_TAG(sym) == KP_SQ_RULE ? (uint64_t)num[KP_SQ_VAL(sym)] << 1 | 1
+			kp_bytes_varint(c, KP_SQ_TAG(sym) == KP_SQ_RULE ? (uint64_t)num[KP_SQ_VAL(sym)] << 1 | 1
 								   : (uint64_t)KP_SQ_VAL(sym) << 1);
 		}
 	}
@@ -290,7 +219,7 @@ static int by_tid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int write_file(const char *path, const struct wbuf *b, char *why, size_t whylen)
+static int write_file(const char *path, const struct kp_bytes *b, char *why, size_t whylen)
 {
 	static unsigned seq;
 	char *tmp = kp_tmp_name(path, seq++);
@@ -354,17 +283,17 @@ void kp_wpp_write_locked(void)
 	}
 	if (n > 1)
 		qsort(all, n, sizeof *all, by_tid);
-	struct wbuf b = { 0 }, c = { 0 };
+	struct kp_bytes b = { 0 }, c = { 0 };
 	unsigned char version = 1;
-	put_bytes(&b, KP_WPP_MAGIC, 8);
-	put_bytes(&b, &version, 1);
+	kp_bytes_put(&b, KP_WPP_MAGIC, 8);
+	kp_bytes_put(&b, &version, 1);
 	for (uint32_t i = 0; i < kp_rt.nfuncs; i++) {
 		const struct kp_gfunc *gf = &kp_rt.funcs[i];
 		c.len = 0;
 		if (!gf->lost)
-			put_func(&c, gf->f, i);
+			kp_bytes_func_desc(&c, gf->f, i);
 		else /* unusable: unloaded and not copied; named so readers can say so */
-			put_func(&c, &(struct kpath_rt_func){ .name = "?", .file = "?", .checksum = "0000000000000000" }, i);
+			kp_bytes_func_desc(&c, &(struct kpath_rt_func){ .name = "?", .file = "?", .checksum = "0000000000000000" }, i);
 		put_chunk(&b, 'F', &c);
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -22,6 +22,7 @@
 
 struct wpp_func {
 	char *name, *file, *checksum;
+	char *source_hash; /* 16 hex digits, or NULL when the descriptor has none */
 	unsigned line;
 	uint64_t num_paths;
 	struct kp_dag dag; /* owned arrays */

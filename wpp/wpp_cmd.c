@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
 #include "wpp.h"
 
 static const char wpp_usage[] =
@@ -184,44 +185,56 @@ static int parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
+enum { HOT_MIN_LEN = 1, HOT_MAX_LEN, HOT_MIN_COST, HOT_COST, HOT_METHOD, HOT_JSON };
+
+static const struct kp_opt hot_opts[] = {
+	{"--min-len", HOT_MIN_LEN, KP_OPT_NEEDS},
+	{"--max-len", HOT_MAX_LEN, KP_OPT_NEEDS},
+	{"--min-cost", HOT_MIN_COST, KP_OPT_NEEDS},
+	{"--cost", HOT_COST, KP_OPT_NEEDS},
+	{"--method", HOT_METHOD, KP_OPT_NEEDS},
+	{"--json", HOT_JSON, KP_OPT_FLAG},
+	{NULL, 0, KP_OPT_FLAG},
+};
+
 static int cmd_hot(int argc, char **argv)
 {
-	const char *path = NULL;
-	uint64_t min_len = 0, max_len = 0, min_cost = 0;
-	int json = 0, have = 0;
+	const char *path = NULL, *v;
+	uint64_t bound[3] = { 0, 0, 0 }; /* --min-len, --max-len, --min-cost */
+	int json = 0, have = 0, id;
 	enum wpp_cost_model model = WPP_COST_BLOCKS;
 	enum wpp_hot_method method = WPP_HOT_EXACT;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		uint64_t *dst = !strcmp(a, "--min-len") ? &min_len : !strcmp(a, "--max-len") ? &max_len
-								     : !strcmp(a, "--min-cost") ? &min_cost : NULL;
-		if (dst) {
-			if (i + 1 >= argc || parse_u64(argv[i + 1], dst) != 0) {
-				fprintf(stderr, "kpath wpp hot: %s needs a non-negative integer\n", a);
+	struct kp_optstate st;
+
+	kp_opt_init(&st, argc, argv);
+	while ((id = kp_opt_next(&st, hot_opts, &v)) != KP_OPT_DONE) {
+		if (id >= HOT_MIN_LEN && id <= HOT_MIN_COST) {
+			if (st.missing || parse_u64(v, &bound[id - HOT_MIN_LEN]) != 0) {
+				fprintf(stderr, "kpath wpp hot: %s needs a non-negative integer\n", st.arg);
 				return 2;
 			}
-			have |= dst == &min_len ? 1 : dst == &max_len ? 2 : 4;
-			i++;
-		} else if (!strcmp(a, "--cost")) {
-			if (i + 1 >= argc || (strcmp(argv[i + 1], "blocks") && strcmp(argv[i + 1], "unit"))) {
+			have |= 1 << (id - HOT_MIN_LEN);
+		} else if (id == HOT_COST) {
+			if (st.missing || (strcmp(v, "blocks") && strcmp(v, "unit"))) {
 				fprintf(stderr, "kpath wpp hot: --cost takes blocks or unit\n");
 				return 2;
 			}
-			model = strcmp(argv[++i], "unit") ? WPP_COST_BLOCKS : WPP_COST_UNIT;
-		} else if (!strcmp(a, "--method")) {
-			if (i + 1 >= argc || (strcmp(argv[i + 1], "exact") && strcmp(argv[i + 1], "figure7"))) {
+			model = strcmp(v, "unit") ? WPP_COST_BLOCKS : WPP_COST_UNIT;
+		} else if (id == HOT_METHOD) {
+			if (st.missing || (strcmp(v, "exact") && strcmp(v, "figure7"))) {
 				fprintf(stderr, "kpath wpp hot: --method takes exact or figure7\n");
 				return 2;
 			}
-			method = strcmp(argv[++i], "exact") ? WPP_HOT_FIGURE7 : WPP_HOT_EXACT;
-		} else if (!strcmp(a, "--json")) {
+			method = strcmp(v, "exact") ? WPP_HOT_FIGURE7 : WPP_HOT_EXACT;
+		} else if (id == HOT_JSON) {
 			json = 1;
-		} else if (a[0] == '-' || path) {
+		} else if (id != KP_OPT_ARG || path || !strcmp(v, "-")) {
 			return usage();
 		} else {
-			path = a;
+			path = v;
 		}
 	}
+	uint64_t min_len = bound[0], max_len = bound[1], min_cost = bound[2];
 	if (!path || have != 7)
 		return usage();
 	if (min_len < 1 || max_len < min_len || max_len > 4096) {

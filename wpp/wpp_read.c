@@ -52,6 +52,7 @@ void wpp_func_free(struct wpp_func *f)
 	free(f->name);
 	free(f->file);
 	free(f->checksum);
+	free(f->source_hash);
 	free((void *)f->dag.block_line);
 	free((void *)f->dag.block_last_line);
 	free((void *)f->dag.edges);
@@ -92,12 +93,12 @@ int wpp_parse_func(const unsigned char *p, const unsigned char *end, struct wpp_
 		for (unsigned i = 0; i < nb; i++)
 			if (kp_varint_get_u32(&p, end, &last[i]))
 				goto bad;
-		if (p < end && kp_varint_get_str(&p, end, &hash))
+		if (p < end && (kp_varint_get_str(&p, end, &hash) || kp_rule_hex16(hash)))
 			goto bad;
 		if (p != end)
 			goto bad;
 	}
-	free(hash);
+	f->source_hash = hash;
 	f->dag = (struct kp_dag){ .num_blocks = nb, .block_line = lines, .num_edges = ne, .edges = edges,
 				  .block_last_line = last };
 	return 0;

@@ -5,14 +5,15 @@
  *        [--wpp-max-len B] [--wpp-min-cost C]] [--help]
  *
  * Options may come before or after PROFILE and take their value as the next
- * argument or after '=' (--top=5; -o DIR only as two arguments or -oDIR).
+ * argument, after '=' (--top=5) or attached to -o (-oDIR): util/opts.h.
  * "--" ends the options.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "html_int.h"
-#include "rep.h" /* rep_take_value, rep_parse_count */
+#include "opts.h"
+#include "rep.h" /* rep_parse_count */
 
 void html_usage(FILE *out)
 {
@@ -50,79 +51,97 @@ static int usage_error(FILE *err, const char *fmt, const char *arg)
 	return HTML_EXIT_USAGE;
 }
 
-/* The --wpp options: 1 taken, 0 not one of them, -1 a usage error
- * (printed). */
-static int html_args_wpp(int argc, char **argv, int *i, struct html_opts *o, FILE *err)
-{
-	static const char *const names[] = { "--wpp-min-len", "--wpp-max-len", "--wpp-min-cost" };
-	const char *val;
-	size_t v;
-	int r, k;
+enum { HA_HELP = 1, HA_OUT, HA_SOURCE_DIR, HA_TOP, HA_WPP, HA_WPP_MIN_LEN, HA_WPP_MAX_LEN, HA_WPP_MIN_COST };
 
-	if ((r = rep_take_value(argc, argv, i, "--wpp", &val)) != 0) {
-		if (r < 0 || !*val)
-			return usage_error(err, "%s needs a file", "--wpp"), -1;
-		o->wpp = val;
-		return 1;
-	}
-	for (k = 0; k < 3; k++)
-		if ((r = rep_take_value(argc, argv, i, names[k], &val)) != 0)
-			break;
-	if (k == 3)
-		return 0;
-	if (r < 0 || rep_parse_count(val, &v) < 0 || (k < 2 && (v < 1 || v > 4096)))
-		return usage_error(err, "%s needs a count (lengths: 1..4096)", names[k]), -1;
-	if (k == 0)
-		o->wpp_min_len = (unsigned)v;
-	else if (k == 1)
-		o->wpp_max_len = (unsigned)v;
+static const struct kp_opt html_opts_tab[] = {
+	{"--help", HA_HELP, KP_OPT_FLAG},
+	{"-h", HA_HELP, KP_OPT_FLAG},
+	{"-o", HA_OUT, KP_OPT_NEEDS},
+	{"--output", HA_OUT, KP_OPT_NEEDS},
+	{"--source-dir", HA_SOURCE_DIR, KP_OPT_NEEDS},
+	{"--source-root", HA_SOURCE_DIR, KP_OPT_NEEDS}, /* old name */
+	{"--top", HA_TOP, KP_OPT_NEEDS},
+	{"--wpp", HA_WPP, KP_OPT_NEEDS},
+	{"--wpp-min-len", HA_WPP_MIN_LEN, KP_OPT_NEEDS},
+	{"--wpp-max-len", HA_WPP_MAX_LEN, KP_OPT_NEEDS},
+	{"--wpp-min-cost", HA_WPP_MIN_COST, KP_OPT_NEEDS},
+	{NULL, 0, KP_OPT_FLAG},
+};
+
+struct html_args {
+	struct html_opts *o;
+	FILE *err;
+};
+
+/* --wpp-min-len, --wpp-max-len, --wpp-min-cost (id) with value v. */
+static int wpp_count(struct html_opts *o, const struct kp_optstate *st, int id, const char *v, FILE *err)
+{
+	size_t n;
+
+	if (st->missing || rep_parse_count(v, &n) < 0 || (id != HA_WPP_MIN_COST && (n < 1 || n > 4096)))
+		return usage_error(err, "%s needs a count (lengths: 1..4096)", st->arg);
+	if (id == HA_WPP_MIN_LEN)
+		o->wpp_min_len = (unsigned)n;
+	else if (id == HA_WPP_MAX_LEN)
+		o->wpp_max_len = (unsigned)n;
 	else
-		o->wpp_min_cost = v, o->wpp_min_cost_set = 1;
-	return 1;
+		o->wpp_min_cost = n, o->wpp_min_cost_set = 1;
+	return 0;
+}
+
+/* One item of the command line (kp_opt_fn). */
+static int html_item(void *ctx, const struct kp_optstate *st, int id, const char *v)
+{
+	struct html_opts *o = ((struct html_args *)ctx)->o;
+	FILE *err = ((struct html_args *)ctx)->err;
+
+	switch (id) {
+	case KP_OPT_ARG:
+		if (o->profile)
+			return usage_error(err, "more than one profile: '%s'", v);
+		o->profile = v;
+		return 0;
+	case KP_OPT_UNKNOWN:
+		return usage_error(err, "unknown option '%s'", v);
+	case HA_HELP:
+		o->help = 1;
+		return 0;
+	case HA_OUT:
+		if (st->missing)
+			return usage_error(err, "%s needs a directory", st->arg);
+		if (!*v)
+			return usage_error(err, "%s", "-o: empty directory name");
+		o->out = v;
+		return 0;
+	case HA_SOURCE_DIR:
+		if (st->missing || !*v)
+			return usage_error(err, "%s needs a directory", st->arg);
+		o->source_root = v;
+		return 0;
+	case HA_TOP:
+		if (st->missing)
+			return usage_error(err, "%s needs a value", st->arg);
+		if (rep_parse_count(v, &o->top) < 0)
+			return usage_error(err, "--top: not a count: '%s'", v);
+		return 0;
+	case HA_WPP:
+		if (st->missing || !*v)
+			return usage_error(err, "%s needs a file", "--wpp");
+		o->wpp = v;
+		return 0;
+	}
+	return wpp_count(o, st, id, v, err);
 }
 
 int html_args_parse(int argc, char **argv, struct html_opts *o, FILE *err)
 {
-	int i, r, only_files = 0;
-	const char *val;
+	struct html_args ha = { o, err };
+	int r;
 
 	memset(o, 0, sizeof *o);
 	o->top = HTML_TOP_DEFAULT;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (only_files || a[0] != '-' || a[1] == '\0') {
-			if (o->profile)
-				return usage_error(err, "more than one profile: '%s'", a);
-			o->profile = a;
-		} else if (strcmp(a, "--") == 0) {
-			only_files = 1;
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			o->help = 1;
-		} else if ((r = rep_take_value(argc, argv, &i, "-o", &val)) != 0 ||
-		           (r = rep_take_value(argc, argv, &i, "--output", &val)) != 0) {
-			if (r < 0)
-				return usage_error(err, "%s needs a directory", a);
-			if (!*val)
-				return usage_error(err, "%s", "-o: empty directory name");
-			o->out = val;
-		} else if ((r = rep_take_value(argc, argv, &i, "--source-dir", &val)) != 0 ||
-		           (r = rep_take_value(argc, argv, &i, "--source-root", &val)) != 0) { /* old name */
-			if (r < 0 || !*val)
-				return usage_error(err, "%s needs a directory", a);
-			o->source_root = val;
-		} else if ((r = rep_take_value(argc, argv, &i, "--top", &val)) != 0) {
-			if (r < 0)
-				return usage_error(err, "%s needs a value", a);
-			if (rep_parse_count(val, &o->top) < 0)
-				return usage_error(err, "--top: not a count: '%s'", val);
-		} else if ((r = html_args_wpp(argc, argv, &i, o, err)) != 0) {
-			if (r < 0)
-				return HTML_EXIT_USAGE;
-		} else {
-			return usage_error(err, "unknown option '%s'", a);
-		}
-	}
+	if ((r = kp_opt_parse(argc, argv, html_opts_tab, html_item, &ha)) != 0)
+		return r;
 	if (o->help)
 		return HTML_EXIT_OK;
 	if (!o->profile)
