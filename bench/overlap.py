@@ -5,7 +5,8 @@ theta = 0 (Ball-Larus), 1, 2 against the exact counts of the same run, and
 the cost of the mode against the default mode at k = 1 and at k = 2 (the
 k-IPF that gives the exact answer).
 
-usage: bench/overlap.py [--kpath KPATH] [--scale quick|full|F] [--runs N] [--out FILE] [PROGRAM...]
+usage: bench/overlap.py [--kpath KPATH] [--scale quick|full|F] [--runs N] [--no-callgrind] [--trace]
+                        [--out FILE] [PROGRAM...]
 
 PROGRAM: names from corpus/bench/MANIFEST (default: all).  Per program:
   - default build (kpath instrument, gcc -O2): CPU time with KPATH_K=1 and
@@ -19,8 +20,16 @@ PROGRAM: names from corpus/bench/MANIFEST (default: all).  Per program:
     calls' definite and potential flow (Type I / II, section 3), whose real
     flow is C (the calls) or the calls that came back (the soundness of the
     calls' bounds against a trace: tests/overlapmode/calls_e2e.py);
+  - with --trace, that run also writes a KPATH_TRACE and the check is
+    `kpath overlap check PROFILE PROFILE TRACE --json`: every call site's
+    Type I / II bounds checked against the trace (soundness, exactness at
+    maximum overlap, C), and the calls' precision against the trace's flow
+    (traces grow with the scale: meant for quick or smaller scales);
   - callgrind instruction counts (k = 1, k = 2, overlap theta = 1, 2) on the
-    quick scale when valgrind is installed.
+    quick scale when valgrind is installed (not with --no-callgrind).
+bench/run runs this script (full run: --scale full, into
+bench/overlap-results.md, linked and included in results.md; --quick: one
+program with --trace; --no-overlap skips it).
 Writes a markdown table (stdout, or --out) and fails when a run's checksum
 differs from the MANIFEST or a check fails.
 """
@@ -67,8 +76,8 @@ def timed(exe, args, env, want, runs):
     return statistics.median(ts)
 
 
-def instructions(exe, args, env, tmp):
-    if not shutil.which("valgrind"):
+def instructions(exe, args, env, tmp, on=True):
+    if not on or not shutil.which("valgrind"):
         return None
     out = os.path.join(tmp, "cg.out")
     sh(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + [exe] + args, env=env)
@@ -84,6 +93,9 @@ def main():
     ap.add_argument("--scale", default="quick")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out")
+    ap.add_argument("--no-callgrind", action="store_true", help="no instruction counts")
+    ap.add_argument("--trace", action="store_true",
+                    help="check the calls' bounds against a trace of the check run (quick or smaller scales)")
     ap.add_argument("programs", nargs="*")
     a = ap.parse_args()
     libs = shlex.split(sh([a.kpath, "config", "--libs"]).stdout.decode())
@@ -109,8 +121,8 @@ def main():
                 env = lambda k, out: dict(os.environ, KPATH_K=str(k), KPATH_OUT=out)
                 row["k1"] = timed(base + ".k", args, env(1, base + ".t1.json"), want, a.runs)
                 row["k2"] = timed(base + ".k", args, env(2, base + ".t2.json"), want, a.runs)
-                row["k1_ins"] = instructions(base + ".k", [str(p["quick"])], env(1, base + ".i1.json"), tmp)
-                row["k2_ins"] = instructions(base + ".k", [str(p["quick"])], env(2, base + ".i2.json"), tmp)
+                row["k1_ins"] = instructions(base + ".k", [str(p["quick"])], env(1, base + ".i1.json"), tmp, not a.no_callgrind)
+                row["k2_ins"] = instructions(base + ".k", [str(p["quick"])], env(2, base + ".i2.json"), tmp, not a.no_callgrind)
                 for t in THETAS:
                     exe = "%s.ol%d" % (base, t)
                     r = sh([a.kpath, "instrument", src, "-o", exe + ".c", "--mode", "overlap", "--degree", str(t)])
@@ -118,16 +130,24 @@ def main():
                     sh(cc + ["-O2", "-w", exe + ".c", "-o", exe, "-lm"] + libs)
                     row["ol%d" % t] = timed(exe, args, env(1, exe + ".t.json"), want, a.runs)
                     if t:
-                        row["ol%d_ins" % t] = instructions(exe, [str(p["quick"])], env(1, exe + ".i.json"), tmp)
-                    prof = exe + ".json"
-                    if os.path.exists(prof):
-                        os.unlink(prof)
-                    timed(exe, args, env(2, prof), want, 1)
-                    r = subprocess.run([a.kpath, "overlap", "check", prof, prof, "--json"], stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE)
+                        row["ol%d_ins" % t] = instructions(exe, [str(p["quick"])], env(1, exe + ".i.json"), tmp, not a.no_callgrind)
+                    prof, trace = exe + ".json", exe + ".trace"
+                    for x in (prof, trace):
+                        if os.path.exists(x):
+                            os.unlink(x)
+                    cenv = env(2, prof)
+                    if a.trace:
+                        cenv["KPATH_TRACE"] = trace
+                    timed(exe, args, cenv, want, 1)
+                    r = subprocess.run([a.kpath, "overlap", "check", prof, prof] + ([trace] if a.trace else []) +
+                                       ["--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                     if r.returncode:
                         raise RuntimeError("check theta %d: %s" % (t, r.stderr.decode()[-1000:]))
-                    row["check%d" % t] = json.loads(r.stdout)
+                    c = row["check%d" % t] = json.loads(r.stdout)
+                    if a.trace:  # the calls' real flow: the trace's, over the sites checked
+                        row["calls%d" % t] = (c["calls_type1"], c["calls_type2"], c["calls_check"])
+                        os.unlink(trace)
+                        continue
                     r = subprocess.run([a.kpath, "overlap", "estimate", prof, "--json"], stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE)
                     if r.returncode:
@@ -159,7 +179,10 @@ def main():
         "%+.1f%% / %+.1f%%" % (100.0 * (tot[t][1] - tot[t][0]) / tot[t][0], 100.0 * (tot[t][2] - tot[t][0]) / tot[t][0])
         if tot[t][0] else "-" for t in THETAS]))
     lines += ["", "Calls (section 3): definite / potential flow of the Type I and Type II paths against their real "
-              "flow (C, the calls; for Type II the calls that came back), per program and theta.", "",
+              + ("flow in a trace of the same run, over the sites checked against it (every bound sound: `kpath overlap "
+                 "check PROFILE PROFILE TRACE`; sites whose calls the trace cannot match one to one are left out)"
+                 if a.trace else "flow (C, the calls; for Type II the calls that came back)") + ", per program and theta.",
+              "",
               "| program | calls | type I θ=0 | θ=1 | θ=2 | type II θ=0 | θ=1 | θ=2 |", "|---|---|---|---|---|---|---|---|"]
 
     def cprec(c):
@@ -172,6 +195,13 @@ def main():
             for t in THETAS for k in (0, 1)}
     lines.append("| all | %d | %s |" % (ctot[(0, 0)]["flow"], " | ".join(cprec(ctot[(t, k)]) for k in (0, 1)
                                                                          for t in THETAS)))
+    if a.trace:
+        ck = [r["calls%d" % t][2] for r in rows for t in THETAS]
+        lines += ["", "Calls checked against the traces: %d site types, %d pairs, %d unsound, %d not exact at maximum "
+                  "overlap, %d counts differing from the trace's; %d ambiguous sites and %d left in mid-path not "
+                  "checked." % tuple(sum(c[f] for c in ck) for f in ("site_types", "pairs", "unsound",
+                                                                    "not_exact_at_max", "mismatch", "ambiguous_sites",
+                                                                    "unfinished_sites"))]
     text = ("Overlap mode (bench/overlap.py, scale %s): imprecision of definite / potential flow against the exact "
             "counts of the same run, and time (and callgrind instructions, quick scale) relative to the default mode "
             "at k = 1.  A function the mode skips (docs/overlap-mode.md) is neither profiled nor counted: compare rows only where the skipped counts agree.\n\n" % a.scale) + "\n".join(lines) + "\n"

@@ -40,6 +40,8 @@ struct rthread {
 
 struct replay {
 	const char *path;
+	const char *who; /* the message prefix */
+	bool strict;     /* a truncated trace is an error, not a warning */
 	unsigned k;
 	struct rfunc **f; /* each its own allocation: tf->f points into it */
 	uint32_t nf;
@@ -49,7 +51,7 @@ struct replay {
 
 static int fail(const struct replay *r, const char *what)
 {
-	fprintf(stderr, "kpath kipf: %s: %s\n", r->path, what);
+	fprintf(stderr, "%s: %s: %s\n", r->who, r->path, what);
 	return 1;
 }
 
@@ -176,7 +178,9 @@ static int replay(struct replay *r, const unsigned char *p, const unsigned char 
 		int type = *p++;
 		uint64_t len;
 		if (kp_varint_get(&p, end, &len) || len > (uint64_t)(end - p)) {
-			fprintf(stderr, "kpath kipf: %s: truncated trace; using the complete part\n", r->path);
+			if (r->strict)
+				return fail(r, "truncated trace (the program was cut short?): its counts would be incomplete");
+			fprintf(stderr, "%s: %s: truncated trace; using the complete part\n", r->who, r->path);
 			return 0;
 		}
 		int rc = type == 'F' ? read_func(r, p, p + len)
@@ -227,6 +231,38 @@ static int build_profile(struct replay *r, struct kp_profile *p)
 	return 0;
 }
 
+int kp_kipf_replay(const char *trace, unsigned k, bool strict, const char *who, struct kp_profile *p)
+{
+	kp_profile_init(p, k);
+	p->runs = 1;
+	size_t len;
+	unsigned char *buf = wpp_slurp(trace, &len);
+	if (!buf) {
+		fprintf(stderr, "%s: %s: %s\n", who, trace, strerror(errno));
+		return 1;
+	}
+	struct replay r = { trace, who, strict, k, NULL, 0, NULL, 0 };
+	int rc = replay(&r, buf, buf + len);
+	/* the totals of the online profile (runtime/dump.c): the threads
+	 * numbered in the trace are those that ran instrumented code */
+	p->totals.runs = 1;
+	p->totals.threads = r.nt;
+	if (rc == 0 && build_profile(&r, p) != 0)
+		rc = fail(&r, "out of memory");
+	for (uint32_t i = 0; i < r.nf; i++) {
+		struct rfunc *f = r.f[i];
+		kp_tfunc_free(f->tf);
+		wpp_func_free(&f->w);
+		free(f);
+	}
+	free(r.f);
+	for (size_t i = 0; i < r.nt; i++)
+		free(r.t[i].a);
+	free(r.t);
+	free(buf);
+	return rc;
+}
+
 int kp_kipf_main(int argc, char **argv)
 {
 	enum { KO_K = 1, KO_OUT, KO_HELP };
@@ -265,23 +301,8 @@ int kp_kipf_main(int argc, char **argv)
 		fprintf(stderr, "kpath kipf: --k %s: expected an integer in 1..%d\n", ks, KP_KMAX);
 		return 2;
 	}
-	size_t len;
-	unsigned char *buf = wpp_slurp(trace, &len);
-	if (!buf) {
-		fprintf(stderr, "kpath kipf: %s: %s\n", trace, strerror(errno));
-		return 1;
-	}
-	struct replay r = { trace, (unsigned)k, NULL, 0, NULL, 0 };
-	int rc = replay(&r, buf, buf + len);
 	struct kp_profile p;
-	kp_profile_init(&p, (unsigned)k);
-	p.runs = 1;
-	/* the totals of the online profile (runtime/dump.c): the threads
-	 * numbered in the trace are those that ran instrumented code */
-	p.totals.runs = 1;
-	p.totals.threads = r.nt;
-	if (rc == 0 && build_profile(&r, &p) != 0)
-		rc = fail(&r, "out of memory");
+	int rc = kp_kipf_replay(trace, (unsigned)k, false, "kpath kipf", &p);
 	if (rc == 0) {
 		char err[1024];
 		int w = out ? kp_profile_write_atomic(out, &p, err, sizeof err)
@@ -292,16 +313,5 @@ int kp_kipf_main(int argc, char **argv)
 		}
 	}
 	kp_profile_free(&p);
-	for (uint32_t i = 0; i < r.nf; i++) {
-		struct rfunc *f = r.f[i];
-		kp_tfunc_free(f->tf);
-		wpp_func_free(&f->w);
-		free(f);
-	}
-	free(r.f);
-	for (size_t i = 0; i < r.nt; i++)
-		free(r.t[i].a);
-	free(r.t);
-	free(buf);
 	return rc;
 }

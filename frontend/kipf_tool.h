@@ -13,6 +13,15 @@
 #ifndef KPATH_KIPF_TOOL_H
 #define KPATH_KIPF_TOOL_H
 
+#include <stdbool.h>
+
 int kp_kipf_main(int argc, char **argv);
+
+struct kp_profile;
+/* The replay itself: the k-IPF of trace into *p (kp_profile_init'ed here;
+ * kp_profile_free it in every case).  0, or 1 with a message on stderr
+ * prefixed "WHO: TRACE: ".  strict: a truncated trace is an error (else a
+ * warning, and the complete part is used). */
+int kp_kipf_replay(const char *trace, unsigned k, bool strict, const char *who, struct kp_profile *p);
 
 #endif

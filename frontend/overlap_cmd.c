@@ -1,6 +1,6 @@
 /*
  * overlap_cmd.c: `kpath overlap estimate PROFILE [--json]` and `kpath
- * overlap check PROFILE EXACT [--json]` (docs/overlap-mode.md).
+ * overlap check PROFILE EXACT [TRACE] [--json]` (docs/overlap-mode.md).
  *
  * estimate: per loop of every --mode overlap function, the lower and upper
  * bound of every interesting path p ! q (equations 7 and 8 of Tallam,
@@ -17,8 +17,12 @@
  * unsound (L > exact or exact > U), when bounds at a loop's maximum overlap
  * are not exact, or when an OL count differs from the sum of the exact
  * counts of its interesting paths (equation 2: the instrumentation's
- * oracle).
+ * oracle).  EXACT may be a KPATH_TRACE of the run instead (its k-IPF with
+ * k = 2 is replayed for the loops), and a trace (EXACT or TRACE) adds the
+ * check of every call site's Type I / II bounds against the trace's exact
+ * counts (overlap_trace.c, overlap_calls_check.c, overlap_calls_out.c).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +30,7 @@
 
 #include <jansson.h>
 
+#include "kipf_tool.h"
 #include "overlap_mode.h"
 #include "overlap_calls_out.h"
 #include "overlap_prof.h"
@@ -33,6 +38,17 @@
 struct totals {
 	uint64_t flow, definite, potential, pairs, exact_pairs;
 	uint64_t unsound, not_exact, of_mismatch, unfinished;
+};
+
+/* One `kpath overlap` run. */
+struct ov_run {
+	const struct kp_profile *prof;
+	const char *path;               /* PROFILE */
+	bool check, json;
+	const struct ov_calls_exact *E; /* check with a trace: the calls' exact counts */
+	json_t *jfuncs;                 /* --json: the functions' objects */
+	struct totals t;                /* the loops' */
+	struct ov_call_totals ct;       /* the calls' */
 };
 
 static json_t *lines_json(const struct kp_func *kf, const struct ol_seqtab *t, uint32_t id)
@@ -154,10 +170,14 @@ static int read_profile(const char *path, struct kp_profile *p)
 	return 0;
 }
 
-/* One function: every loop estimated (and checked against ex when given). */
-static int do_func(const struct kp_profile *prof, const struct kp_func *kf, const struct kp_func *ex, bool json,
-                   json_t *jfuncs, struct totals *t, struct ov_call_totals *ct, const char *path)
+/* One function: every loop estimated (and checked against ex when given;
+ * in check mode without ex, the function never ran in the exact run: no
+ * loop is checked), every call site estimated (and checked against E when
+ * given; in check mode without E, not shown). */
+static int do_func(struct ov_run *R, const struct kp_func *kf, const struct kp_func *ex)
 {
+	bool json = R->json;
+	struct totals *t = &R->t;
 	json_t *jcalls = json_array();
 	struct ov_func of;
 	const char *why = ov_func_init(&of, kf);
@@ -166,7 +186,7 @@ static int do_func(const struct kp_profile *prof, const struct kp_func *kf, cons
 	int rc = 0;
 	if (!why && !json)
 		printf("%s (%s:%u), degree %u\n", kf->name, kf->file, kf->line, of.theta);
-	json_array_foreach(why ? NULL : json_object_get(kf->overlap, "overlap_loops"), i, lp) {
+	json_array_foreach(why || (R->check && !ex) ? NULL : json_object_get(kf->overlap, "overlap_loops"), i, lp) {
 		struct ov_loop L;
 		why = ov_loop_init(&L, &of, (uint32_t)json_integer_value(json_object_get(lp, "head")),
 		                   (uint64_t)json_integer_value(json_object_get(lp, "ids")));
@@ -188,13 +208,13 @@ static int do_func(const struct kp_profile *prof, const struct kp_func *kf, cons
 		if (why)
 			break;
 	}
-	if (!why && !ex) /* the calls' exact counts come from a trace (tests/overlapmode/calls_oracle.py) */
-		why = ov_calls_func(prof, &of, json, jcalls, ct);
+	if (!why && (!R->check || R->E)) /* the calls' exact counts come from a trace (overlap_trace.c) */
+		why = ov_calls_func(R->prof, &of, R->E, json, jcalls, &R->ct);
 	if (why) {
-		fprintf(stderr, "kpath overlap: %s: function '%s' (%s): %s\n", path, kf->name, kf->file, why);
+		fprintf(stderr, "kpath overlap: %s: function '%s' (%s): %s\n", R->path, kf->name, kf->file, why);
 		rc = 1;
 	} else if (json) {
-		json_array_append_new(jfuncs, json_pack("{s:s, s:s, s:i, s:i, s:o, s:o}", "name", kf->name, "file", kf->file,
+		json_array_append_new(R->jfuncs, json_pack("{s:s, s:s, s:i, s:i, s:o, s:o}", "name", kf->name, "file", kf->file,
 		                                        "line", (json_int_t)kf->line, "degree", (json_int_t)of.theta,
 		                                        "loops", jloops, "calls", jcalls));
 		jloops = jcalls = NULL;
@@ -205,16 +225,126 @@ static int do_func(const struct kp_profile *prof, const struct kp_func *kf, cons
 	return rc;
 }
 
+/* 1 when path starts with the trace magic, 0 when not, -1 (message) when unreadable. */
+static int is_trace(const char *path)
+{
+	char head[8] = {0};
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "kpath overlap: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	size_t n = fread(head, 1, sizeof head, f);
+	fclose(f);
+	return n == sizeof head && !memcmp(head, "KPTRACE1", sizeof head);
+}
+
+/* The exact counts of check mode from its one or two EXACT arguments: a
+ * k >= 2 profile into e, a trace's calls into E (*with_trace), and the
+ * trace's k-IPF (k = 2) into e when no profile is given. */
+static int read_exact(const struct kp_profile *p, const char **args, int n, struct kp_profile *e,
+                      struct ov_calls_exact *E, bool *with_trace)
+{
+	const char *trace = NULL, *prof = NULL;
+	for (int i = 0; i < n; i++) {
+		int tr = is_trace(args[i]);
+		if (tr < 0)
+			return 1;
+		if (tr ? trace != NULL : prof != NULL) {
+			fprintf(stderr, "kpath overlap: %s: a second %s; give at most one k >= 2 profile and one trace\n",
+			        args[i], tr ? "trace" : "profile");
+			return 2;
+		}
+		*(tr ? &trace : &prof) = args[i];
+	}
+	if (prof && read_profile(prof, e))
+		return 1;
+	if (!prof && kp_kipf_replay(trace, 2, true, "kpath overlap", e)) /* the loops' exact counts */
+		return 1;
+	if (e->k < 2) {
+		fprintf(stderr, "kpath overlap: %s: k is %u: the exact two-iteration counts need a profile with k >= 2 "
+		        "(run with KPATH_K=2, or give a trace of the run)\n", prof, e->k);
+		return 1;
+	}
+	if (trace && p->runs > 1) {
+		fprintf(stderr, "kpath overlap: %s: the profile holds %" PRIu64 " runs, a trace one: check the profile of "
+		        "the traced run alone\n", trace, p->runs);
+		return 1;
+	}
+	if (trace) {
+		char err[1024];
+		if (ov_calls_exact_read(E, p, trace, err, sizeof err)) {
+			fprintf(stderr, "kpath overlap: %s\n", err);
+			return 1;
+		}
+		*with_trace = true;
+	}
+	return 0;
+}
+
 static const char usage[] = "usage: kpath overlap estimate PROFILE [--json]\n"
-                            "       kpath overlap check PROFILE EXACT [--json]\n"
+                            "       kpath overlap check PROFILE EXACT [TRACE] [--json]\n"
                             "PROFILE: a profile of a program instrumented with --mode overlap --degree N;\n"
                             "EXACT: a profile with k >= 2 (KPATH_K=2) of the same run (PROFILE itself when\n"
-                            "the overlap binary ran with KPATH_K=2).  docs/overlap-mode.md\n";
+                            "the overlap binary ran with KPATH_K=2), or a trace of it (KPATH_TRACE=FILE);\n"
+                            "TRACE: a trace of the same run, when EXACT is a profile.  Loops are checked\n"
+                            "against the two-iteration counts of the profile (of the trace, replayed at\n"
+                            "k = 2, when only a trace is given), calls (Type I / II) against the trace.\n"
+                            "docs/overlap-mode.md\n";
+
+/* The program's totals (text or JSON), and check's verdict: 1 when a
+ * bound is unsound, not exact at a maximum overlap, or a count differs
+ * from the exact ones.  Takes R->jfuncs. */
+static int finish(struct ov_run *R)
+{
+	const struct totals *t = &R->t;
+	const struct ov_call_totals *ct = &R->ct;
+	bool check = R->check, json = R->json, calls = !check || R->E;
+	json_t *jfuncs = R->jfuncs;
+	R->jfuncs = NULL;
+	if (json) {
+		json_t *o = json_pack("{s:o, s:I, s:I, s:I}", "functions", jfuncs, "flow", (json_int_t)t->flow, "definite",
+		                      (json_int_t)t->definite, "potential", (json_int_t)t->potential);
+		if (calls)
+			ov_calls_totals(ct, check, true, o);
+		if (check)
+			json_object_update_new(o, json_pack("{s:f, s:f, s:I, s:I, s:I, s:I}", "definite_imprecision",
+			                                    pct(t->definite, t->flow), "potential_imprecision",
+			                                    pct(t->potential, t->flow), "unsound", (json_int_t)t->unsound,
+			                                    "not_exact_at_max", (json_int_t)t->not_exact, "of_mismatch",
+			                                    (json_int_t)t->of_mismatch, "unfinished_loops",
+			                                    (json_int_t)t->unfinished));
+		json_dumpf(o, stdout, JSON_INDENT(1));
+		putchar('\n');
+		json_decref(o);
+	} else {
+		json_decref(jfuncs);
+		printf("program: flow %" PRIu64 ", definite %" PRIu64 " (%+.1f%%), potential %" PRIu64 " (%+.1f%%)\n",
+		       t->flow, t->definite, pct(t->definite, t->flow), t->potential, pct(t->potential, t->flow));
+		if (calls)
+			ov_calls_totals(ct, check, false, NULL);
+		if (check)
+			printf("check: %" PRIu64 " unsound bounds, %" PRIu64 " not exact at maximum overlap, %" PRIu64
+			       " OL counts below the exact counts, %" PRIu64 " loops left in mid-iteration (not "
+			       "checked)\n", t->unsound, t->not_exact, t->of_mismatch, t->unfinished);
+	}
+	if (check && (t->unsound || t->not_exact || t->of_mismatch)) {
+		fprintf(stderr, "kpath overlap: check FAILED: %" PRIu64 " unsound, %" PRIu64 " not exact, %" PRIu64
+		        " OL count mismatches\n", t->unsound, t->not_exact, t->of_mismatch);
+		return 1;
+	}
+	if (check && (ct->unsound || ct->not_exact || ct->mismatch)) {
+		fprintf(stderr, "kpath overlap: check FAILED (calls): %" PRIu64 " unsound, %" PRIu64 " not exact, %" PRIu64
+		        " counts differ from the trace's\n", ct->unsound, ct->not_exact, ct->mismatch);
+		return 1;
+	}
+	return 0;
+}
 
 int kp_overlap_main(int argc, char **argv)
 {
-	bool json = false;
-	const char *args[3];
+	bool json = false, with_trace = false;
+	const char *args[4];
 	int nargs = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
@@ -222,33 +352,25 @@ int kp_overlap_main(int argc, char **argv)
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(usage, stdout);
 			return 0;
-		} else if (nargs < 3)
+		} else if (nargs < 4)
 			args[nargs++] = argv[i];
 		else
-			nargs = 4;
+			nargs = 5;
 	}
 	bool check = nargs >= 1 && !strcmp(args[0], "check");
-	if (nargs < 1 || (strcmp(args[0], "estimate") && !check) || nargs != (check ? 3 : 2)) {
+	if (nargs < 1 || (strcmp(args[0], "estimate") && !check) || (check ? nargs < 3 || nargs > 4 : nargs != 2)) {
 		fputs(usage, stderr);
 		return 2;
 	}
 	struct kp_profile p, e;
+	struct ov_calls_exact E = {0};
 	kp_profile_init(&e, 1);
-	if (read_profile(args[1], &p) || (check && read_profile(args[2], &e))) {
-		kp_profile_free(&p);
-		kp_profile_free(&e);
-		return 1;
-	}
-	int rc = 0;
-	if (check && e.k < 2) {
-		fprintf(stderr, "kpath overlap: %s: k is %u: the exact two-iteration counts need a profile with k >= 2 "
-		        "(run with KPATH_K=2)\n", args[2], e.k);
-		rc = 1;
-	}
-	struct totals t = {0};
-	struct ov_call_totals ct = {0};
-	json_t *jfuncs = json_array();
-	uint32_t nov = 0;
+	int rc = read_profile(args[1], &p);
+	if (!rc && check)
+		rc = read_exact(&p, args + 2, nargs - 2, &e, &E, &with_trace);
+	struct ov_run R = {.prof = &p, .path = args[1], .check = check, .json = json, .E = with_trace ? &E : NULL,
+	                   .jfuncs = json_array()};
+	uint32_t nov = 0, nex = 0;
 	for (size_t i = 0; i < p.nfuncs && !rc; i++) {
 		const struct kp_func *kf = &p.funcs[i], *ex = NULL;
 		if (!kf->overlap)
@@ -261,48 +383,24 @@ int kp_overlap_main(int argc, char **argv)
 				rc = 1;
 				break;
 			}
-			continue; /* never ran in the exact run: nothing to compare */
+			if (!with_trace)
+				continue; /* never ran in the exact run: nothing to compare */
 		}
-		rc = do_func(&p, kf, ex, json, jfuncs, &t, &ct, args[1]);
+		nex += ex != NULL;
+		rc = do_func(&R, kf, ex);
 	}
 	if (!rc && !nov) {
 		fprintf(stderr, "kpath overlap: %s: no function instrumented with --mode overlap\n", args[1]);
 		rc = 1;
+	} else if (!rc && check && !nex) {
+		fprintf(stderr, "kpath overlap: %s: none of the profile's --mode overlap functions is in the exact counts "
+		        "(a profile of another program?)\n", args[2]);
+		rc = 1;
 	}
-	if (!rc) {
-		if (json) {
-			json_t *o = json_pack("{s:o, s:I, s:I, s:I}", "functions", jfuncs, "flow", (json_int_t)t.flow,
-			                      "definite", (json_int_t)t.definite, "potential", (json_int_t)t.potential);
-			jfuncs = NULL;
-			if (!check)
-				ov_calls_totals(&ct, true, o);
-			if (check)
-				json_object_update_new(o, json_pack("{s:f, s:f, s:I, s:I, s:I, s:I}", "definite_imprecision",
-				                                    pct(t.definite, t.flow), "potential_imprecision",
-				                                    pct(t.potential, t.flow), "unsound", (json_int_t)t.unsound,
-				                                    "not_exact_at_max", (json_int_t)t.not_exact, "of_mismatch",
-				                                    (json_int_t)t.of_mismatch, "unfinished_loops",
-				                                    (json_int_t)t.unfinished));
-			json_dumpf(o, stdout, JSON_INDENT(1));
-			putchar('\n');
-			json_decref(o);
-		} else {
-			printf("program: flow %" PRIu64 ", definite %" PRIu64 " (%+.1f%%), potential %" PRIu64 " (%+.1f%%)\n",
-			       t.flow, t.definite, pct(t.definite, t.flow), t.potential, pct(t.potential, t.flow));
-			if (!check)
-				ov_calls_totals(&ct, false, NULL);
-			if (check)
-				printf("check: %" PRIu64 " unsound bounds, %" PRIu64 " not exact at maximum overlap, %" PRIu64
-				       " OL counts below the exact counts, %" PRIu64 " loops left in mid-iteration (not "
-				       "checked)\n", t.unsound, t.not_exact, t.of_mismatch, t.unfinished);
-		}
-		if (check && (t.unsound || t.not_exact || t.of_mismatch)) {
-			fprintf(stderr, "kpath overlap: check FAILED: %" PRIu64 " unsound, %" PRIu64 " not exact, %" PRIu64
-			        " OL count mismatches\n", t.unsound, t.not_exact, t.of_mismatch);
-			rc = 1;
-		}
-	}
-	json_decref(jfuncs);
+	if (!rc)
+		rc = finish(&R);
+	json_decref(R.jfuncs);
+	ov_calls_exact_release(&E);
 	kp_profile_free(&p);
 	kp_profile_free(&e);
 	return rc;

@@ -418,9 +418,10 @@ static char *entry_decls(struct kform *kf, uint64_t init)
 	const struct ki_numbering *n = kf->n;
 	struct sb b = {0};
 	unsigned m = n->max_k ? n->max_k : 1;
-	sb_printf(&b, " kpath_rt_u64 %skc[%u] = {%s};", kf->p, m, U64(init));
+	const char *un = RW_UNUSED(kf->plan);
+	sb_printf(&b, " %skpath_rt_u64 %skc[%u] = {%s};", un, kf->p, m, U64(init));
 	if (m >= 2)
-		sb_printf(&b, " unsigned %skt = 0;", kf->p);
+		sb_printf(&b, " %sunsigned %skt = 0;", un, kf->p);
 	sb_printf(&b, " /* kpath kiter: %s paths;", U64(n->total));
 	for (uint32_t l = 0; l < n->nloops; l++) {
 		const struct ki_loop *L = &n->loops[l];

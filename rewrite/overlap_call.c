@@ -236,22 +236,24 @@ void oc_inverse(const struct ocall *oc, struct sb *b, uint32_t oe)
 
 void oc_entry(struct ocall *oc, struct sb *b)
 {
-	const char *p = oc->p;
+	const char *p = oc->p, *un = RW_UNUSED(oc->plan);
 	if (oc->callee) {
 		uint32_t first = oc->f->edges[oc->entry_oe].dst;
 		uint64_t v0 = oc->in_nb.val[oc->entry_oe];
 		unsigned k0 = 1 + oc->f->is_pred[first];
 		bool now = k0 == oc->theta + 2; /* the first block is the (theta+1)-th predicate */
 		/* no handoff pending: a load, not a call (runtime/overlap_call.c) */
-		sb_printf(b, " struct kpath_rt_olin %sin = kpath_rt_ol_callee ? kpath_rt_ol_take(&%sfn_%s, %d, %s) : "
-		          "kpath_rt_ol_zero;", p, p, oc->plan->name, now, U64(v0));
+		sb_printf(b, " %sstruct kpath_rt_olin %sin = kpath_rt_ol_callee ? kpath_rt_ol_take(&%sfn_%s, %d, %s) : "
+		          "kpath_rt_ol_zero;", un, p, p, oc->plan->name, now, U64(v0));
 		if (oc->read_in && !now)
-			sb_printf(b, " kpath_rt_u64 %siro = %s; unsigned %siol = %sin.ret ? %u : 0;", p, U64(v0), p, p, k0);
+			sb_printf(b, " %skpath_rt_u64 %siro = %s; %sunsigned %siol = %sin.ret ? %u : 0;", un, p, U64(v0), un, p,
+			          p, k0);
 		else if (oc->read_in)
-			sb_printf(b, " kpath_rt_u64 %siro = 0; unsigned %siol = 0;", p, p);
+			sb_printf(b, " %skpath_rt_u64 %siro = 0; %sunsigned %siol = 0;", un, p, un, p);
 	}
 	if (oc->nsites)
-		sb_printf(b, " kpath_rt_u64 %sxo[%u] = {0}; unsigned %sxl[%u] = {0};", p, oc->nsites, p, oc->nsites);
+		sb_printf(b, " %skpath_rt_u64 %sxo[%u] = {0}; %sunsigned %sxl[%u] = {0};", un, p, oc->nsites, un, p,
+		          oc->nsites);
 }
 
 /* The prefix p of the caller's Ball-Larus path at the call block c, as C text. */

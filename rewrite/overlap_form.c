@@ -431,14 +431,15 @@ static char *entry_decls(struct oform *of)
 	const struct cfg *g = of->plan->g;
 	const char *p = of->p;
 	uint64_t r0 = 0;
+	const char *un = RW_UNUSED(of->plan);
 	if (bl_code_edge(of->place, g, of->dag, of->plan->entry_edge, &c))
 		r0 = c.val;
 	if (of->read_r)
-		sb_printf(&b, " kpath_rt_u64 %sr = %s;", p, U64(r0));
+		sb_printf(&b, " %skpath_rt_u64 %sr = %s;", un, p, U64(r0));
 	if (!of->acyclic)
-		sb_printf(&b, " struct kpath_rt_cursor %sc = kpath_rt_begin(&%sfn_%s, %sc);", p, p, of->plan->name, p);
+		sb_printf(&b, " %sstruct kpath_rt_cursor %sc = kpath_rt_begin(&%sfn_%s, %sc);", un, p, p, of->plan->name, p);
 	if (of->nloops) {
-		sb_printf(&b, " kpath_rt_u64 %soid = 0, %sro = 0; unsigned %sos = 0", p, p, p);
+		sb_printf(&b, " %skpath_rt_u64 %soid = 0, %sro = 0; %sunsigned %sos = 0", un, p, p, un, p);
 		if (of->read_ol) /* else no clause reads it: not declared (-Wunused-but-set-variable) */
 			sb_printf(&b, ", %sol = 0", p);
 		sb_printf(&b, ";");

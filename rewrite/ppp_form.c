@@ -248,8 +248,9 @@ static char *entry_decls(struct pform *pf)
 		r0 = c.val;
 	if (ppp_code_edge(pf->pp, pf->place, g, pf->dag, pf->n, e, &pc))
 		q0 = pc.val;
+	const char *un = RW_UNUSED(pf->plan);
 	if (pf->read_r || pf->read_q) {
-		sb_printf(&b, " kpath_rt_u64 ");
+		sb_printf(&b, " %skpath_rt_u64 ", un);
 		if (pf->read_r)
 			sb_printf(&b, "%sr = %s%s", pf->p, U64(r0), pf->read_q ? ", " : "");
 		if (pf->read_q)
@@ -257,8 +258,8 @@ static char *entry_decls(struct pform *pf)
 		sb_printf(&b, ";");
 	}
 	if (!pf->acyclic)
-		sb_printf(&b, " struct kpath_rt_cursor %sc = kpath_rt_begin(&%sfn_%s, %sc);", pf->p, pf->p, pf->plan->name,
-		          pf->p);
+		sb_printf(&b, " %sstruct kpath_rt_cursor %sc = kpath_rt_begin(&%sfn_%s, %sc);", un, pf->p, pf->p,
+		          pf->plan->name, pf->p);
 	sb_printf(&b, " /* kpath ppp: %u interesting of %s paths, interval %s, %s slots%s */", pf->n->npaths,
 	          U64(pf->dag->num_paths[CFG_ENTRY]), U64(pf->n->interval), U64(pf->ns),
 	          pf->map ? ", classified by Ball-Larus ID" : "");

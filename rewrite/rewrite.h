@@ -146,6 +146,12 @@ char *rw_render_header(const struct rw_file *f, const char *text, size_t len, co
  * at the sites as rw_function would (same site texts, returns, tail calls,
  * fall-through markers, declaration blocks).
  */
+/* "KPATH_RT_UNUSED " before the declarations a form inserts at a
+ * function's top when its body holds an #if branch the parse skipped (the
+ * compiler may build that branch, without the code that uses them:
+ * cfgbuild/build.h, skips_text; rewrite/place.c does the same). */
+#define RW_UNUSED(plan) ((plan)->skips_text ? "KPATH_RT_UNUSED " : "")
+
 struct rw_form {
 	char **edge_code;  /* per CFG edge */
 	char **start_code; /* per block */

@@ -12,160 +12,53 @@
  * A trace cut short is read up to its last complete chunk, with a warning,
  * as kpath kipf does.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kp_internal.h"
 #include "wpp.h"
-
-struct act {
-	uint64_t act;
-	uint32_t func;
-};
 
 struct dthread {
 	uint64_t tid;
-	struct act *live; /* live activations, sorted by act */
-	size_t nlive, caplive;
 	struct wpp_term *paths; /* the thread's stream */
 	size_t npaths, cappaths;
 };
 
 struct dump {
-	const char *path;
-	struct wpp_func *funcs;
-	uint32_t nfuncs;
 	struct dthread *t;
 	size_t nt;
 };
 
-static int fail(const struct dump *d, const char *what)
+/* Each EMIT / LEAVE appended to its thread's stream. */
+static const char *on_event(void *arg, const struct wpp_trace *tr, const struct wpp_trace_event *e)
 {
-	fprintf(stderr, "kpath trace: %s: %s\n", d->path, what);
-	return 1;
-}
-
-static struct dthread *thread_of(struct dump *d, uint64_t tid)
-{
-	for (size_t i = 0; i < d->nt; i++)
-		if (d->t[i].tid == tid)
-			return &d->t[i];
-	struct dthread *a = realloc(d->t, (d->nt + 1) * sizeof *a);
-	if (!a)
+	struct dump *d = arg;
+	struct dthread *t = NULL;
+	(void)tr;
+	if (e->kind == WPP_TRACE_ENTER)
 		return NULL;
-	d->t = a;
-	memset(&a[d->nt], 0, sizeof *a);
-	a[d->nt].tid = tid;
-	return &a[d->nt++];
-}
-
-/* The live activation number act (binary search), or NULL. */
-static struct act *find_act(struct dthread *t, uint64_t act, size_t *at)
-{
-	size_t lo = 0, hi = t->nlive;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->live[mid].act < act)
-			lo = mid + 1;
-		else
-			hi = mid;
+	for (size_t i = 0; i < d->nt && !t; i++)
+		if (d->t[i].tid == e->thread)
+			t = &d->t[i];
+	if (!t) {
+		struct dthread *a = realloc(d->t, (d->nt + 1) * sizeof *a);
+		if (!a)
+			return "out of memory";
+		d->t = a;
+		t = memset(&a[d->nt++], 0, sizeof *a);
+		t->tid = e->thread;
 	}
-	*at = lo;
-	return lo < t->nlive && t->live[lo].act == act ? &t->live[lo] : NULL;
-}
-
-static int read_block(struct dump *d, const unsigned char *p, const unsigned char *end)
-{
-	uint64_t tid, cur, v, id;
-	if (kp_varint_get(&p, end, &tid) || kp_varint_get(&p, end, &cur))
-		return fail(d, "corrupt event block");
-	struct dthread *t = thread_of(d, tid);
-	if (!t)
-		return fail(d, "out of memory");
-	while (p < end) {
-		if (kp_varint_get(&p, end, &v))
-			return fail(d, "corrupt event block");
-		int kind = (int)(v & 3);
-		if (kind == KP_TR_ENTER) {
-			if ((v >> 2) >= d->nfuncs)
-				return fail(d, "event of an unknown function");
-			if (t->nlive == t->caplive) {
-				size_t cap = t->caplive ? 2 * t->caplive : 64;
-				struct act *a = realloc(t->live, cap * sizeof *a);
-				if (!a)
-					return fail(d, "out of memory");
-				t->live = a;
-				t->caplive = cap;
-			}
-			t->live[t->nlive++] = (struct act){ ++cur, (uint32_t)(v >> 2) }; /* acts increase */
-			continue;
-		}
-		if (kind == 3 || kp_varint_get(&p, end, &id) || (v >> 2) > cur)
-			return fail(d, "corrupt event block");
-		size_t at;
-		struct act *x = find_act(t, cur - (v >> 2), &at);
-		if (!x)
-			return fail(d, "event of an activation that is not live");
-		if (t->npaths == t->cappaths) {
-			size_t cap = t->cappaths ? 2 * t->cappaths : 1024;
-			struct wpp_term *a = realloc(t->paths, cap * sizeof *a);
-			if (!a)
-				return fail(d, "out of memory");
-			t->paths = a;
-			t->cappaths = cap;
-		}
-		t->paths[t->npaths++] = (struct wpp_term){ x->func, id };
-		if (kind == KP_TR_LEAVE) {
-			memmove(&t->live[at], &t->live[at + 1], (t->nlive - at - 1) * sizeof *t->live);
-			t->nlive--;
-		}
+	if (t->npaths == t->cappaths) {
+		size_t cap = t->cappaths ? 2 * t->cappaths : 1024;
+		struct wpp_term *a = realloc(t->paths, cap * sizeof *a);
+		if (!a)
+			return "out of memory";
+		t->paths = a;
+		t->cappaths = cap;
 	}
-	return 0;
-}
-
-static int read_func(struct dump *d, const unsigned char *p, const unsigned char *end)
-{
-	uint64_t index;
-	struct wpp_func *a = realloc(d->funcs, ((size_t)d->nfuncs + 1) * sizeof *a);
-	if (!a)
-		return fail(d, "out of memory");
-	d->funcs = a;
-	if (wpp_parse_func(p, end, &a[d->nfuncs], &index) != 0)
-		return fail(d, "corrupt function entry");
-	if (index != d->nfuncs) {
-		wpp_func_free(&a[d->nfuncs]);
-		return fail(d, "function entries out of order");
-	}
-	d->nfuncs++;
-	return 0;
-}
-
-static int read_trace(struct dump *d, const unsigned char *p, const unsigned char *end)
-{
-	uint64_t version;
-	if (end - p < 8 || memcmp(p, KP_TRACE_MAGIC, 8) != 0)
-		return fail(d, "not a kpath trace (bad magic; KPATH_TRACE writes one)");
-	p += 8;
-	if (kp_varint_get(&p, end, &version) || version != 1)
-		return fail(d, "unsupported trace version");
-	while (p < end) {
-		int type = *p++;
-		uint64_t len;
-		if (kp_varint_get(&p, end, &len) || len > (uint64_t)(end - p)) {
-			fprintf(stderr, "kpath trace: %s: truncated trace; using the complete part\n", d->path);
-			return 0;
-		}
-		int rc = type == 'F' ? read_func(d, p, p + len)
-			 : type == 'B' ? read_block(d, p, p + len)
-				       : fail(d, "unknown chunk type");
-		if (rc)
-			return rc;
-		p += len;
-	}
-	return 0;
+	t->paths[t->npaths++] = (struct wpp_term){e->func, e->id};
+	return NULL;
 }
 
 static int by_tid(const void *a, const void *b)
@@ -176,14 +69,16 @@ static int by_tid(const void *a, const void *b)
 
 static int dump(const char *path)
 {
-	struct dump d = { .path = path };
-	size_t len;
-	unsigned char *buf = wpp_slurp(path, &len);
-	if (!buf) {
-		fprintf(stderr, "kpath trace: %s: %s\n", path, strerror(errno));
-		return 1;
+	struct dump d = {0};
+	struct wpp_trace tr = {.path = path, .event = on_event, .arg = &d};
+	char err[1024];
+	int rc = 0;
+	if (wpp_trace_read(&tr, err, sizeof err) != 0) {
+		fprintf(stderr, "kpath trace: %s\n", err);
+		rc = 1;
+	} else if (tr.truncated) {
+		fprintf(stderr, "kpath trace: %s: truncated trace; using the complete part\n", path);
 	}
-	int rc = read_trace(&d, buf, buf + len);
 	if (rc == 0) {
 		if (d.nt > 1)
 			qsort(d.t, d.nt, sizeof *d.t, by_tid);
@@ -192,20 +87,17 @@ static int dump(const char *path)
 				continue; /* as in a WPP: threads without paths are left out */
 			printf("thread %" PRIu64 "\n", d.t[i].tid);
 			for (size_t k = 0; k < d.t[i].npaths; k++)
-				wpp_print_path(stdout, &d.funcs[d.t[i].paths[k].func], d.t[i].paths[k].id);
+				wpp_print_path(stdout, &tr.funcs[d.t[i].paths[k].func], d.t[i].paths[k].id);
 		}
-		if (fflush(stdout) != 0 || ferror(stdout))
-			rc = fail(&d, "writing the output failed");
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			fprintf(stderr, "kpath trace: %s: writing the output failed\n", path);
+			rc = 1;
+		}
 	}
-	for (size_t i = 0; i < d.nt; i++) {
-		free(d.t[i].live);
+	for (size_t i = 0; i < d.nt; i++)
 		free(d.t[i].paths);
-	}
-	for (uint32_t i = 0; i < d.nfuncs; i++)
-		wpp_func_free(&d.funcs[i]);
-	free(d.funcs);
 	free(d.t);
-	free(buf);
+	wpp_trace_free(&tr);
 	return rc;
 }
 

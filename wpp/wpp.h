@@ -14,6 +14,7 @@
 #ifndef KPATH_WPP_H
 #define KPATH_WPP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -120,6 +121,39 @@ unsigned char *wpp_slurp(const char *path, size_t *len);
  * index.  0 or -1 (malformed, or ENOMEM). */
 int wpp_parse_func(const unsigned char *p, const unsigned char *end, struct wpp_func *f, uint64_t *index);
 void wpp_func_free(struct wpp_func *f);
+
+/* ---- traces (trace_read.c) -------------------------------------------- */
+
+enum wpp_trace_kind { WPP_TRACE_ENTER, WPP_TRACE_EMIT, WPP_TRACE_LEAVE };
+
+/* One record of a KPATH_TRACE file (docs/trace-format.md): activation act
+ * (numbered per thread from 1) of function func (an index of funcs)
+ * entered, or emitted path id (EMIT), or emitted its last path id and
+ * returned (LEAVE). */
+struct wpp_trace_event {
+	uint64_t thread, act;
+	uint32_t func;
+	enum wpp_trace_kind kind;
+	uint64_t id;
+};
+
+struct wpp_trace {
+	const char *path;  /* set by the caller */
+	/* called for every event in file order (one thread's in order), with
+	 * funcs holding every function an event names; NULL or a reason that
+	 * stops the read */
+	const char *(*event)(void *arg, const struct wpp_trace *t, const struct wpp_trace_event *e);
+	void *arg;
+	struct wpp_func *funcs; /* the function table (owned) */
+	uint32_t nfuncs;
+	bool truncated;    /* the file ends inside a chunk (a program cut short); */
+	size_t truncated_at; /* the events before that chunk were delivered */
+};
+/* Reads t->path (path, event, arg set; the rest zero).  0 (also when it is
+ * truncated: the caller decides), or -1 with err = "PATH: [byte N: ]reason".
+ * wpp_trace_free in every case. */
+int wpp_trace_read(struct wpp_trace *t, char *err, size_t errlen);
+void wpp_trace_free(struct wpp_trace *t);
 
 /* ---- commands ---------------------------------------------------------- */
 

@@ -4,7 +4,8 @@ overlap` (Type I / II paths, docs/overlap-mode.md "Calls") checked against
 the exact counts a trace of the same run gives (calls_trace.py).
 
 usage: calls_e2e.py --kpath KPATH --src ROOT [--degrees 0,1,2] [--no-max] [--random N]
-                    [--seed S] [--bench-scale F] [--fig2] [--summary FILE] [--quiet] [PROGRAM...]
+                    [--seed S] [--bench-scale F] [--fig2] [--no-oracle] [--summary FILE] [--quiet]
+                    [PROGRAM...]
 
 PROGRAM as for overlap_e2e.py (ROOT-relative corpus, bench or other C
 files); --random N adds N random structured programs of up to five
@@ -16,7 +17,13 @@ site is at its maximum overlap unless its IDs do not fit):
   2. it runs with KPATH_TRACE; its profile validates against the schema;
   3. `kpath overlap estimate --json`: every Type I / II pair of every site
      has lower <= exact <= upper, exact bounds at the maximum overlap, and
-     C equal to the calls the trace shows (calls_trace.check).
+     C equal to the calls the trace shows (calls_trace.check);
+  4. `kpath overlap check PROFILE TRACE --json` (the C check, an
+     independent implementation of the same matching) reaches the same
+     verdict and the same totals: site types, pairs and exact pairs
+     checked, ambiguous and unfinished sites, flow, definite and potential
+     flow per type (c_check); --no-oracle: the C check alone (calls_trace.py
+     takes minutes on the trace of a bench program at its quick scale).
 --fig2: PROGRAM is tests/overlapmode/fig2.c, the paper's Figure 2: the
 distinct I-OL / II-OL paths per degree must be Tables 6 and 7's, the
 maximum overlaps 3 and 1, and every pair exact from those degrees on.
@@ -116,6 +123,46 @@ def check_fig2(prof, est, d):
                            "expected %s, C 1280" % ((d,) + got + (s["calls"], want)))
 
 
+def c_summary(c):
+    """calls_trace.check's summary from `kpath overlap check --json` output c."""
+    k = c["calls_check"]
+    return {"sites": k["site_types"], "pairs": k["pairs"], "ambiguous": k["ambiguous_sites"],
+            "unfinished": k["unfinished_sites"], "exact_pairs": [k["exact_pairs"], 0],
+            "flow": [c["calls_type1"]["flow"], c["calls_type2"]["flow"]],
+            "definite": [c["calls_type1"]["definite"], c["calls_type2"]["definite"]],
+            "potential": [c["calls_type1"]["potential"], c["calls_type2"]["potential"]]}
+
+
+def c_check(a, prof, trace, summ, fails):
+    """`kpath overlap check PROF TRACE --json` against calls_trace.check's summary and failures (summ None:
+    no oracle, the C check alone); returns its summary."""
+    r = run([a.kpath, "overlap", "check", prof, trace, "--json"])
+    if r.returncode not in (0, 1) or not r.stdout:
+        raise RuntimeError("kpath overlap check: exit %d: %s" % (r.returncode, r.stderr.decode()[-2000:]))
+    c = json.loads(r.stdout)
+    k = c["calls_check"]
+    if summ is None:
+        summ = c_summary(c)
+        if r.returncode:
+            raise RuntimeError("kpath overlap check failed: %s" % r.stderr.decode()[-2000:])
+    got = (k["site_types"], k["pairs"], k["exact_pairs"], k["ambiguous_sites"], k["unfinished_sites"]) + tuple(
+        c["calls_type%d" % t][x] for t in (1, 2) for x in ("flow", "definite", "potential"))
+    want = (summ["sites"], summ["pairs"], sum(summ["exact_pairs"]), summ["ambiguous"], summ["unfinished"]) + tuple(
+        summ[x][t] for t in (0, 1) for x in ("flow", "definite", "potential"))
+    if got != want:
+        raise RuntimeError("kpath overlap check's totals %s, calls_trace.py's %s (sites, pairs, exact pairs, "
+                           "ambiguous, unfinished, then flow/definite/potential of types I and II)" % (got, want))
+    cbad = k["unsound"] + k["not_exact_at_max"] + k["mismatch"]
+    if bool(cbad) != bool(fails):
+        raise RuntimeError("kpath overlap check: %d failures, calls_trace.py: %d (%s)" % (cbad, len(fails),
+                                                                                         "; ".join(fails[:3])))
+    loops = c["unsound"] + c["not_exact_at_max"] + c["of_mismatch"]
+    if loops or (r.returncode != 0) != bool(cbad):
+        raise RuntimeError("kpath overlap check: exit %d, loops against the trace's k-IPF: %d failures: %s"
+                           % (r.returncode, loops, r.stderr.decode()[-2000:]))
+    return summ
+
+
 def one(a, root, tmp, src, name, flags, args, degrees, libs, cc, totals):
     native = os.path.join(tmp, name + ".native")
     r = run(cc + ["-w", src, "-o", native] + flags + ["-lm", "-lpthread"], cwd=os.path.dirname(src))
@@ -141,7 +188,10 @@ def one(a, root, tmp, src, name, flags, args, degrees, libs, cc, totals):
         r = run([a.kpath, "overlap", "estimate", prof, "--json"])
         if r.returncode:
             raise RuntimeError("degree %d: kpath overlap estimate: %s" % (d, r.stderr.decode()[-3000:]))
-        fails, summ = calls_trace.check(json.load(open(prof)), trace, json.loads(r.stdout))
+        fails, summ = ([], None) if a.no_oracle else calls_trace.check(json.load(open(prof)), trace,
+                                                                        json.loads(r.stdout))
+        summ = c_check(a, prof, trace, summ, fails)
+        totals["c_checked"] += 1
         if a.fig2 and name == "fig2":
             check_fig2(json.load(open(prof)), json.loads(r.stdout), d)
         if fails:
@@ -149,8 +199,8 @@ def one(a, root, tmp, src, name, flags, args, degrees, libs, cc, totals):
         if summ["unfinished"] and name != "exit_status":
             raise RuntimeError("degree %d: %d sites left in mid-path, but the program does not exit from inside "
                                "a call" % (d, summ["unfinished"]))
-        for k in ("sites", "pairs", "ambiguous"):
-            totals[k] += summ[k]
+        for k in ("sites", "pairs", "ambiguous", "unfinished"):
+            totals[k] = totals.get(k, 0) + summ[k]
         for t in (0, 1):
             for k in ("flow", "definite", "potential"):
                 totals.setdefault((d, t, k), 0)
@@ -173,6 +223,8 @@ def main():
     ap.add_argument("--bench-scale", type=float, default=1.0)
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--no-max", action="store_true", help="no run at degree 64 (the degrees given reach the maximum)")
+    ap.add_argument("--no-oracle", action="store_true",
+                    help="the C check alone, without calls_trace.py (slow on large traces)")
     ap.add_argument("--fig2", action="store_true", help="check tests/overlapmode/fig2.c against Tables 6 and 7")
     ap.add_argument("--summary", help="write the totals per degree and type (JSON) here")
     ap.add_argument("programs", nargs="*")
@@ -181,7 +233,7 @@ def main():
     cc = os.environ.get("CC", "cc").split()
     libs = shlex.split(run([a.kpath, "config", "--libs"]).stdout.decode())
     degrees = [int(d) for d in a.degrees.split(",")] + ([] if a.no_max else [64])
-    failures, totals = 0, {"sites": 0, "pairs": 0, "ambiguous": 0}
+    failures, totals = 0, {"sites": 0, "pairs": 0, "ambiguous": 0, "c_checked": 0}
     with tempfile.TemporaryDirectory() as tmp:
         jobs = []
         for prog in a.programs:
@@ -212,8 +264,10 @@ def main():
     if not totals["pairs"]:
         print("FAIL: no call site had a pair: nothing was checked")
         return 1
-    print("calls: %d site-types and %d pairs checked, %d ambiguous sites skipped" % (totals["sites"], totals["pairs"],
-                                                                                   totals["ambiguous"]))
+    print("calls: %d site-types and %d pairs checked, 0 unsound, %d ambiguous sites and %d left in mid-path "
+          "skipped; kpath overlap check %s on all %d runs" % (
+              totals["sites"], totals["pairs"], totals["ambiguous"], totals.get("unfinished", 0),
+              "passed (no oracle)" if a.no_oracle else "agreed with calls_trace.py", totals["c_checked"]))
     return 0
 
 

@@ -93,4 +93,5 @@ grep -q "k is 1: the exact two-iteration counts need a profile with k >= 2" "$T/
 "$KPATH" overlap estimate "$T/k.json" 2>"$T/err" && no "estimate of a kipf profile accepted"
 grep -q "no function instrumented with --mode overlap" "$T/err" || no "kipf message: $(cat "$T/err")"
 "$KPATH" overlap frob "$T/k.json" 2>/dev/null; [ $? = 2 ] || no "bad subcommand: not exit 2"
+
 exit $fail
