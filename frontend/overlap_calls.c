@@ -24,16 +24,7 @@
 #include <string.h>
 
 #include "overlap_prof.h"
-
-static void *xcalloc(size_t n, size_t s)
-{
-	void *p = calloc(n ? n : 1, s);
-	if (!p) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
+#include "xalloc.h"
 
 static uint32_t find_block(const uint32_t *s, uint32_t n, uint32_t c)
 {

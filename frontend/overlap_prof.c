@@ -23,16 +23,7 @@
 #include <jansson.h>
 
 #include "overlap_prof.h"
-
-static void *xcalloc(size_t n, size_t s)
-{
-	void *p = calloc(n ? n : 1, s);
-	if (!p) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
+#include "xalloc.h"
 
 /* Decodes id over the profile's DAG into blocks; *from_head / *to_back
  * when its first / last DAG edge is a dummy (then ENTRY / EXIT are left

@@ -30,6 +30,7 @@
 
 #include "overlap_trace.h"
 #include "wpp.h"
+#include "xalloc.h"
 
 #define COMPANION "kpath_rt_overlap:" /* runtime/overlap.c: OL counters, not calls */
 
@@ -66,16 +67,6 @@ struct xstate {
 	size_t *kids, capkids;
 	char msg[512];
 };
-
-static void *xcalloc(size_t n, size_t s)
-{
-	void *p = calloc(n ? n : 1, s);
-	if (!p) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
 
 static const char *say(struct xstate *s, const char *fmt, ...)
 {
