@@ -138,8 +138,10 @@ def main():
                                       profile_form.payload(f, "ppp").get("interval", 0)) for f in big]}
             if not a.no_callgrind:
                 row["native"] = ir(native, [quick], None)
-                row["k1"] = ir(k1, [quick], os.path.join(tmp, "cg.k1.json"))
-                row["ppp"] = ir(ppp, [quick], os.path.join(tmp, "cg.ppp.json"))
+                # a fresh profile per program and build: the runtime would
+                # otherwise read and merge the previous program's at exit
+                row["k1"] = ir(k1, [quick], os.path.join(tmp, name + ".cg.k1.json"))
+                row["ppp"] = ir(ppp, [quick], os.path.join(tmp, name + ".cg.ppp.json"))
             rows.append(row)
             print(json.dumps(row), flush=True)
         for src in sorted(glob.glob(os.path.join(ROOT, "corpus", "*.c"))):
