@@ -564,7 +564,7 @@ bool bl_code_edge_reg(const struct bl_placement *p, const struct bl_reg *r, cons
 		return true;
 	}
 	inc = w + r->pot_in[v] - r->pot[u];
-	assert(!p->in_tree[e] || inc == 0); /* the potentials make tree edges free */
+	assert(!r->tree_free || !p->in_tree[e] || inc == 0);
 	if (p->in_tree[e] || inc == 0)
 		return true;
 	c->upd = r->known[u] ? BL_UPD_SET : BL_UPD_ADD;
@@ -599,6 +599,7 @@ static struct bl_reg bl_register(const struct bl_placement *p, const struct bl_d
 	r.known = p->known;
 	r.weight = bl_val;
 	r.ctx = d;
+	r.tree_free = false;
 	return r;
 }
 

@@ -111,6 +111,7 @@ struct bl_reg {
 	const bool *known;
 	uint64_t (*weight)(const void *ctx, uint32_t dag_edge);
 	const void *ctx;
+	bool tree_free; /* assert that a tree edge needs no increment (PPP) */
 };
 bool bl_code_edge_reg(const struct bl_placement *p, const struct bl_reg *r, const struct cfg *g,
                       const struct bl_dag *d, uint32_t e, struct bl_code *c);

@@ -236,6 +236,7 @@ static struct bl_reg ppp_register(const struct ppp_place *pp, const struct ppp_n
 	r.known = ((const struct pp_full *)pp)->known;
 	r.weight = ppp_weight;
 	r.ctx = n;
+	r.tree_free = true; /* tree edges are free for both registers */
 	return r;
 }
 
