@@ -12,17 +12,14 @@
 #include <string.h>
 
 #include "overlap_calls_check.h"
+#include "xalloc.h"
 
 void ov_call_check(const struct ov_call *X, const struct ov_xsite *xs, struct ov_call_check *c)
 {
 	uint32_t np = X->in.np, nq = X->in.nq;
 	int t = X->type - 1;
 	memset(c, 0, sizeof *c);
-	c->exact = calloc((size_t)(np ? np : 1) * (nq ? nq : 1), sizeof *c->exact);
-	if (!c->exact) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
+	c->exact = xcalloc((size_t)(np ? np : 1) * (nq ? nq : 1), sizeof *c->exact);
 	for (uint32_t i = 0; xs && i < xs->pairs[t].nseq; i++) {
 		uint32_t n, k = 0;
 		const uint32_t *s = ol_seq(&xs->pairs[t], i, &n);

@@ -82,9 +82,7 @@ static const char *map_funcs(struct xstate *s, const struct wpp_trace *t)
 {
 	if (s->nmapped == t->nfuncs)
 		return NULL;
-	s->tmap = realloc(s->tmap, t->nfuncs * sizeof *s->tmap);
-	if (!s->tmap)
-		return "out of memory";
+	s->tmap = xrealloc(s->tmap, t->nfuncs * sizeof *s->tmap);
 	for (; s->nmapped < t->nfuncs; s->nmapped++) {
 		const struct wpp_func *f = &t->funcs[s->nmapped];
 		s->tmap[s->nmapped] = -1;
@@ -107,9 +105,7 @@ static struct xthread *thread_of(struct xstate *s, uint64_t tid)
 	for (size_t i = 0; i < s->nth; i++)
 		if (s->th[i].tid == tid)
 			return &s->th[i];
-	s->th = realloc(s->th, (s->nth + 1) * sizeof *s->th);
-	if (!s->th)
-		return NULL;
+	s->th = xrealloc(s->th, (s->nth + 1) * sizeof *s->th);
 	memset(&s->th[s->nth], 0, sizeof *s->th);
 	s->th[s->nth].tid = tid;
 	return &s->th[s->nth++];
@@ -166,8 +162,7 @@ static const char *path_pairs(struct xstate *s, const struct wpp_trace *t, struc
 		if (th->r[i].parent == r->act) {
 			if (nk == s->capkids) {
 				s->capkids = s->capkids ? 2 * s->capkids : 16;
-				if (!(s->kids = realloc(s->kids, s->capkids * sizeof *s->kids)))
-					return "out of memory";
+				s->kids = xrealloc(s->kids, s->capkids * sizeof *s->kids);
 			}
 			s->kids[nk++] = i;
 		}
@@ -216,9 +211,9 @@ static const char *on_event(void *arg, const struct wpp_trace *t, const struct w
 {
 	struct xstate *s = arg;
 	const char *why = map_funcs(s, t);
-	struct xthread *th = why ? NULL : thread_of(s, e->thread);
-	if (why || !th)
-		return why ? why : "out of memory";
+	if (why)
+		return why;
+	struct xthread *th = thread_of(s, e->thread);
 	if (e->kind == WPP_TRACE_ENTER) {
 		uint64_t parent = 0; /* the last activation entered that has not returned */
 		for (size_t i = th->n; i-- > 0 && !parent;)
@@ -228,8 +223,7 @@ static const char *on_event(void *arg, const struct wpp_trace *t, const struct w
 			parent = 0;
 		if (th->n == th->cap) {
 			th->cap = th->cap ? 2 * th->cap : 64;
-			if (!(th->r = realloc(th->r, th->cap * sizeof *th->r)))
-				return "out of memory";
+			th->r = xrealloc(th->r, th->cap * sizeof *th->r);
 		}
 		th->r[th->n++] = (struct xrec){.act = e->act, .parent = parent, .fx = s->tmap[e->func], .tfunc = e->func};
 		return NULL;
