@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "builds.h"
+#include "strbuf.h"
 
 /* --- vectors ---------------------------------------------------------------- */
 
@@ -54,29 +55,9 @@ void kp_vec_free(struct kp_vec *a)
 
 /* --- splitting ---------------------------------------------------------------- */
 
-/* A growable string. */
-struct sbuf {
-	char *s;
-	size_t n, cap;
-};
-
-static void sb_put(struct sbuf *b, char c)
-{
-	if (b->n + 2 > b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 64;
-		b->s = realloc(b->s, b->cap);
-		if (!b->s) {
-			fprintf(stderr, "kpath: out of memory\n");
-			exit(1);
-		}
-	}
-	b->s[b->n++] = c;
-	b->s[b->n] = 0;
-}
-
 bool kp_shell_split(const char *s, struct kp_vec *out)
 {
-	struct sbuf w = {0};
+	struct sb w = {0};
 	bool in_word = false;
 	bool ok = true;
 	for (const char *p = s; *p; p++) {
@@ -91,10 +72,10 @@ bool kp_shell_split(const char *s, struct kp_vec *out)
 		in_word = true;
 		if (c == '\\') {
 			if (p[1])
-				sb_put(&w, *++p);
+				sb_putc(&w, *++p);
 		} else if (c == '\'') {
 			for (p++; *p && *p != '\''; p++)
-				sb_put(&w, *p);
+				sb_putc(&w, *p);
 			if (!*p) {
 				ok = false;
 				break;
@@ -103,14 +84,14 @@ bool kp_shell_split(const char *s, struct kp_vec *out)
 			for (p++; *p && *p != '"'; p++) {
 				if (*p == '\\' && p[1] && strchr("\\\"$`\n", p[1]))
 					p++;
-				sb_put(&w, *p);
+				sb_putc(&w, *p);
 			}
 			if (!*p) {
 				ok = false;
 				break;
 			}
 		} else {
-			sb_put(&w, c);
+			sb_putc(&w, c);
 		}
 	}
 	if (ok && in_word)
@@ -123,7 +104,7 @@ bool kp_shell_split(const char *s, struct kp_vec *out)
  * single and double quotes group, backslash escapes the next character. */
 static void split_response(const char *s, struct kp_vec *out)
 {
-	struct sbuf w = {0};
+	struct sb w = {0};
 	bool in_word = false;
 	char quote = 0;
 	for (const char *p = s; *p; p++) {
@@ -137,16 +118,16 @@ static void split_response(const char *s, struct kp_vec *out)
 		}
 		in_word = true;
 		if (c == '\\' && p[1]) {
-			sb_put(&w, *++p);
+			sb_putc(&w, *++p);
 		} else if (quote) {
 			if (c == quote)
 				quote = 0;
 			else
-				sb_put(&w, c);
+				sb_putc(&w, c);
 		} else if (c == '\'' || c == '"') {
 			quote = c;
 		} else {
-			sb_put(&w, c);
+			sb_putc(&w, c);
 		}
 	}
 	if (in_word)
@@ -159,12 +140,11 @@ static char *read_all(const char *path)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
-	struct sbuf b = {0};
+	struct sb b = {0};
 	int c;
-	sb_put(&b, 0);
-	b.n = 0;
+	sb_put(&b, "", 0); /* an empty file reads as "" */
 	while ((c = getc(f)) != EOF)
-		sb_put(&b, (char)c);
+		sb_putc(&b, (char)c);
 	fclose(f);
 	return b.s;
 }

@@ -24,6 +24,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "expand.h"
 #include "xalloc.h"
+#include "strbuf.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -38,45 +39,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-struct sbuf {
-	char *p;
-	size_t n, cap;
-};
-
-static void sb_put(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (b->n + n + 1 > cap)
-			cap *= 2;
-		char *q = realloc(b->p, cap);
-		if (!q) {
-			fprintf(stderr, "kpath: out of memory\n");
-			exit(1);
-		}
-		b->p = q;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = 0;
-}
-
-static void sb_str(struct sbuf *b, const char *s)
-{
-	sb_put(b, s, strlen(s));
-}
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	char tmp[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	sb_str(b, tmp);
-}
 
 /* --- running the preprocessor ----------------------------------------------- */
 
@@ -139,8 +101,8 @@ static bool pp_write(const struct pp *pp, const char *path, const char *text, si
 /* Preprocesses text, and text2 when given (then out2 gets its output) in
  * the same run: clang starts once (its start-up costs about as much as
  * preprocessing a large file whose functions are blanked). */
-static bool pp_run_both(struct pp *pp, const char *text, size_t len, struct sbuf *out, const char *text2,
-                        size_t len2, struct sbuf *out2, char *err, size_t errsz)
+static bool pp_run_both(struct pp *pp, const char *text, size_t len, struct sb *out, const char *text2,
+                        size_t len2, struct sb *out2, char *err, size_t errsz)
 {
 	xp_stats.runs++;
 	const struct xp_request *rq = pp->rq;
@@ -235,25 +197,25 @@ static bool pp_run_both(struct pp *pp, const char *text, size_t len, struct sbuf
 	}
 	if (text2) { /* the first copy's output ends with the split identifier */
 		size_t sl = strlen(pp->split);
-		char *at = memmem(out->p, out->n, pp->split, sl);
-		while (at && at > out->p && is_idc(at[-1])) /* a whole identifier */
-			at = memmem(at + 1, out->n - (size_t)(at + 1 - out->p), pp->split, sl);
+		char *at = memmem(out->s, out->n, pp->split, sl);
+		while (at && at > out->s && is_idc(at[-1])) /* a whole identifier */
+			at = memmem(at + 1, out->n - (size_t)(at + 1 - out->s), pp->split, sl);
 		if (!at) {
 			snprintf(err, errsz, "the preprocessor failed on the expanded text");
 			return false;
 		}
 		const char *rest = at + strlen(pp->split);
 		out2->n = 0;
-		sb_put(out2, rest, (size_t)(out->p + out->n - rest));
-		out->n = (size_t)(at - out->p);
-		out->p[out->n] = 0;
+		sb_put(out2, rest, (size_t)(out->s + out->n - rest));
+		out->n = (size_t)(at - out->s);
+		out->s[out->n] = 0;
 	}
 	return true;
 }
 
 /* Preprocesses text with `clang -E -P`; the output in *out (malloc'd).
  * false with a reason in err when clang cannot run or fails. */
-static bool pp_run(struct pp *pp, const char *text, size_t len, struct sbuf *out, char *err, size_t errsz)
+static bool pp_run(struct pp *pp, const char *text, size_t len, struct sb *out, char *err, size_t errsz)
 {
 	return pp_run_both(pp, text, len, out, NULL, 0, NULL, err, errsz);
 }
@@ -353,7 +315,7 @@ static bool tok_eq(const char *a, struct ptok ta, const char *b, struct ptok tb)
 
 /* The region's text on one line: comments and line splices removed,
  * newlines turned into spaces (string literals cannot hold a raw newline). */
-static void flatten(struct sbuf *b, const char *s, const char *e)
+static void flatten(struct sb *b, const char *s, const char *e)
 {
 	while (s < e) {
 		if (*s == '\\' && s + 1 < e && s[1] == '\n') {
@@ -409,7 +371,7 @@ struct job {
 	struct ptoks orig;    /* tokens of the original, preprocessed */
 	bool orig_pending;    /* the original is preprocessed with the first marked copy */
 	bool both_failed;     /* that run failed */
-	struct sbuf orig_pp;
+	struct sb orig_pp;
 	char **expansion;     /* per region: its expansion on one line, NULL if not written out */
 	char **reason;        /* per function */
 };
@@ -434,7 +396,7 @@ static bool same_tokens(struct job *j, const char *text, const struct ptoks *t, 
 	for (uint32_t i = 0; i < t->n; i++) {
 		if (marker && t->t[i].len > ml && !memcmp(text + t->t[i].off, marker, ml))
 			continue;
-		if (k >= j->orig.n || !tok_eq(text, t->t[i], j->orig_pp.p, j->orig.t[k]))
+		if (k >= j->orig.n || !tok_eq(text, t->t[i], j->orig_pp.s, j->orig.t[k]))
 			return false;
 		k++;
 	}
@@ -444,7 +406,7 @@ static bool same_tokens(struct job *j, const char *text, const struct ptoks *t, 
 /* The edited text: regions of the functions in sel with an expansion are
  * replaced by it, on their first line, followed by their newlines. */
 static void build_edit(const struct xp_request *rq, struct job *j, const bool *sel, const char *text,
-                       struct sbuf *b, struct xp_result *res)
+                       struct sb *b, struct xp_result *res)
 {
 	size_t pos = 0;
 	b->n = 0;
@@ -577,7 +539,7 @@ static void find_defines(const char *t, size_t len, struct idents *defs)
  * skip), so a macro whose only invocations were written out is not
  * reported unused.  Directives add no token, and lines at the end shift no
  * other line.  (A macro #undef'd before the end is still reported.) */
-static void append_macro_uses(const struct xp_request *rq, const struct job *j, const bool *sel, struct sbuf *b)
+static void append_macro_uses(const struct xp_request *rq, const struct job *j, const bool *sel, struct sb *b)
 {
 	struct idents ids = {0};
 	for (uint32_t i = 0; i < rq->nregions; i++)
@@ -604,17 +566,17 @@ static void append_macro_uses(const struct xp_request *rq, const struct job *j, 
 /* Preprocesses the marked copy m into out; the first time, with the
  * original in the same run (xp_expand), whose tokens go to j->orig (a
  * failure of that run sets j->both_failed). */
-static bool pp_marked(const struct xp_request *rq, struct job *j, const struct sbuf *m, struct sbuf *out, char *err,
+static bool pp_marked(const struct xp_request *rq, struct job *j, const struct sb *m, struct sb *out, char *err,
                       size_t errsz)
 {
 	if (!j->orig_pending)
-		return pp_run(&j->pp, m->p, m->n, out, err, errsz);
+		return pp_run(&j->pp, m->s, m->n, out, err, errsz);
 	j->orig_pending = false;
-	if (!pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->p, m->n, out, err, errsz)) {
+	if (!pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->s, m->n, out, err, errsz)) {
 		j->both_failed = true;
 		return false;
 	}
-	tokenize(j->orig_pp.p, j->orig_pp.n, &j->orig);
+	tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
 	return true;
 }
 
@@ -625,7 +587,7 @@ static bool pp_marked(const struct xp_request *rq, struct job *j, const struct s
 static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel, bool single)
 {
 	char err[256];
-	struct sbuf m = {0}, out = {0};
+	struct sb m = {0}, out = {0};
 	struct ptoks t = {0};
 	char marker[48];
 	snprintf(marker, sizeof marker, "%sxp", rq->prefix);
@@ -656,8 +618,8 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 			goto out; /* xp_expand tells which copy failed */
 		goto fail;
 	}
-	tokenize(out.p, out.n, &t);
-	if (!same_tokens(j, out.p, &t, marker)) {
+	tokenize(out.s, out.n, &t);
+	if (!same_tokens(j, out.s, &t, marker)) {
 		snprintf(err, sizeof err, "its expansion depends on the invocation's layout (__LINE__ in a "
 		                          "multi-line invocation?) or on tokens after it");
 		goto fail;
@@ -665,7 +627,7 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 	/* 2. the expansions between the markers */
 	size_t ml = strlen(marker);
 	for (uint32_t i = 0, open = UINT32_MAX; i < t.n; i++) {
-		const char *s = out.p + t.t[i].off;
+		const char *s = out.s + t.t[i].off;
 		if (t.t[i].len <= ml + 1 || memcmp(s, marker, ml))
 			continue;
 		unsigned idx = (unsigned)strtoul(s + ml + 1, NULL, 10);
@@ -674,12 +636,12 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 			continue;
 		}
 		if (idx >= rq->nregions || open == UINT32_MAX ||
-		    (unsigned)strtoul(out.p + t.t[open].off + ml + 1, NULL, 10) != idx) {
+		    (unsigned)strtoul(out.s + t.t[open].off + ml + 1, NULL, 10) != idx) {
 			snprintf(err, sizeof err, "a macro invocation whose expansion is not contiguous");
 			goto fail;
 		}
 		const struct xp_region *r = &rq->regions[idx];
-		const char *a = out.p + t.t[open].off + t.t[open].len, *e = s;
+		const char *a = out.s + t.t[open].off + t.t[open].len, *e = s;
 		open = UINT32_MAX;
 		/* an empty expansion is written out too: a statement after it (as
 		 * in "case 0: Trace((...)); x = 1;") then starts in the file */
@@ -698,25 +660,25 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 					goto fail;
 				}
 			}
-		struct sbuf x = {0};
+		struct sb x = {0};
 		sb_put(&x, "", 0);
 		for (const char *p = a; p < e; p++)
 			sb_put(&x, *p == '\n' ? " " : p, 1);
-		if (strstr(x.p, j->pp.tmp_base)) {
-			free(x.p);
+		if (strstr(x.s, j->pp.tmp_base)) {
+			free(x.s);
 			snprintf(err, sizeof err, "the expansion of %s names the file being compiled (__BASE_FILE__)",
 			         r->name);
 			goto fail;
 		}
 		free(j->expansion[idx]);
-		j->expansion[idx] = x.p;
+		j->expansion[idx] = x.s;
 	}
 	/* 3. the edited file must preprocess to the same tokens */
 	build_edit(rq, j, sel, j->text, &m, NULL);
-	if (!pp_run(&j->pp, m.p, m.n, &out, err, sizeof err))
+	if (!pp_run(&j->pp, m.s, m.n, &out, err, sizeof err))
 		goto fail;
-	tokenize(out.p, out.n, &t);
-	if (!same_tokens(j, out.p, &t, NULL)) {
+	tokenize(out.s, out.n, &t);
+	if (!same_tokens(j, out.s, &t, NULL)) {
 		snprintf(err, sizeof err, "its expansion reads differently when preprocessed again "
 		                          "(a self-referential macro, __COUNTER__?)");
 		goto fail;
@@ -734,8 +696,8 @@ fail:
 			if (sel[f])
 				set_reason(j, f, "%s", err);
 out:
-	free(m.p);
-	free(out.p);
+	free(m.s);
+	free(out.s);
 	free(t.t);
 	return ok;
 }
@@ -835,7 +797,7 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 		if (j.both_failed) { /* the original alone: if it fails, every function says so */
 			orig_ok = pp_run(&j.pp, j.text, rq->len, &j.orig_pp, err, sizeof err);
 			if (orig_ok) {
-				tokenize(j.orig_pp.p, j.orig_pp.n, &j.orig);
+				tokenize(j.orig_pp.s, j.orig_pp.n, &j.orig);
 				all = try_set(rq, &j, sel, rq->nfns == 1);
 			} else {
 				for (uint32_t f = 0; f < rq->nfns; f++)
@@ -864,7 +826,7 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	}
 	for (uint32_t f = 0; f < rq->nfns; f++)
 		sel[f] = !j.reason[f];
-	struct sbuf b = {0};
+	struct sb b = {0};
 	res->shift_end = malloc((rq->nregions + 1) * sizeof *res->shift_end);
 	res->shift_delta = malloc((rq->nregions + 1) * sizeof *res->shift_delta);
 	if (!res->shift_end || !res->shift_delta) {
@@ -873,7 +835,7 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	}
 	build_edit(rq, &j, sel, rq->text, &b, res);
 	append_macro_uses(rq, &j, sel, &b);
-	res->text = b.p;
+	res->text = b.s;
 	res->len = b.n;
 	for (uint32_t i = 0; i < rq->nregions; i++) {
 		if (j.expansion[i] && sel[rq->regions[i].fn])
@@ -888,7 +850,7 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	free(j.pp.tmp2);
 	free(j.pp.tmpdir);
 	free(j.pp.srcdir);
-	free(j.orig_pp.p);
+	free(j.orig_pp.s);
 	free(j.orig.t);
 }
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "rewrite.h"
+#include "strbuf.h"
 
 extern const char kp_rt_header_text[];
 
@@ -38,67 +39,14 @@ static const char check_decls[] =
 	"void kpath_chk_edge(struct kpath_rt_cursor *c, unsigned e);\n"
 	"void kpath_chk_block(struct kpath_rt_cursor *c, unsigned b);\n";
 
-struct buf {
-	char *s;
-	size_t n, cap;
-};
-
-/* Makes room for n more bytes (and a NUL) in b. */
-static void reserve(struct buf *b, size_t n)
-{
-	if (b->n + n + 1 > b->cap) {
-		while (b->n + n + 1 > b->cap)
-			b->cap = b->cap ? 2 * b->cap : 4096;
-		b->s = realloc(b->s, b->cap);
-		if (!b->s) {
-			fprintf(stderr, "kpath: out of memory\n");
-			exit(1);
-		}
-	}
-}
-
-static void put(struct buf *b, const char *s, size_t n)
-{
-	reserve(b, n);
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = 0;
-}
-
-/* Formatted once into a buffer on the stack when it fits, which is nearly
- * always. */
-static void putf(struct buf *b, const char *f, ...)
-{
-	char tmp[256];
-	va_list ap, aq;
-	va_start(ap, f);
-	va_copy(aq, ap);
-	int n = vsnprintf(tmp, sizeof tmp, f, ap);
-	va_end(ap);
-	if ((size_t)n < sizeof tmp) {
-		va_end(aq);
-		put(b, tmp, (size_t)n);
-		return;
-	}
-	char *t = malloc((size_t)n + 1);
-	if (!t) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
-	vsnprintf(t, (size_t)n + 1, f, aq);
-	va_end(aq);
-	put(b, t, (size_t)n);
-	free(t);
-}
-
 /* sep (when i > 0), then v as rw_u64 writes it: an element of a table. */
-static void put_elem(struct buf *b, uint32_t i, const char *sep, uint64_t v)
+static void put_elem(struct sb *b, uint32_t i, const char *sep, uint64_t v)
 {
 	char t[RW_U64_MAX];
 	if (i)
-		put(b, sep, strlen(sep));
+		sb_put(b, sep, strlen(sep));
 	rw_u64(t, v);
-	put(b, t, strlen(t));
+	sb_put(b, t, strlen(t));
 }
 
 char *rw_u64(char *buf, uint64_t v)
@@ -121,19 +69,19 @@ char *rw_u64(char *buf, uint64_t v)
 }
 
 /* A C string literal for s. */
-static void put_cstr(struct buf *b, const char *s)
+static void put_cstr(struct sb *b, const char *s)
 {
-	put(b, "\"", 1);
+	sb_put(b, "\"", 1);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (c == '"' || c == '\\')
-			putf(b, "\\%c", c);
+			sb_printf(b, "\\%c", c);
 		else if (c < 32 || c >= 127)
-			putf(b, "\\%03o", c);
+			sb_printf(b, "\\%03o", c);
 		else
-			put(b, (const char *)&c, 1);
+			sb_put(b, (const char *)&c, 1);
 	}
-	put(b, "\"", 1);
+	sb_put(b, "\"", 1);
 }
 
 void rw_file_init(struct rw_file *f, const char *prefix, const char *src_name, bool check)
@@ -212,36 +160,36 @@ void rw_adopt_descriptors(struct rw_file *dst, struct rw_file *src)
 char *rw_descriptor(const struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *d);
 char *rw_descriptor(const struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *d)
 {
-	struct buf b = {0};
+	struct sb b = {0};
 	const char *p = f->prefix, *n = plan->name;
-	putf(&b, "static const unsigned %slines_%s[] = {", p, n);
+	sb_printf(&b, "static const unsigned %slines_%s[] = {", p, n);
 	for (uint32_t i = 0; i < plan->g->nblocks; i++)
 		put_elem(&b, i, ", ", plan->g->blocks[i].line);
-	putf(&b, "};\nstatic const unsigned %slast_lines_%s[] = {", p, n);
+	sb_printf(&b, "};\nstatic const unsigned %slast_lines_%s[] = {", p, n);
 	for (uint32_t i = 0; i < plan->g->nblocks; i++)
 		put_elem(&b, i, ", ", plan->g->blocks[i].last_line);
-	putf(&b, "};\nstatic const struct kpath_rt_edge %sedges_%s[] = {", p, n);
+	sb_printf(&b, "};\nstatic const struct kpath_rt_edge %sedges_%s[] = {", p, n);
 	for (uint32_t i = 0; i < d->nedges; i++) {
-		put(&b, i ? ", {" : "{", i ? 3 : 1); /* "{src, dst, val}" */
+		sb_put(&b, i ? ", {" : "{", i ? 3 : 1); /* "{src, dst, val}" */
 		put_elem(&b, 0, "", d->edges[i].src);
 		put_elem(&b, 1, ", ", d->edges[i].dst);
 		put_elem(&b, 1, ", ", d->edges[i].val);
-		put(&b, "}", 1);
+		sb_put(&b, "}", 1);
 	}
 	if (d->nedges == 0)
-		put(&b, "{0, 0, 0}", 9);
-	putf(&b, "};\nstatic struct kpath_rt_func %sfn_%s = {KPATH_RT_ABI, ", p, n);
+		sb_put(&b, "{0, 0, 0}", 9);
+	sb_printf(&b, "};\nstatic struct kpath_rt_func %sfn_%s = {KPATH_RT_ABI, ", p, n);
 	put_cstr(&b, n);
-	put(&b, ", ", 2);
+	sb_put(&b, ", ", 2);
 	put_cstr(&b, f->src_name);
 	char np[RW_U64_MAX];
-	putf(&b, ", %u, \"%016" PRIx64 "\", %s, %u, %slines_%s, %u, %sedges_%s, 0, 0, %slast_lines_%s, ",
+	sb_printf(&b, ", %u, \"%016" PRIx64 "\", %s, %u, %slines_%s, %u, %sedges_%s, 0, 0, %slast_lines_%s, ",
 	     plan->line, bl_checksum(plan->g, d), rw_u64(np, d->num_paths[CFG_ENTRY]), plan->g->nblocks, p, n,
 	     d->nedges, p, n, p, n);
 	if (f->src_hash[0])
-		putf(&b, "\"%s\"};\n", f->src_hash);
+		sb_printf(&b, "\"%s\"};\n", f->src_hash);
 	else
-		put(&b, "0};\n", 4);
+		sb_put(&b, "0};\n", 4);
 	return b.s;
 }
 
@@ -254,9 +202,9 @@ char *rw_check_table(const struct rw_file *f, const struct fn_plan *plan, const 
 char *rw_check_table(const struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *d,
                      const uint64_t *edge_val)
 {
-	struct buf b = {0};
+	struct sb b = {0};
 	const struct cfg *g = plan->g;
-	putf(&b, "static const struct kpath_chk_edge %schk_%s[] = {", f->prefix, plan->name);
+	sb_printf(&b, "static const struct kpath_chk_edge %schk_%s[] = {", f->prefix, plan->name);
 	for (uint32_t e = 0; e < g->nedges; e++) {
 		const struct cfg_edge *ce = &g->edges[e];
 		uint64_t dx = 0, dn = 0;
@@ -268,10 +216,10 @@ char *rw_check_table(const struct rw_file *f, const struct fn_plan *plan, const 
 			dn = d->edges[d->dummy_entry[ce->src]].val; /* the register's value at the block */
 		}
 		char v[3][RW_U64_MAX];
-		putf(&b, "%s{%u, %u, %d, %d, %d, %s, %s, %s}", e ? ", " : "", ce->src, ce->dst, (int)d->role[e],
+		sb_printf(&b, "%s{%u, %u, %d, %d, %d, %s, %s, %s}", e ? ", " : "", ce->src, ce->dst, (int)d->role[e],
 		     ce->site == CFG_NONE, restart, rw_u64(v[0], edge_val[e]), rw_u64(v[1], dx), rw_u64(v[2], dn));
 	}
-	put(&b, "};\n", 3);
+	sb_put(&b, "};\n", 3);
 	return b.s;
 }
 
@@ -285,7 +233,7 @@ static int edit_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static unsigned count_lines(const struct buf *b)
+static unsigned count_lines(const struct sb *b)
 {
 	unsigned n = 0;
 	for (size_t i = 0; i < b->n; i++)
@@ -293,7 +241,7 @@ static unsigned count_lines(const struct buf *b)
 	return n;
 }
 
-static void put_edited(struct buf *bp, const struct rw_file *f, const char *text, size_t len);
+static void put_edited(struct sb *bp, const struct rw_file *f, const char *text, size_t len);
 
 /* The length of the UTF-8 byte-order mark text starts with, or 0.  A BOM
  * is only one at the very start of a file: the output starts with it, and
@@ -310,18 +258,18 @@ static size_t bom_len(const char *text, size_t len)
  * the source, so they are defined once per translation unit, and each
  * guard is tested once after its definition so that -Wunused-macros does
  * not count it as unused. */
-static void open_guard(struct buf *b, const struct rw_file *f, const char *what)
+static void open_guard(struct sb *b, const struct rw_file *f, const char *what)
 {
 	uint32_t h = 2166136261u; /* FNV-1a of the source's name */
 	for (const char *s = f->src_name; *s; s++)
 		h = (h ^ (unsigned char)*s) * 16777619u;
-	putf(b, "#ifndef %s%s_%08" PRIx32 "\n#define %s%s_%08" PRIx32 "\n#if defined(%s%s_%08" PRIx32 ")\n#endif\n",
+	sb_printf(b, "#ifndef %s%s_%08" PRIx32 "\n#define %s%s_%08" PRIx32 "\n#if defined(%s%s_%08" PRIx32 ")\n#endif\n",
 	     f->prefix, what, h, f->prefix, what, h, f->prefix, what, h);
 }
 
 char *rw_render(const struct rw_file *f, const char *text, size_t len, const char *out_name)
 {
-	struct buf b = {0};
+	struct sb b = {0};
 	/* room for all of it at once: the text, the edits, the descriptors */
 	size_t need = len + strlen(kp_rt_header_text) + 65536;
 	for (uint32_t i = 0; i < f->nedits; i++)
@@ -329,18 +277,18 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 	for (uint32_t i = 0; i < f->ndescs; i++)
 		need += strlen(f->descs[i]) + 2 * strlen(f->desc_names[i]) + 64 +
 		        (f->check ? strlen(f->check_tables[i]) : 0);
-	reserve(&b, need);
-	put(&b, text, bom_len(text, len));
-	putf(&b, "/* Instrumented by kpath from %s: Ball-Larus path register %sr, cursor %sc. */\n", f->src_name,
+	sb_reserve(&b, need);
+	sb_put(&b, text, bom_len(text, len));
+	sb_printf(&b, "/* Instrumented by kpath from %s: Ball-Larus path register %sr, cursor %sc. */\n", f->src_name,
 	     f->prefix, f->prefix);
 	/* Check mode links with checkrt.c, which implements emit/leave as
 	 * calls: the header's inline half must not be used. */
 	if (f->check)
-		put(&b, "#define KPATH_RT_NO_INLINE 1\n", 29);
-	put(&b, kp_rt_header_text, strlen(kp_rt_header_text));
+		sb_put(&b, "#define KPATH_RT_NO_INLINE 1\n", 29);
+	sb_put(&b, kp_rt_header_text, strlen(kp_rt_header_text));
 	/* only where it is used: -Wunused-macros */
 	if (f->fallthrough)
-		putf(&b, "#if defined(__has_attribute)\n#if __has_attribute(fallthrough)\n"
+		sb_printf(&b, "#if defined(__has_attribute)\n#if __has_attribute(fallthrough)\n"
 		         "#define %sfallthrough __attribute__((fallthrough))\n#endif\n#endif\n"
 		         "#ifndef %sfallthrough\n#define %sfallthrough do { } while (0)\n#endif\n",
 		     f->prefix, f->prefix, f->prefix);
@@ -349,55 +297,55 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 	 * definitions in C++ (-Wc++-compat) */
 	open_guard(&b, f, "descriptors");
 	for (uint32_t i = 0; i < f->ndescs; i++)
-		put(&b, f->descs[i], strlen(f->descs[i]));
+		sb_put(&b, f->descs[i], strlen(f->descs[i]));
 	if (f->check) {
-		put(&b, check_decls, strlen(check_decls));
+		sb_put(&b, check_decls, strlen(check_decls));
 		for (uint32_t i = 0; i < f->ndescs; i++)
-			put(&b, f->check_tables[i], strlen(f->check_tables[i]));
+			sb_put(&b, f->check_tables[i], strlen(f->check_tables[i]));
 	}
 	if (f->preamble_extra)
-		put(&b, f->preamble_extra, strlen(f->preamble_extra));
-	put(&b, "#endif\n", 7);
-	put(&b, "#line 1 ", 8);
+		sb_put(&b, f->preamble_extra, strlen(f->preamble_extra));
+	sb_put(&b, "#endif\n", 7);
+	sb_put(&b, "#line 1 ", 8);
 	put_cstr(&b, f->src_name);
-	put(&b, "\n", 1);
+	sb_put(&b, "\n", 1);
 	put_edited(&b, f, text, len);
 
-	putf(&b, "#line %u ", count_lines(&b) + 2);
+	sb_printf(&b, "#line %u ", count_lines(&b) + 2);
 	put_cstr(&b, out_name);
-	put(&b, "\n", 1);
+	sb_put(&b, "\n", 1);
 	open_guard(&b, f, "tail");
 	if (f->tail_extra)
-		put(&b, f->tail_extra, strlen(f->tail_extra));
+		sb_put(&b, f->tail_extra, strlen(f->tail_extra));
 	if (f->ndescs) {
-		putf(&b, "#if defined(__GNUC__) || defined(__clang__)\n"
+		sb_printf(&b, "#if defined(__GNUC__) || defined(__clang__)\n"
 		         "__attribute__((constructor, no_instrument_function)) static void %sregister_all(void)\n{\n",
 		     f->prefix);
 		for (uint32_t i = 0; i < f->ndescs; i++)
-			putf(&b, "\tkpath_rt_register(&%s);\n", f->desc_names[i]);
-		put(&b, "}\n#endif\n", 9);
+			sb_printf(&b, "\tkpath_rt_register(&%s);\n", f->desc_names[i]);
+		sb_put(&b, "}\n#endif\n", 9);
 	}
-	put(&b, "#endif\n", 7);
+	sb_put(&b, "#endif\n", 7);
 	return b.s;
 }
 
 char *rw_render_header(const struct rw_file *f, const char *text, size_t len, const char *line_name,
                        const char *preamble)
 {
-	struct buf b = {0};
-	put(&b, text, bom_len(text, len));
+	struct sb b = {0};
+	sb_put(&b, text, bom_len(text, len));
 	if (preamble)
-		put(&b, preamble, strlen(preamble));
-	putf(&b, "#line 1 %s\n", line_name);
+		sb_put(&b, preamble, strlen(preamble));
+	sb_printf(&b, "#line 1 %s\n", line_name);
 	put_edited(&b, f, text, len);
 	return b.s;
 }
 
 /* The text with f's edits applied, in (offset, phase, seq) order; ends with
  * a newline. */
-static void put_edited(struct buf *bp, const struct rw_file *f, const char *text, size_t len)
+static void put_edited(struct sb *bp, const struct rw_file *f, const char *text, size_t len)
 {
-	struct buf b = *bp;
+	struct sb b = *bp;
 	struct rw_edit *e = malloc((f->nedits + 1) * sizeof *e);
 	if (!e) {
 		fprintf(stderr, "kpath: out of memory\n");
@@ -408,13 +356,13 @@ static void put_edited(struct buf *bp, const struct rw_file *f, const char *text
 	qsort(e, f->nedits, sizeof *e, edit_cmp);
 	size_t pos = bom_len(text, len);
 	for (uint32_t i = 0; i < f->nedits; i++) {
-		put(&b, text + pos, e[i].off - pos);
+		sb_put(&b, text + pos, e[i].off - pos);
 		pos = e[i].off;
-		put(&b, e[i].text, strlen(e[i].text));
+		sb_put(&b, e[i].text, strlen(e[i].text));
 	}
-	put(&b, text + pos, len - pos);
+	sb_put(&b, text + pos, len - pos);
 	free(e);
 	if (len && text[len - 1] != '\n')
-		put(&b, "\n", 1);
+		sb_put(&b, "\n", 1);
 	*bp = b;
 }
