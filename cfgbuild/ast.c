@@ -13,6 +13,7 @@
  * visits below.)
  */
 #include "ast.h"
+#include "array.h"
 #include "xalloc.h"
 
 #include <stdio.h>
@@ -27,10 +28,7 @@ struct visit {
 
 static uint32_t add_node(struct ast *a, CXCursor c, uint32_t parent)
 {
-	if (a->n == a->cap) {
-		a->cap = a->cap ? 2 * a->cap : 256;
-		a->v = xrealloc(a->v, a->cap * sizeof *a->v);
-	}
+	KP_RESERVE(a->v, a->cap, a->n + 1);
 	struct ast_node *x = &a->v[a->n];
 	memset(x, 0, sizeof *x);
 	x->c = c;
@@ -41,11 +39,7 @@ static uint32_t add_node(struct ast *a, CXCursor c, uint32_t parent)
 
 static void push(struct visit *v, uint32_t id)
 {
-	if (v->depth == v->cap) {
-		v->cap = v->cap ? 2 * v->cap : 64;
-		v->stack = xrealloc(v->stack, v->cap * sizeof *v->stack);
-	}
-	v->stack[v->depth++] = id;
+	*KP_PUSH(v->stack, v->depth, v->cap) = id;
 }
 
 /* clang_equalCursors, without the call in the common cases: cursors of

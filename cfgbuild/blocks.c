@@ -7,6 +7,7 @@
  * block's code in between: a smaller range, never a wrong one.
  */
 #include "build_internal.h"
+#include "array.h"
 
 #include <string.h>
 
@@ -15,10 +16,7 @@
 uint32_t add_site(struct builder *b, enum site_kind kind, uint32_t off, int phase)
 {
 	struct fn_plan *p = b->plan;
-	if (p->nsites == p->cap_sites) {
-		p->cap_sites = p->cap_sites ? 2 * p->cap_sites : 64;
-		p->sites = xrealloc(p->sites, p->cap_sites * sizeof *p->sites);
-	}
+	KP_RESERVE(p->sites, p->cap_sites, p->nsites + 1);
 	struct site *s = &p->sites[p->nsites];
 	memset(s, 0, sizeof *s);
 	s->kind = kind;

@@ -103,7 +103,7 @@ struct fn_plan {
 	 * it), so rewrite/place.c opens a block of its own after that code and
 	 * closes it before the "}". */
 	uint32_t *decl_blocks;
-	uint32_t ndecl_blocks, cap_decl_blocks;
+	uint32_t ndecl_blocks, cap_decl_blocks; /* pairs; cap counts elements */
 	/* Loop statements (C11 6.8.5), outer before inner: the line of the
 	 * keyword (for, while, do) and the block the loop's back edge enters
 	 * (the condition's block of a for or while, the body's first of a do).

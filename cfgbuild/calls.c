@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "build_internal.h"
+#include "array.h"
 
 void calls_note(struct builder *b, uint32_t c)
 {
@@ -48,11 +49,7 @@ void calls_note(struct builder *b, uint32_t c)
 			b->calls[k] = n;
 			return;
 		}
-	if (b->ncalls == b->cap_calls) {
-		b->cap_calls = b->cap_calls ? 2 * b->cap_calls : 16;
-		b->calls = xrealloc(b->calls, b->cap_calls * sizeof *b->calls);
-	}
-	b->calls[b->ncalls++] = n;
+	*KP_PUSH(b->calls, b->ncalls, b->cap_calls) = n;
 }
 
 void calls_rebind(struct builder *b, uint32_t root, uint32_t blk)

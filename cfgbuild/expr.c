@@ -7,6 +7,7 @@
  * (value_expr, C11 6.5p2-3): it is code of the current block.
  */
 #include "build_internal.h"
+#include "array.h"
 
 #include <string.h>
 
@@ -114,10 +115,7 @@ static void note_call(struct builder *b, uint32_t c)
 	struct fn_plan *pl = b->plan;
 	if (b->memo[c].plain == 1)
 		return;
-	if (pl->ncall_lines == pl->cap_call_lines) {
-		pl->cap_call_lines = pl->cap_call_lines ? 2 * pl->cap_call_lines : 16;
-		pl->call_lines = xrealloc(pl->call_lines, pl->cap_call_lines * sizeof *pl->call_lines);
-	}
+	KP_RESERVE(pl->call_lines, pl->cap_call_lines, pl->ncall_lines + 1);
 	bool in;
 	uint32_t off = loc_offset(b, clang_getCursorLocation(cursor_of(b, c)), &in);
 	/* a call placed outside the file (can that be?): line 0, which every

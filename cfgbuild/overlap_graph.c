@@ -8,6 +8,7 @@
  * gave rpo[], a topological order of the DAG the rest of the core walks.
  */
 #include "overlap.h"
+#include "array.h"
 #include "overlap_internal.h"
 
 #include <assert.h>
@@ -40,12 +41,7 @@ void ol_func_init(struct ol_func *f, uint32_t nblocks, uint32_t entry, uint32_t 
 void ol_func_add_edge(struct ol_func *f, uint32_t src, uint32_t dst)
 {
 	assert(src < f->nblocks && dst < f->nblocks && !f->succ_start);
-	if (f->nedges == f->cap_edges) {
-		f->cap_edges = f->cap_edges ? 2 * f->cap_edges : 8;
-		f->edges = realloc(f->edges, f->cap_edges * sizeof *f->edges);
-		if (!f->edges)
-			abort();
-	}
+	KP_RESERVE(f->edges, f->cap_edges, f->nedges + 1);
 	f->edges[f->nedges++] = (struct ol_edge){ .src = src, .dst = dst };
 }
 

@@ -12,6 +12,7 @@
  * callee's last BL path.
  */
 #include "overlap.h"
+#include "array.h"
 #include "overlap_internal.h"
 
 #include <assert.h>
@@ -152,12 +153,7 @@ struct run {
 
 static void path_push(struct frame *t, uint32_t b)
 {
-	if (t->npath == t->cap_path) {
-		t->cap_path = t->cap_path ? 2 * t->cap_path : 16;
-		t->path = realloc(t->path, t->cap_path * sizeof *t->path);
-		if (!t->path)
-			abort();
-	}
+	KP_RESERVE(t->path, t->cap_path, t->npath + 1);
 	t->path[t->npath++] = b;
 }
 
@@ -231,12 +227,7 @@ static struct frame *push(struct run *r, uint32_t func, uint32_t in_site, uint32
 {
 	struct frame *t;
 
-	if (r->n == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 8;
-		r->st = realloc(r->st, r->cap * sizeof *r->st);
-		if (!r->st)
-			abort();
-	}
+	KP_RESERVE(r->st, r->cap, r->n + 1);
 	t = &r->st[r->n++];
 	memset(t, 0, sizeof *t);
 	t->func = func;
@@ -271,12 +262,7 @@ static void entered(struct run *r)
 	if (r->n) {
 		struct frame *c = &r->st[r->n - 1];
 
-		if (c->ncalls == c->cap_calls) {
-			c->cap_calls = c->cap_calls ? 2 * c->cap_calls : 4;
-			c->calls = realloc(c->calls, c->cap_calls * sizeof *c->calls);
-			if (!c->calls)
-				abort();
-		}
+		KP_RESERVE(c->calls, c->cap_calls, c->ncalls + 1);
 		c->calls[c->ncalls++] = (struct call_made){ .pos = c->npath - 1, .last = last };
 	}
 }

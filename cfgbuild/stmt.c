@@ -7,6 +7,7 @@
  * when the edge is taken, except a switch's dispatch into its case labels.
  */
 #include "build_internal.h"
+#include "array.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -144,10 +145,7 @@ static void note_decl_block(struct builder *b, uint32_t c)
 	uint32_t open = stmt_tok(b, c, "{"), close = stmt_last_tok(b, c);
 	if (close == CFG_NONE || !tok_is(b, close, "}"))
 		return;
-	if (pl->ndecl_blocks == pl->cap_decl_blocks) {
-		pl->cap_decl_blocks = pl->cap_decl_blocks ? 2 * pl->cap_decl_blocks : 16;
-		pl->decl_blocks = xrealloc(pl->decl_blocks, 2 * pl->cap_decl_blocks * sizeof *pl->decl_blocks);
-	}
+	KP_RESERVE(pl->decl_blocks, pl->cap_decl_blocks, 2 * pl->ndecl_blocks + 2); /* pairs */
 	pl->decl_blocks[2 * pl->ndecl_blocks] = tok_end(b, open);
 	pl->decl_blocks[2 * pl->ndecl_blocks + 1] = b->toks[close].off;
 	pl->ndecl_blocks++;
@@ -250,11 +248,7 @@ static void if_stmt(struct builder *b, uint32_t c)
 static void add_loop_stmt(struct builder *b, uint32_t kw, uint32_t head)
 {
 	struct fn_plan *pl = b->plan;
-	if (pl->nloop_stmts == pl->cap_loop_stmts) {
-		pl->cap_loop_stmts = pl->cap_loop_stmts ? 2 * pl->cap_loop_stmts : 8;
-		pl->loop_stmts = xrealloc(pl->loop_stmts, pl->cap_loop_stmts * sizeof *pl->loop_stmts);
-	}
-	pl->loop_stmts[pl->nloop_stmts++] = (struct loop_stmt){offset_line(b, b->toks[kw].off), head};
+	*KP_PUSH(pl->loop_stmts, pl->nloop_stmts, pl->cap_loop_stmts) = (struct loop_stmt){offset_line(b, b->toks[kw].off), head};
 }
 
 /* while (C11 6.8.5.1): head evaluates the condition; exit edge first. */
@@ -501,11 +495,7 @@ struct label *label_get(struct builder *b, const char *name)
 	for (uint32_t i = 0; i < b->nlabels; i++)
 		if (!strcmp(b->labels[i].name, name))
 			return &b->labels[i];
-	if (b->nlabels == b->cap_labels) {
-		b->cap_labels = b->cap_labels ? 2 * b->cap_labels : 8;
-		b->labels = xrealloc(b->labels, b->cap_labels * sizeof *b->labels);
-	}
-	struct label *l = &b->labels[b->nlabels++];
+	struct label *l = KP_PUSH(b->labels, b->nlabels, b->cap_labels);
 	l->name = strdup(name);
 	l->block = new_block(b, 0);
 	l->defined = false;

@@ -14,25 +14,16 @@
 #include <sys/stat.h>
 
 #include "builds.h"
+#include "array.h"
+#include "xalloc.h"
 #include "strbuf.h"
 
 /* --- vectors ---------------------------------------------------------------- */
 
 void kp_vec_pushn(struct kp_vec *a, const char *s, size_t len)
 {
-	if (a->n + 2 > a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 16;
-		a->v = realloc(a->v, (size_t)a->cap * sizeof *a->v);
-		if (!a->v) {
-			fprintf(stderr, "kpath: out of memory\n");
-			exit(1);
-		}
-	}
-	char *d = malloc(len + 1);
-	if (!d) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
+	KP_RESERVE(a->v, a->cap, a->n + 2); /* and the NULL after the last */
+	char *d = xrealloc(NULL, len + 1);
 	memcpy(d, s, len);
 	d[len] = 0;
 	a->v[a->n++] = d;

@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE /* memmem */
 #include "expand.h"
+#include "array.h"
 #include "xalloc.h"
 #include "strbuf.h"
 
@@ -293,14 +294,7 @@ static void tokenize(const char *text, size_t len, struct ptoks *out)
 			continue;
 		}
 		size_t n = tok_len(s, e);
-		if (out->n == out->cap) {
-			out->cap = out->cap ? out->cap * 2 : 4096;
-			out->t = realloc(out->t, out->cap * sizeof *out->t);
-			if (!out->t) {
-				fprintf(stderr, "kpath: out of memory\n");
-				exit(1);
-			}
-		}
+		KP_RESERVE(out->t, out->cap, out->n + 1);
 		out->t[out->n++] = (struct ptok){(uint32_t)(s - text), (uint32_t)n};
 		s += n;
 	}
@@ -478,14 +472,7 @@ static void scan_idents(const char *t, size_t k, size_t end, struct idents *ids)
 			for (i = 0; i < ids->n && !(ids->v[i].n == e - k && !memcmp(ids->v[i].s, t + k, e - k)); i++)
 				;
 			if (i == ids->n) {
-				if (ids->n == ids->cap) {
-					ids->cap = ids->cap ? 2 * ids->cap : 32;
-					ids->v = realloc(ids->v, ids->cap * sizeof *ids->v);
-					if (!ids->v) {
-						fprintf(stderr, "kpath: out of memory\n");
-						exit(1);
-					}
-				}
+				KP_RESERVE(ids->v, ids->cap, ids->n + 1);
 				ids->v[ids->n].s = t + k;
 				ids->v[ids->n++].n = e - k;
 			}
@@ -518,14 +505,7 @@ static void find_defines(const char *t, size_t len, struct idents *defs)
 		size_t e = i;
 		while (e < len && t[e] != '\n')
 			e += t[e] == '\\' && e + 1 < len && t[e + 1] == '\n' ? 2 : 1;
-		if (defs->n == defs->cap) {
-			defs->cap = defs->cap ? 2 * defs->cap : 32;
-			defs->v = realloc(defs->v, defs->cap * sizeof *defs->v);
-			if (!defs->v) {
-				fprintf(stderr, "kpath: out of memory\n");
-				exit(1);
-			}
-		}
+		KP_RESERVE(defs->v, defs->cap, defs->n + 1);
 		defs->v[defs->n].s = t + i;
 		defs->v[defs->n++].n = e - i;
 		k = e;

@@ -9,6 +9,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include "headers.h"
+#include "array.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -74,14 +75,7 @@ static enum CXChildVisitResult collect_one(CXCursor c, CXCursor parent, CXClient
 		for (unsigned i = 0; i < hs->n; i++)
 			if (!strcmp(hs->v[i].real, real)) /* the same file under another name */
 				goto done;
-		if (hs->n == hs->cap) {
-			hs->cap = hs->cap ? 2 * hs->cap : 8;
-			hs->v = realloc(hs->v, hs->cap * sizeof *hs->v);
-			if (!hs->v) {
-				fprintf(stderr, "kpath: out of memory\n");
-				exit(1);
-			}
-		}
+		KP_RESERVE(hs->v, hs->cap, hs->n + 1);
 		struct hdr *h = &hs->v[hs->n++];
 		memset(h, 0, sizeof *h);
 		h->file = inc;

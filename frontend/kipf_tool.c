@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kipf_tool.h"
+#include "array.h"
 #include "kp_internal.h"
 #include "opts.h"
 #include "wpp.h"
@@ -136,15 +137,7 @@ static int read_block(struct replay *r, const unsigned char *p, const unsigned c
 			uint64_t index = v >> 2;
 			if (index >= r->nf)
 				return fail(r, "event of an unknown function");
-			if (t->n == t->cap) {
-				size_t cap = t->cap ? 2 * t->cap : 64;
-				struct ract *a = realloc(t->a, cap * sizeof *a);
-				if (!a)
-					return fail(r, "out of memory");
-				t->a = a;
-				t->cap = cap;
-			}
-			struct ract *x = &t->a[t->n++]; /* acts increase: stays sorted */
+			struct ract *x = KP_PUSH(t->a, t->n, t->cap); /* acts increase: stays sorted */
 			x->act = ++cur;
 			x->func = (uint32_t)index;
 			struct kp_tfunc *tf = r->f[index]->tf;

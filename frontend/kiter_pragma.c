@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kiter_pragma.h"
+#include "array.h"
 
 /* The 1-based line of offset off (a binary search over line starts). */
 static unsigned line_of(const struct src_file *src, uint32_t off)
@@ -79,14 +80,7 @@ static const char *parse(const struct src_file *src, uint32_t i, unsigned line, 
 
 static void push(struct kp_kiter_pragmas *p, struct rw_kiter_pragma v)
 {
-	if (p->n == p->cap) {
-		p->cap = p->cap ? 2 * p->cap : 8;
-		p->v = realloc(p->v, p->cap * sizeof *p->v);
-		if (!p->v) {
-			fprintf(stderr, "kpath: out of memory\n");
-			exit(1);
-		}
-	}
+	KP_RESERVE(p->v, p->cap, p->n + 1);
 	p->v[p->n++] = v;
 }
 

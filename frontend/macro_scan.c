@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "expand.h"
+#include "array.h"
 #include "quiet.h"
 #include "reparse.h"
 #include "walk.h"
@@ -25,14 +26,7 @@ const struct macro_fn *kp_macro_find(const struct macro_fns *m, const char *name
  * control flow. */
 void kp_macro_record(struct macro_fns *m, CXCursor fn, const struct fn_plan *plan)
 {
-	if (m->n == m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 16;
-		m->v = realloc(m->v, m->cap * sizeof *m->v);
-		if (!m->v) {
-			fprintf(stderr, "kpath: out of memory\n");
-			exit(1);
-		}
-	}
+	KP_RESERVE(m->v, m->cap, m->n + 1);
 	CXSourceRange r = clang_getCursorExtent(fn);
 	unsigned a, b;
 	clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &a);
@@ -155,14 +149,7 @@ static enum CXChildVisitResult scan_expansion(CXCursor c, CXCursor parent, CXCli
 			continue;
 		}
 		owner = i;
-		if (rs->n == rs->cap) {
-			rs->cap = rs->cap ? 2 * rs->cap : 64;
-			rs->v = realloc(rs->v, rs->cap * sizeof *rs->v);
-			if (!rs->v) {
-				fprintf(stderr, "kpath: out of memory\n");
-				exit(1);
-			}
-		}
+		KP_RESERVE(rs->v, rs->cap, rs->n + 1);
 		struct xp_region *x = &rs->v[rs->n++];
 		x->start = a;
 		x->end = b;

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "overlap_trace.h"
+#include "array.h"
 #include "wpp.h"
 #include "xalloc.h"
 
@@ -160,10 +161,7 @@ static const char *path_pairs(struct xstate *s, const struct wpp_trace *t, struc
 		return NULL;
 	for (size_t i = pos + 1; i < th->n; i++)
 		if (th->r[i].parent == r->act) {
-			if (nk == s->capkids) {
-				s->capkids = s->capkids ? 2 * s->capkids : 16;
-				s->kids = xrealloc(s->kids, s->capkids * sizeof *s->kids);
-			}
+			KP_RESERVE(s->kids, s->capkids, nk + 1);
 			s->kids[nk++] = i;
 		}
 	bool ok = true; /* each callee: as many sites on the path as activations entered */
@@ -221,10 +219,7 @@ static const char *on_event(void *arg, const struct wpp_trace *t, const struct w
 				parent = th->r[i].act;
 		if (!strncmp(t->funcs[e->func].name, COMPANION, sizeof COMPANION - 1))
 			parent = 0;
-		if (th->n == th->cap) {
-			th->cap = th->cap ? 2 * th->cap : 64;
-			th->r = xrealloc(th->r, th->cap * sizeof *th->r);
-		}
+		KP_RESERVE(th->r, th->cap, th->n + 1);
 		th->r[th->n++] = (struct xrec){.act = e->act, .parent = parent, .fx = s->tmap[e->func], .tfunc = e->func};
 		return NULL;
 	}

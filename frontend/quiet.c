@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE /* memmem */
 #include "quiet.h"
+#include "array.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -117,14 +118,7 @@ static void add_span(struct spans *s, uint32_t a, uint32_t b)
 {
 	if (a >= b)
 		return;
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 256;
-		s->v = realloc(s->v, s->cap * sizeof *s->v);
-		if (!s->v) {
-			fprintf(stderr, "kpath: out of memory\n");
-			exit(1);
-		}
-	}
+	KP_RESERVE(s->v, s->cap, s->n + 1);
 	s->v[s->n++] = (struct xp_span){a, b};
 }
 

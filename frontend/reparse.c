@@ -2,6 +2,7 @@
  * reparse.c: one walk over two translation units (reparse.h).
  */
 #include "reparse.h"
+#include "array.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -27,15 +28,10 @@ static enum CXChildVisitResult collect_fn(CXCursor c, CXCursor parent, CXClientD
 		return CXChildVisit_Continue;
 	if (r->nfn && r->fn_start[r->nfn - 1] >= s) /* not in order (the file includes itself?): skipped */
 		return CXChildVisit_Continue;
-	if (r->nfn == r->capfn) {
-		uint32_t cap = r->capfn ? 2 * r->capfn : 256;
-		r->fn_start = realloc(r->fn_start, cap * sizeof *r->fn_start);
-		r->fn = realloc(r->fn, cap * sizeof *r->fn);
-		if (!r->fn_start || !r->fn) {
-			fprintf(stderr, "kpath: out of memory\n");
-			exit(1);
-		}
-		r->capfn = cap;
+	if (r->nfn == r->capfn) { /* two arrays, one capacity */
+		r->fn_start = kp_array_grow(r->fn_start, r->capfn, r->nfn + 1, sizeof *r->fn_start);
+		r->fn = kp_array_grow(r->fn, r->capfn, r->nfn + 1, sizeof *r->fn);
+		r->capfn = kp_array_cap(r->capfn, r->nfn + 1);
 	}
 	r->fn_start[r->nfn] = s;
 	r->fn[r->nfn++] = c;
@@ -98,14 +94,7 @@ void reparse_own(struct reparse *r, uint32_t a, uint32_t b)
 {
 	if (a == b)
 		return;
-	if (r->nown == r->capown) {
-		r->capown = r->capown ? 2 * r->capown : 16;
-		r->own = realloc(r->own, 2 * r->capown * sizeof *r->own);
-		if (!r->own) {
-			fprintf(stderr, "kpath: out of memory\n");
-			exit(1);
-		}
-	}
+	KP_RESERVE(r->own, r->capown, 2 * r->nown + 2); /* pairs; capown counts elements */
 	r->own[2 * r->nown] = a;
 	r->own[2 * r->nown + 1] = b;
 	r->nown++;

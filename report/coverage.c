@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "coverage.h"
+#include "array.h"
 #include "rep.h"
 
 /* Upper bound on counted (line, block) pairs: a profile is untrusted, and a
@@ -39,25 +40,6 @@
 static uint64_t add_sat(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-/* Grows *v (element size sz) to hold n + 1 elements. */
-static int grow(void **v, size_t *cap, size_t n, size_t sz)
-{
-	size_t nc;
-	void *nv;
-
-	if (n < *cap)
-		return 0;
-	nc = *cap ? *cap * 2 : 64;
-	if (nc > SIZE_MAX / sz)
-		return -1;
-	nv = realloc(*v, nc * sz);
-	if (!nv)
-		return -1;
-	*v = nv;
-	*cap = nc;
-	return 0;
 }
 
 /* The functions of all profiles, grouped by (file, name, checksum). */
@@ -238,9 +220,7 @@ static int add_group(struct building *b, const struct member *m, size_t n, size_
 			goto out;
 		}
 		for (uint32_t l = g->line[v];; l++) {
-			if (grow((void **)&b->lines, &b->caplines, b->nlines, sizeof *b->lines))
-				goto oom;
-			b->lines[b->nlines++] = (struct cov_line){ l, s.block_run[v] };
+			*KP_PUSH(b->lines, b->nlines, b->caplines) = (struct cov_line){ l, s.block_run[v] };
 			++*rows;
 			if (l == g->last_line[v])
 				break;
@@ -252,9 +232,7 @@ static int add_group(struct building *b, const struct member *m, size_t n, size_
 		if (deg < 2)
 			continue;
 		for (uint32_t e = s.first[v]; e < s.first[v + 1]; e++) {
-			if (grow((void **)&b->br, &b->capbr, b->nbr, sizeof *b->br))
-				goto oom;
-			b->br[b->nbr++] = (struct cov_branch){
+			*KP_PUSH(b->br, b->nbr, b->capbr) = (struct cov_branch){
 				.line = g->last_line[v] ? g->last_line[v] : f0->line,
 				.block = v,
 				.index = e - s.first[v],
@@ -265,14 +243,8 @@ static int add_group(struct building *b, const struct member *m, size_t n, size_
 	}
 	rc = 0;
 add_fn:
-	if (grow((void **)&b->fns, &b->capfns, b->nfns, sizeof *b->fns))
-		goto oom;
-	b->fns[b->nfns++] = fn;
+	*KP_PUSH(b->fns, b->nfns, b->capfns) = fn;
 	rc = 0;
-	goto out;
-oom:
-	snprintf(why, whylen, "out of memory");
-	rc = -1;
 out:
 	if (fn.has_cfg)
 		fn_state_free(&s);

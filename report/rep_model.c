@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "rep.h"
+#include "array.h"
 
 /* IDs of many sequences, bump-allocated; a sequence never spans chunks. */
 struct rep_chunk {
@@ -33,24 +34,6 @@ static char *dupstr(const char *s)
 	if (d)
 		memcpy(d, s, n);
 	return d;
-}
-
-/* Returns v (of element size sz, capacity *cap, n used) grown to hold at
- * least one more element, or NULL with v untouched on failure. */
-static void *grow(void *v, size_t *cap, size_t n, size_t sz)
-{
-	size_t ncap;
-	void *nv;
-
-	if (n < *cap)
-		return v;
-	ncap = *cap ? *cap * 2 : 16;
-	if (ncap < *cap || ncap > SIZE_MAX / sz)
-		return NULL;
-	nv = realloc(v, ncap * sz);
-	if (nv)
-		*cap = ncap;
-	return nv;
 }
 
 static uint64_t *alloc_ids(struct rep_func *f, uint32_t n)
@@ -91,22 +74,15 @@ int rep_func_init(struct rep_func *f, const char *name, const char *file,
 int rep_func_add_seq(struct rep_func *f, const uint64_t *ids, uint32_t depth,
                      uint64_t count, int extended)
 {
-	struct rep_seq *v, *s;
+	struct rep_seq *s;
 	uint64_t *copy;
 
 	if (depth == 0)
 		return 0;
-	if (depth == 1) {
-		v = grow(f->single, &f->capsingle, f->nsingle, sizeof *v);
-		if (!v)
-			return -1;
-		f->single = v;
-	} else {
-		v = grow(f->multi, &f->capmulti, f->nmulti, sizeof *v);
-		if (!v)
-			return -1;
-		f->multi = v;
-	}
+	if (depth == 1)
+		KP_RESERVE(f->single, f->capsingle, f->nsingle + 1);
+	else
+		KP_RESERVE(f->multi, f->capmulti, f->nmulti + 1);
 	copy = alloc_ids(f, depth);
 	if (!copy)
 		return -1;
@@ -132,13 +108,9 @@ int rep_func_add_seq(struct rep_func *f, const uint64_t *ids, uint32_t depth,
 int rep_func_add_decode(struct rep_func *f, uint64_t id,
                         const uint32_t *lines, const uint32_t *last_lines, size_t n)
 {
-	struct rep_decode *v;
 	uint32_t *copy = NULL, *last = NULL;
 
-	v = grow(f->decode, &f->capdecode, f->ndecode, sizeof *v);
-	if (!v)
-		return -1;
-	f->decode = v;
+	KP_RESERVE(f->decode, f->capdecode, f->ndecode + 1);
 	if (n) {
 		if (n > SIZE_MAX / sizeof *lines)
 			return -1;

@@ -23,6 +23,8 @@
 #include <string.h>
 
 #include "rewrite.h"
+#include "array.h"
+#include "xalloc.h"
 #include "strbuf.h"
 
 extern const char kp_rt_header_text[];
@@ -121,32 +123,25 @@ void rw_file_free(struct rw_file *f)
 
 void rw_insert(struct rw_file *f, uint32_t off, const char *text)
 {
-	if (f->nedits == f->cap_edits) {
-		f->cap_edits = f->cap_edits ? 2 * f->cap_edits : 64;
-		f->edits = realloc(f->edits, f->cap_edits * sizeof *f->edits);
-	}
-	char *t = strdup(text);
-	if (!f->edits || !t) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
-	f->edits[f->nedits] = (struct rw_edit){off, 1, 0x80000000u + f->nedits, t};
+	KP_RESERVE(f->edits, f->cap_edits, f->nedits + 1);
+	f->edits[f->nedits] = (struct rw_edit){off, 1, 0x80000000u + f->nedits, xstrdup(text)};
 	f->nedits++;
+}
+
+void rw_reserve_descriptor(struct rw_file *f)
+{
+	if (f->ndescs < f->cap_descs)
+		return;
+	f->descs = kp_array_grow(f->descs, f->cap_descs, f->ndescs + 1, sizeof *f->descs);
+	f->desc_names = kp_array_grow(f->desc_names, f->cap_descs, f->ndescs + 1, sizeof *f->desc_names);
+	f->check_tables = kp_array_grow(f->check_tables, f->cap_descs, f->ndescs + 1, sizeof *f->check_tables);
+	f->cap_descs = kp_array_cap(f->cap_descs, f->ndescs + 1);
 }
 
 void rw_adopt_descriptors(struct rw_file *dst, struct rw_file *src)
 {
 	for (uint32_t i = 0; i < src->ndescs; i++) {
-		if (dst->ndescs == dst->cap_descs) {
-			dst->cap_descs = dst->cap_descs ? 2 * dst->cap_descs : 16;
-			dst->descs = realloc(dst->descs, dst->cap_descs * sizeof *dst->descs);
-			dst->desc_names = realloc(dst->desc_names, dst->cap_descs * sizeof *dst->desc_names);
-			dst->check_tables = realloc(dst->check_tables, dst->cap_descs * sizeof *dst->check_tables);
-			if (!dst->descs || !dst->desc_names || !dst->check_tables) {
-				fprintf(stderr, "kpath: out of memory\n");
-				exit(1);
-			}
-		}
+		rw_reserve_descriptor(dst);
 		dst->check_tables[dst->ndescs] = src->check ? src->check_tables[i] : NULL;
 		dst->descs[dst->ndescs] = src->descs[i];
 		dst->desc_names[dst->ndescs++] = src->desc_names[i];

@@ -5,12 +5,16 @@
 
 #include "xalloc.h"
 
+void xalloc_fail(void)
+{
+	fputs("kpath: out of memory\n", stderr);
+	exit(1);
+}
+
 static void *check(void *p)
 {
-	if (!p) {
-		fputs("kpath: out of memory\n", stderr);
-		exit(1);
-	}
+	if (!p)
+		xalloc_fail();
 	return p;
 }
 

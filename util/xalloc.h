@@ -11,5 +11,7 @@
 void *xrealloc(void *p, size_t n);
 void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
+/* "kpath: out of memory" and exit 1. */
+void xalloc_fail(void);
 
 #endif

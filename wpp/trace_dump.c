@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "wpp.h"
+#include "array.h"
 
 struct dthread {
 	uint64_t tid;
@@ -49,15 +50,7 @@ static const char *on_event(void *arg, const struct wpp_trace *tr, const struct 
 		t = memset(&a[d->nt++], 0, sizeof *a);
 		t->tid = e->thread;
 	}
-	if (t->npaths == t->cappaths) {
-		size_t cap = t->cappaths ? 2 * t->cappaths : 1024;
-		struct wpp_term *a = realloc(t->paths, cap * sizeof *a);
-		if (!a)
-			return "out of memory";
-		t->paths = a;
-		t->cappaths = cap;
-	}
-	t->paths[t->npaths++] = (struct wpp_term){e->func, e->id};
+	*KP_PUSH(t->paths, t->npaths, t->cappaths) = (struct wpp_term){e->func, e->id};
 	return NULL;
 }
 

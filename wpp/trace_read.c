@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kp_internal.h"
+#include "array.h"
 #include "wpp.h"
 
 struct tr_act {
@@ -86,15 +87,7 @@ static const char *read_block(struct tr_state *s, const unsigned char *p, const 
 		if (kind == KP_TR_ENTER) {
 			if ((v >> 2) >= s->t->nfuncs)
 				return "event of an unknown function";
-			if (t->n == t->cap) {
-				size_t cap = t->cap ? 2 * t->cap : 64;
-				struct tr_act *a = realloc(t->live, cap * sizeof *a);
-				if (!a)
-					return "out of memory";
-				t->live = a;
-				t->cap = cap;
-			}
-			t->live[t->n++] = (struct tr_act){++cur, (uint32_t)(v >> 2)}; /* acts increase: stays sorted */
+			*KP_PUSH(t->live, t->n, t->cap) = (struct tr_act){++cur, (uint32_t)(v >> 2)}; /* acts increase: stays sorted */
 			struct wpp_trace_event e = {tid, cur, (uint32_t)(v >> 2), WPP_TRACE_ENTER, 0};
 			if ((why = deliver(s, &e)))
 				return why;

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "wpp.h"
+#include "array.h"
 
 struct rstate {
 	uint32_t *prefix, *suffix; /* L each, NULL until visited or after freed */
@@ -85,16 +86,7 @@ static void win_push(struct hot *h, struct window *w, uint32_t t)
 
 static void report(struct hot *h, const struct window *w, uint32_t rule, uint64_t expense)
 {
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? 2 * h->cap : 64;
-		struct wpp_hot *a = realloc(h->out, cap * sizeof *a);
-		if (!a) {
-			h->oom = 1;
-			return;
-		}
-		h->out = a;
-		h->cap = cap;
-	}
+	KP_RESERVE(h->out, h->cap, h->n + 1);
 	uint32_t *terms = malloc(w->len * sizeof *terms);
 	if (!terms) {
 		h->oom = 1;

@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "wpp.h"
+#include "array.h"
 
 #define NONE UINT32_MAX
 #define GAP UINT32_MAX /* in a context: a child's omitted middle */
@@ -109,14 +110,7 @@ static uint32_t trie_step(struct trie *t, uint32_t p, uint32_t term)
 		if (x->parent == p && x->term == term)
 			return t->slot[h];
 	}
-	if (t->nn == t->cap) {
-		uint32_t cap = t->cap ? 2 * t->cap : 1024;
-		struct tnode *a = cap > t->cap ? realloc(t->n, (size_t)cap * sizeof *a) : NULL;
-		if (!a)
-			return NONE;
-		t->n = a;
-		t->cap = cap;
-	}
+	KP_RESERVE(t->n, t->cap, t->nn + 1);
 	t->slot[h] = t->nn;
 	t->n[t->nn] = (struct tnode){ .parent = p, .term = term, .rule = NONE, .depth = t->n[p].depth + 1 };
 	return t->nn++;
@@ -175,18 +169,11 @@ struct ctx {
 
 static int ctx_push(struct ctx *c, uint32_t term, uint32_t seg, unsigned char kind)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 256;
-		uint32_t *a = realloc(c->term, cap * sizeof *a), *b = a ? realloc(c->seg, cap * sizeof *b) : NULL;
-		unsigned char *d = b ? realloc(c->kind, cap) : NULL;
-		if (a)
-			c->term = a;
-		if (b)
-			c->seg = b;
-		if (!d)
-			return -1;
-		c->kind = d;
-		c->cap = cap;
+	if (c->n == c->cap) { /* three arrays, one capacity */
+		c->term = kp_array_grow(c->term, c->cap, c->n + 1, sizeof *c->term);
+		c->seg = kp_array_grow(c->seg, c->cap, c->n + 1, sizeof *c->seg);
+		c->kind = kp_array_grow(c->kind, c->cap, c->n + 1, sizeof *c->kind);
+		c->cap = kp_array_cap(c->cap, c->n + 1);
 	}
 	c->term[c->n] = term;
 	c->seg[c->n] = seg;
@@ -261,13 +248,7 @@ static int report(const struct trie *t, const struct wpp_hot_opts *o, struct wpp
 			continue;
 		}
 		hot[i] = 1;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 64;
-			struct wpp_hot *a = realloc(*out, cap * sizeof *a);
-			if (!a)
-				goto oom;
-			*out = a;
-		}
+		KP_RESERVE(*out, cap, *n + 1);
 		uint32_t *terms = malloc(x->depth * sizeof *terms);
 		if (!terms)
 			goto oom;
