@@ -156,41 +156,40 @@ uint32_t stmt_tok(struct builder *b, uint32_t c, const char *kw)
 	return i;
 }
 
-/* Index of the token closing the bracket opened at token i. */
-uint32_t match_close(struct builder *b, uint32_t i)
+/* The bracket walk from token i of match_close (semi false: the first close
+ * bracket that brings the depth back to 0) and find_semi (semi true: the
+ * first ";" at depth 0, or CFG_NONE at a close bracket opened before i). */
+static uint32_t bracket_scan(struct builder *b, uint32_t i, bool semi)
 {
 	int depth = 0;
 	for (; i < b->ntoks; i++) {
 		const char *s = b->toks[i].sp;
 		if (b->toks[i].kind != CXToken_Punctuation)
 			continue;
-		if (is_open(s))
+		if (is_open(s)) {
 			depth++;
-		else if (is_close(s))
-			if (--depth == 0)
+		} else if (is_close(s)) {
+			if (--depth == 0 && !semi)
 				return i;
+			if (depth < 0 && semi)
+				break;
+		} else if (semi && depth == 0 && s[0] == ';' && !s[1]) {
+			return i;
+		}
 	}
 	return CFG_NONE;
+}
+
+/* Index of the token closing the bracket opened at token i. */
+uint32_t match_close(struct builder *b, uint32_t i)
+{
+	return bracket_scan(b, i, false);
 }
 
 /* Index of the first ";" at bracket depth 0 from token i. */
 uint32_t find_semi(struct builder *b, uint32_t i)
 {
-	int depth = 0;
-	for (; i < b->ntoks; i++) {
-		const char *s = b->toks[i].sp;
-		if (b->toks[i].kind != CXToken_Punctuation)
-			continue;
-		if (is_open(s))
-			depth++;
-		else if (is_close(s))
-			depth--;
-		else if (depth == 0 && s[0] == ';' && !s[1])
-			return i;
-		if (depth < 0)
-			break;
-	}
-	return CFG_NONE;
+	return bracket_scan(b, i, true);
 }
 
 uint32_t tok_end(struct builder *b, uint32_t i)

@@ -598,19 +598,9 @@ const char *rw_kiter_function(struct rw_file *f, const struct fn_plan *plan, con
 	snprintf(dn, sizeof dn, "%sfn_%s", f->prefix, plan->name);
 	form.desc_name = dn;
 	add_preamble(f);
-	char *reg = registration(&kf);
-	str_append(&f->tail_extra, reg);
-	free(reg);
-	rw_function_form(f, plan, dag, place, &form);
-	free(form.entry);
-	free(form.desc);
+	rw_form_write(f, plan, dag, place, &form, registration(&kf));
 out:
-	for (uint32_t e = 0; e < g->nedges; e++)
-		free(edge_code[e]);
-	for (uint32_t b = 0; b < g->nblocks; b++)
-		free(start_code[b]);
-	free(edge_code);
-	free(start_code);
+	rw_form_code_free(edge_code, start_code, g);
 	ki_free(kf.n);
 	ki_graph_free(kf.kg);
 	free(kf.cfg_edge);

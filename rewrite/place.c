@@ -20,7 +20,9 @@
 #include <string.h>
 
 #include "placement.h"
+#include "array.h"
 #include "rewrite.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 struct strlist {
@@ -116,10 +118,7 @@ static char *fmt(const char *f, ...)
 
 static void push(struct strlist *l, char *s)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 4;
-		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
-	}
+	KP_RESERVE(l->v, l->cap, l->n + 1);
 	l->v[l->n++] = s;
 }
 
@@ -517,10 +516,7 @@ static void mark_fallthroughs(struct placer *pl, char **texts)
 
 static void add_edit(struct rw_file *f, uint32_t off, uint8_t phase, uint32_t seq, char *text)
 {
-	if (f->nedits == f->cap_edits) {
-		f->cap_edits = f->cap_edits ? 2 * f->cap_edits : 256;
-		f->edits = xrealloc(f->edits, f->cap_edits * sizeof *f->edits);
-	}
+	KP_RESERVE(f->edits, f->cap_edits, f->nedits + 1);
 	f->edits[f->nedits++] = (struct rw_edit){off, phase, seq, text};
 }
 
@@ -662,16 +658,29 @@ static void write_sites(struct placer *pl, struct rw_file *f)
 static void add_descriptor(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
                            const uint64_t *edge_val)
 {
-	if (f->ndescs == f->cap_descs) {
-		f->cap_descs = f->cap_descs ? 2 * f->cap_descs : 16;
-		f->descs = xrealloc(f->descs, f->cap_descs * sizeof *f->descs);
-		f->desc_names = xrealloc(f->desc_names, f->cap_descs * sizeof *f->desc_names);
-		f->check_tables = xrealloc(f->check_tables, f->cap_descs * sizeof *f->check_tables);
-	}
+	rw_reserve_descriptor(f);
 	if (f->check)
 		f->check_tables[f->ndescs] = rw_check_table(f, plan, dag, edge_val);
 	f->descs[f->ndescs] = rw_descriptor(f, plan, dag);
 	f->desc_names[f->ndescs++] = fmt("%sfn_%s", f->prefix, plan->name);
+}
+
+/* The per-site code lists of pl, empty (placer_open) and freed (placer_close). */
+static void placer_open(struct placer *pl)
+{
+	pl->code = xcalloc(pl->plan->nsites + 1, sizeof *pl->code);
+	pl->tail = xcalloc(pl->plan->nsites + 1, sizeof *pl->tail);
+}
+
+static void placer_close(struct placer *pl)
+{
+	for (uint32_t s = 0; s < pl->plan->nsites; s++) {
+		for (uint32_t i = 0; i < pl->code[s].n; i++)
+			free(pl->code[s].v[i]);
+		free(pl->code[s].v);
+	}
+	free(pl->code);
+	free(pl->tail);
 }
 
 void rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
@@ -680,13 +689,8 @@ void rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 	const struct cfg *g = plan->g;
 	struct placer pl = {.plan = plan, .dag = dag, .place = place, .p = f->prefix, .check = f->check,
 	                    .acyclic = is_acyclic(plan, dag)};
-	pl.edge_val = calloc(g->nedges + 1, sizeof *pl.edge_val);
-	pl.code = calloc(plan->nsites + 1, sizeof *pl.code);
-	pl.tail = calloc(plan->nsites + 1, sizeof *pl.tail);
-	if (!pl.edge_val || !pl.code || !pl.tail) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
+	pl.edge_val = xcalloc(g->nedges + 1, sizeof *pl.edge_val);
+	placer_open(&pl);
 	for (uint32_t i = 0; i < dag->nedges; i++)
 		if (dag->edges[i].kind == BL_EDGE_CFG)
 			pl.edge_val[dag->edges[i].cfg_edge] = dag->edges[i].val;
@@ -696,13 +700,7 @@ void rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 	place_code(&pl, f);
 	write_sites(&pl, f);
 	add_descriptor(f, plan, dag, pl.edge_val);
-	for (uint32_t s = 0; s < plan->nsites; s++) {
-		for (uint32_t i = 0; i < pl.code[s].n; i++)
-			free(pl.code[s].v[i]);
-		free(pl.code[s].v);
-	}
-	free(pl.code);
-	free(pl.tail);
+	placer_close(&pl);
 	rw_repeats_free(&pl.rep, g->nedges);
 	free(pl.edge_val);
 }
@@ -711,28 +709,33 @@ void rw_function_form(struct rw_file *f, const struct fn_plan *plan, const struc
                       const struct bl_placement *place, const struct rw_form *form)
 {
 	struct placer pl = {.plan = plan, .dag = dag, .place = place, .p = f->prefix, .form = form};
-	pl.code = calloc(plan->nsites + 1, sizeof *pl.code);
-	pl.tail = calloc(plan->nsites + 1, sizeof *pl.tail);
-	if (!pl.code || !pl.tail) {
-		fprintf(stderr, "kpath: out of memory\n");
-		exit(1);
-	}
+	placer_open(&pl);
 	place_code(&pl, f);
 	write_sites(&pl, f);
-	if (f->ndescs == f->cap_descs) {
-		f->cap_descs = f->cap_descs ? 2 * f->cap_descs : 16;
-		f->descs = xrealloc(f->descs, f->cap_descs * sizeof *f->descs);
-		f->desc_names = xrealloc(f->desc_names, f->cap_descs * sizeof *f->desc_names);
-		f->check_tables = xrealloc(f->check_tables, f->cap_descs * sizeof *f->check_tables);
-	}
+	rw_reserve_descriptor(f);
 	f->check_tables[f->ndescs] = NULL;
 	f->descs[f->ndescs] = fmt("%s", form->desc);
 	f->desc_names[f->ndescs++] = fmt("%s", form->desc_name);
-	for (uint32_t s = 0; s < plan->nsites; s++) {
-		for (uint32_t i = 0; i < pl.code[s].n; i++)
-			free(pl.code[s].v[i]);
-		free(pl.code[s].v);
-	}
-	free(pl.code);
-	free(pl.tail);
+	placer_close(&pl);
+}
+
+void rw_form_write(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
+                   const struct bl_placement *place, struct rw_form *form, char *reg)
+{
+	str_append(&f->tail_extra, reg);
+	free(reg);
+	rw_function_form(f, plan, dag, place, form);
+	free(form->entry);
+	free(form->desc);
+	form->entry = form->desc = NULL;
+}
+
+void rw_form_code_free(char **edge_code, char **start_code, const struct cfg *g)
+{
+	for (uint32_t e = 0; edge_code && e < g->nedges; e++)
+		free(edge_code[e]);
+	for (uint32_t b = 0; start_code && b < g->nblocks; b++)
+		free(start_code[b]);
+	free(edge_code);
+	free(start_code);
 }

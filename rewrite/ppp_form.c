@@ -335,19 +335,9 @@ const char *rw_ppp_function(struct rw_file *f, const struct fn_plan *plan, const
 	                       .desc = descriptor(&pf, f), .desc_name = dn};
 	if (!f->preamble_extra || !strstr(f->preamble_extra, ppp_preamble))
 		str_append(&f->preamble_extra, ppp_preamble);
-	char *reg = registration(&pf);
-	str_append(&f->tail_extra, reg);
-	free(reg);
-	rw_function_form(f, plan, dag, place, &form);
-	free(form.entry);
-	free(form.desc);
+	rw_form_write(f, plan, dag, place, &form, registration(&pf));
 out:
-	for (uint32_t e = 0; edge_code && e < g->nedges; e++)
-		free(edge_code[e]);
-	for (uint32_t b = 0; start_code && b < g->nblocks; b++)
-		free(start_code[b]);
-	free(edge_code);
-	free(start_code);
+	rw_form_code_free(edge_code, start_code, g);
 	ppp_slots_free(slots);
 	ppp_place_free(pp);
 	ppp_numbering_free(n);

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "build.h"
+#include "array.h"
 #include "cfg.h"
 #include "placement.h"
 
@@ -132,6 +133,8 @@ void rw_insert(struct rw_file *f, uint32_t off, const char *text);
  * header are placed with the header's edits but described in the main
  * file. */
 void rw_adopt_descriptors(struct rw_file *dst, struct rw_file *src);
+/* Room for one more descriptor in f (descs, desc_names, check_tables). */
+void rw_reserve_descriptor(struct rw_file *f);
 /* A header copy: "#line 1 LINE_NAME" (written as is: a string literal or
  * a macro naming one), then the text with f's edits (the descriptors live
  * in the main file's output).  preamble (may be NULL) comes first. */
@@ -160,6 +163,12 @@ struct rw_form {
 };
 void rw_function_form(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
                       const struct bl_placement *place, const struct rw_form *form);
+/* A mode's function written: its registration REG appended to the file's
+ * tail, then rw_function_form; REG, form->entry and form->desc are freed. */
+void rw_form_write(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
+                   const struct bl_placement *place, struct rw_form *form, char *reg);
+/* Frees the per-edge and per-block code of a form (either may be NULL). */
+void rw_form_code_free(char **edge_code, char **start_code, const struct cfg *g);
 
 /* --mode kiter (rewrite/kiter_form.c, docs/kiter-paths.md): Roy & Srikant's
  * k-iteration path numbering, the code of Algorithm 3 on every edge. */
