@@ -38,13 +38,11 @@ uint32_t new_block(struct builder *b, unsigned line)
 {
 	struct fn_plan *p = b->plan;
 	uint32_t id = cfg_add_block(p->g, line);
-	if (id >= p->cap_block_start) {
+	if (id >= p->cap_block_start) { /* two arrays, one capacity */
 		uint32_t old = p->cap_block_start;
-		p->cap_block_start = p->cap_block_start ? 2 * p->cap_block_start : 64;
-		while (p->cap_block_start <= id)
-			p->cap_block_start *= 2;
-		p->block_start = xrealloc(p->block_start, p->cap_block_start * sizeof *p->block_start);
-		p->restart = xrealloc(p->restart, p->cap_block_start * sizeof *p->restart);
+		p->block_start = kp_array_grow(p->block_start, old, id + 1, sizeof *p->block_start);
+		p->restart = kp_array_grow(p->restart, old, id + 1, sizeof *p->restart);
+		p->cap_block_start = kp_array_cap(old, id + 1);
 		for (uint32_t i = old; i < p->cap_block_start; i++) {
 			p->block_start[i] = CFG_NONE;
 			p->restart[i] = false;

@@ -4,6 +4,7 @@
  * sequence, and is at most half full.
  */
 #include "overlap.h"
+#include "array.h"
 #include "overlap_internal.h"
 
 #include <stdlib.h>
@@ -52,21 +53,10 @@ uint32_t ol_seq_intern(struct ol_seqtab *t, const uint32_t *s, uint32_t n)
 		if (len == n && !memcmp(have, s, n * sizeof *s))
 			return slot - 1;
 	}
-	if (t->nseq + 2 > t->cap_seq) {
-		t->cap_seq = t->cap_seq ? 2 * t->cap_seq : 64;
-		t->start = realloc(t->start, t->cap_seq * sizeof *t->start);
-		if (!t->start)
-			abort();
-		if (t->nseq == 0)
-			t->start[0] = 0;
-	}
-	if (t->ndata + n > t->cap_data) {
-		while (t->ndata + n > t->cap_data)
-			t->cap_data = t->cap_data ? 2 * t->cap_data : 256;
-		t->data = realloc(t->data, t->cap_data * sizeof *t->data);
-		if (!t->data)
-			abort();
-	}
+	KP_RESERVE(t->start, t->cap_seq, t->nseq + 2);
+	if (t->nseq == 0)
+		t->start[0] = 0;
+	KP_RESERVE(t->data, t->cap_data, t->ndata + n);
 	memcpy(t->data + t->ndata, s, n * sizeof *s);
 	t->ndata += n;
 	id = t->nseq++;
