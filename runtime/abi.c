@@ -174,10 +174,14 @@ static void *enter(struct kpath_rt_func *f)
 			kp_rt_drop(1);
 			return inactive();
 		}
-		kp_trace_enter(tf->th, (uint32_t)slot - 1, &c);
+		kp_streams_enter(tf->th, (uint32_t)slot - 1, &c);
 		r->p = c.p;
 		r->act = c.act;
 		return r; /* lim 0: hdr is a node without children */
+	}
+	if (kp_thread_lib_only(tf->th)) {
+		struct kp_cursor c = tf->marker;
+		kp_streams_enter(tf->th, (uint32_t)slot - 1, &c);
 	}
 	return tf->pub.x;
 }
@@ -211,12 +215,10 @@ static void count(struct kpath_rt_func *f, kpath_rt_u64 id)
 	if (!tf)
 		return;
 	struct kp_cursor c = tf->marker;
-	if (tf->th->tbuf) {
-		kp_trace_enter(tf->th, (uint32_t)slot - 1, &c);
-		kp_trace_event(tf->th, KP_TR_LEAVE, &c, id);
+	if (kp_thread_lib_only(tf->th)) {
+		kp_streams_enter(tf->th, (uint32_t)slot - 1, &c);
+		kp_streams_item(tf->th, KP_TR_LEAVE, (uint32_t)slot - 1, &c, id);
 	}
-	if (tf->th->wpp)
-		kp_wpp_item(tf->th, (uint32_t)slot - 1, id);
 	kp_tfunc_item(tf, &c, id);
 }
 
@@ -241,10 +243,8 @@ static void item(struct kp_tfunc *tf, struct kp_cursor *c, int kind, kpath_rt_u6
 {
 	kp_busy = 1;
 	tf->th->lib_items++;
-	if (tf->th->tbuf)
-		kp_trace_event(tf->th, kind, c, id);
-	if (tf->th->wpp)
-		kp_wpp_item(tf->th, (uint32_t)tf->f->slot - 1, id);
+	if (kp_thread_lib_only(tf->th))
+		kp_streams_item(tf->th, kind, (uint32_t)tf->f->slot - 1, c, id);
 	kp_tfunc_item(tf, c, id);
 	kp_busy = 0;
 }

@@ -97,7 +97,7 @@ void kpath_dump(void)
 	}
 	pthread_mutex_unlock(&kp_rt.mu);
 	if (self)
-		kp_trace_flush(self);
+		kp_streams_flush(self);
 }
 
 void kp_atexit(void)
@@ -121,8 +121,8 @@ void kp_atexit(void)
 			(unsigned long long)kp_rt.forest_threads, (unsigned long long)kp_rt.lib_items,
 			(unsigned long long)kp_rt.items);
 	for (struct kp_thread *th = kp_rt.threads; th; th = th->next)
-		kp_trace_flush(th);
-	kp_wpp_write_locked();
+		kp_streams_flush(th);
+	kp_streams_write_locked();
 	pthread_mutex_unlock(&kp_rt.mu);
-	kp_trace_close();
+	kp_streams_close();
 }

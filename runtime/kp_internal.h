@@ -496,36 +496,65 @@ void kpath_rt_module_fini(const void *marker);
 /* Writes the global data now (caller holds kp_rt.mu). */
 void kp_dump_locked(void);
 
+/* ---- whole-stream consumers (stream.c) ---------------------------------- */
+
+/* A whole-stream consumer sees every item of every thread, in order, as
+ * the library receives it: a thread with one on is library-only (no
+ * inline steps; kp_thread_lib_only).  Beside the per-activation consumers
+ * (struct kp_consumer: counters, forest), which the k-IPF comes from, the
+ * trace (trace.c, KPATH_TRACE) and the whole-program-path grammar (wpp.c,
+ * KPATH_MODE=wpp) are the two; a new one is a file defining its struct
+ * kp_stream, a line in kp_streams[] (stream.c) and its per-thread field
+ * in struct kp_thread.  Every hook may be NULL. */
+struct kp_stream {
+	const char *name;
+	void (*open)(void);                   /* start-up: on or off, from the environment */
+	void (*func)(const struct kpath_rt_func *f, uint32_t index); /* registered; kp_rt.mu held */
+	void (*thread_new)(struct kp_thread *th);  /* th->tid set; kp_rt.mu held */
+	void (*thread_free)(struct kp_thread *th);
+	/* An activation begins in a library-only thread: index = slot - 1, c
+	 * its cursor (the trace numbers it: c->act). */
+	void (*enter)(struct kp_thread *th, uint32_t index, struct kp_cursor *c);
+	/* A path completed: kind KP_TR_EMIT or KP_TR_LEAVE, the ID. */
+	void (*item)(struct kp_thread *th, int kind, uint32_t index, const struct kp_cursor *c, uint64_t id);
+	void (*flush)(struct kp_thread *th);      /* th's buffered part out (kpath_dump, exit) */
+	void (*thread_end)(struct kp_thread *th); /* kp_rt.mu held */
+	void (*fork_child)(struct kp_thread *self); /* in the child; self may be NULL */
+	void (*write_locked)(void);               /* at exit, kp_rt.mu held */
+	void (*close)(void);                      /* after the exit writers, kp_rt.mu not held */
+};
+extern const struct kp_stream kp_stream_trace, kp_stream_wpp;
+
+/* Each hook of every stream, in kp_streams[] order. */
+void kp_streams_open(void);
+void kp_streams_func(const struct kpath_rt_func *f, uint32_t index);
+void kp_streams_thread_new(struct kp_thread *th);
+void kp_streams_thread_free(struct kp_thread *th);
+void kp_streams_enter(struct kp_thread *th, uint32_t index, struct kp_cursor *c);
+void kp_streams_item(struct kp_thread *th, int kind, uint32_t index, const struct kp_cursor *c, uint64_t id);
+void kp_streams_flush(struct kp_thread *th);
+void kp_streams_thread_end(struct kp_thread *th);
+void kp_streams_fork_child(struct kp_thread *self);
+void kp_streams_write_locked(void);
+void kp_streams_close(void);
+
 /* ---- trace (trace.c) --------------------------------------------------- */
 
 /* Trace file format: see trace.c and docs/trace-format.md. */
 #define KP_TRACE_MAGIC "KPTRACE1"
 enum { KP_TR_EMIT = 0, KP_TR_LEAVE = 1, KP_TR_ENTER = 2 };
 
-int kp_trace_open(const char *path);
-/* Writes the function table entry of f (registration; kp_rt.mu held). */
-void kp_trace_func(const struct kpath_rt_func *f, uint32_t index);
-void kp_trace_enter(struct kp_thread *th, uint32_t index, struct kp_cursor *c);
-void kp_trace_event(struct kp_thread *th, int kind, const struct kp_cursor *c, uint64_t id);
-void kp_trace_flush(struct kp_thread *th);
-void kp_trace_close(void);
+/* The trace's hooks are kp_stream_trace's (above). */
 
 /* ---- whole program paths (wpp.c, sequitur.c) ---------------------------- */
 
 /* WPP file format: see wpp.c and docs/wpp-format.md. */
 #define KP_WPP_MAGIC "KPWPP\0\0\1"
-/* KPATH_MODE=wpp: sets wpp_on and wpp_path (KPATH_WPP, default kpath.wpp). */
-void kp_wpp_init(void);
-/* A thread's grammar (NULL on ENOMEM: the thread is not recorded). */
-struct kp_wppt *kp_wpp_thread_new(uint64_t tid);
-void kp_wpp_thread_free(struct kp_wppt *w);
-/* One completed path of th (th->wpp not NULL): function slot - 1, ID. */
-void kp_wpp_item(struct kp_thread *th, uint32_t index, uint64_t id);
-/* th ends: its grammar goes to kp_rt.wpp_done (kp_rt.mu held). */
-void kp_wpp_thread_end(struct kp_thread *th);
-void kp_wpp_fork_child(struct kp_thread *self);
-/* At exit (kp_rt.mu held): writes every grammar to wpp_path, once. */
-void kp_wpp_write_locked(void);
+/* The WPP's hooks are kp_stream_wpp's (above): open is KPATH_MODE=wpp
+ * (wpp_on, wpp_path from KPATH_WPP, default kpath.wpp); a thread's grammar
+ * is th->wpp (NULL on ENOMEM: the thread is not recorded); a thread that
+ * ends hands it to kp_rt.wpp_done; write_locked writes every grammar to
+ * wpp_path, once. */
 
 /* varints (LEB128, unsigned) for the trace writer and reader */
 static inline unsigned kp_varint_put(unsigned char *p, uint64_t v)

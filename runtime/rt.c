@@ -105,9 +105,7 @@ static void fork_child(void)
 				tf->invalid = tf->dropped = 0;
 			}
 		}
-		free(self->tbuf);
-		self->tbuf = NULL;
-		kp_wpp_fork_child(self);
+		kp_streams_fork_child(self);
 		kp_thread_publish(self); /* no trace now: the inline enter may run */
 	}
 	for (uint32_t i = 0; i < kp_rt.nfuncs; i++) {
@@ -125,10 +123,8 @@ static void fork_child(void)
 	kp_rt.forked = 1;
 	free(kp_rt.redirect); /* the parent's fallback file: its pid is in the name */
 	kp_rt.redirect = NULL;
-	kp_rt.trace = NULL; /* the parent owns the stream; not closed here */
-	kp_rt.trace_on = 0;
 	if (!self)
-		kp_wpp_fork_child(NULL);
+		kp_streams_fork_child(NULL);
 }
 
 /* KPATH_OUT is relative to the directory current at the first
@@ -181,10 +177,7 @@ static void init_once(void)
 		fprintf(stderr, "kpath: KPATH_OUT=\"%s\": \"%%%c\" is not a pattern (%%p pid, %%h host, %%m binary, "
 			"%%%% a %%); kept as written\n", out, out[bad + 1] ? out[bad + 1] : ' ');
 	kp_rt.key_ok = pthread_key_create(&kp_rt.key, kp_thread_exit) == 0;
-	const char *tr = getenv("KPATH_TRACE");
-	if (tr && *tr)
-		kp_rt.trace_on = kp_trace_open(tr) == 0;
-	kp_wpp_init();
+	kp_streams_open();
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	kp_rt.atexit_ok = __cxa_atexit(atexit_cb, NULL, __dso_handle) == 0;
 	if (!kp_rt.atexit_ok)
@@ -261,8 +254,7 @@ int kp_rt_register(struct kpath_rt_func *f)
 		goto out;
 	g->f = f;
 	slot = (int)++kp_rt.nfuncs;
-	if (kp_rt.trace_on)
-		kp_trace_func(f, (uint32_t)slot - 1);
+	kp_streams_func(f, (uint32_t)slot - 1);
 	__atomic_store_n(&f->slot, slot, __ATOMIC_RELEASE);
 out:
 	pthread_mutex_unlock(&kp_rt.mu);

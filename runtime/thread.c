@@ -77,15 +77,9 @@ struct kp_thread *kp_thread_self(void)
 	if (!th)
 		return NULL;
 	pthread_mutex_lock(&kp_rt.mu);
-	if (kp_rt.trace_on) {
-		th->tbuf = kp_malloc(sizeof *th->tbuf);
-		if (th->tbuf)
-			th->tbuf->len = 0, th->tbuf->act_base = 0;
-	}
 	th->tid = kp_rt.next_tid++;
 	kp_rt.threads_new++;
-	if (kp_rt.wpp_on)
-		th->wpp = kp_wpp_thread_new(th->tid);
+	kp_streams_thread_new(th);
 	th->next = kp_rt.threads;
 	kp_rt.threads = th;
 	pthread_mutex_unlock(&kp_rt.mu);
@@ -175,8 +169,7 @@ static void thread_free(struct kp_thread *th)
 	for (uint32_t i = 0; i < th->nretired; i++)
 		free(th->retired[i]);
 	free(th->retired);
-	free(th->tbuf);
-	kp_wpp_thread_free(th->wpp);
+	kp_streams_thread_free(th);
 	kp_trec_free_all(th);
 	free(th);
 }
@@ -210,8 +203,7 @@ void kp_thread_exit(void *p)
 		kp_thread_flush(th);
 		kp_thread_count_nodes(th);
 	}
-	kp_trace_flush(th);
-	kp_wpp_thread_end(th);
+	kp_streams_thread_end(th);
 	for (struct kp_thread **pp = &kp_rt.threads; *pp; pp = &(*pp)->next)
 		if (*pp == th) {
 			*pp = th->next;

@@ -51,7 +51,7 @@ static void put_chunk(int type, const unsigned char *p, size_t len)
 	}
 }
 
-int kp_trace_open(const char *path)
+static int trace_open(const char *path)
 {
 	kp_rt.trace = fopen(path, "wb");
 	if (!kp_rt.trace) {
@@ -67,8 +67,10 @@ int kp_trace_open(const char *path)
 	return 0;
 }
 
-void kp_trace_func(const struct kpath_rt_func *f, uint32_t index)
+static void trace_func(const struct kpath_rt_func *f, uint32_t index)
 {
+	if (!kp_rt.trace_on)
+		return;
 	struct kp_bytes b = { 0 };
 	kp_bytes_func_desc(&b, f, index);
 	pthread_mutex_lock(&kp_rt.tmu);
@@ -84,7 +86,7 @@ void kp_trace_func(const struct kpath_rt_func *f, uint32_t index)
 	free(b.p);
 }
 
-void kp_trace_flush(struct kp_thread *th)
+static void trace_flush(struct kp_thread *th)
 {
 	struct kp_tbuf *t = th->tbuf;
 	if (!t)
@@ -111,27 +113,32 @@ void kp_trace_flush(struct kp_thread *th)
 	t->act_base = th->act;
 }
 
-void kp_trace_enter(struct kp_thread *th, uint32_t index, struct kp_cursor *c)
+static void trace_enter(struct kp_thread *th, uint32_t index, struct kp_cursor *c)
 {
 	struct kp_tbuf *t = th->tbuf;
+	if (!t)
+		return;
 	if (t->len + 24 > KP_TBUF)
-		kp_trace_flush(th);
+		trace_flush(th);
 	c->act = ++th->act;
 	t->len += kp_varint_put(t->buf + t->len, (uint64_t)index << 2 | KP_TR_ENTER);
 }
 
-void kp_trace_event(struct kp_thread *th, int kind, const struct kp_cursor *c, uint64_t id)
+static void trace_item(struct kp_thread *th, int kind, uint32_t index, const struct kp_cursor *c, uint64_t id)
 {
 	struct kp_tbuf *t = th->tbuf;
+	(void)index; /* the activation record names the function */
+	if (!t)
+		return;
 	if (t->len + 24 > KP_TBUF)
-		kp_trace_flush(th);
+		trace_flush(th);
 	/* back < 2^62 always: activations are counted in 64 bits and no
 	 * program enters 2^62 of them */
 	t->len += kp_varint_put(t->buf + t->len, (th->act - c->act) << 2 | (uint64_t)kind);
 	t->len += kp_varint_put(t->buf + t->len, id);
 }
 
-void kp_trace_close(void)
+static void trace_close(void)
 {
 	pthread_mutex_lock(&kp_rt.tmu);
 	if (kp_rt.trace && fclose(kp_rt.trace) != 0)
@@ -139,3 +146,49 @@ void kp_trace_close(void)
 	kp_rt.trace = NULL;
 	pthread_mutex_unlock(&kp_rt.tmu);
 }
+
+/* KPATH_TRACE=FILE: the trace is on when FILE opens. */
+static void trace_on(void)
+{
+	const char *tr = getenv("KPATH_TRACE");
+	if (tr && *tr)
+		kp_rt.trace_on = trace_open(tr) == 0;
+}
+
+static void trace_thread_new(struct kp_thread *th)
+{
+	if (!kp_rt.trace_on)
+		return;
+	th->tbuf = kp_malloc(sizeof *th->tbuf);
+	if (th->tbuf)
+		th->tbuf->len = 0, th->tbuf->act_base = 0;
+}
+
+static void trace_thread_free(struct kp_thread *th)
+{
+	free(th->tbuf);
+	th->tbuf = NULL;
+}
+
+/* The parent owns the stream: the child neither writes nor closes it. */
+static void trace_fork_child(struct kp_thread *self)
+{
+	if (self)
+		trace_thread_free(self);
+	kp_rt.trace = NULL;
+	kp_rt.trace_on = 0;
+}
+
+const struct kp_stream kp_stream_trace = {
+	.name = "trace",
+	.open = trace_on,
+	.func = trace_func,
+	.thread_new = trace_thread_new,
+	.thread_free = trace_thread_free,
+	.enter = trace_enter,
+	.item = trace_item,
+	.flush = trace_flush,
+	.thread_end = trace_flush,
+	.fork_child = trace_fork_child,
+	.close = trace_close,
+};

@@ -44,7 +44,7 @@ struct kp_wppt {
 	struct kp_wppt *next;   /* kp_rt.wpp_done */
 };
 
-void kp_wpp_init(void)
+static void wpp_open(void)
 {
 	const char *mode = getenv("KPATH_MODE");
 	if (!mode || strcmp(mode, "wpp") != 0)
@@ -68,7 +68,7 @@ void kp_wpp_init(void)
 		fprintf(stderr, "kpath: KPATH_MODE=wpp: out of memory; no WPP\n");
 }
 
-struct kp_wppt *kp_wpp_thread_new(uint64_t tid)
+static struct kp_wppt *grammar_new(uint64_t tid)
 {
 	struct kp_wppt *w = kp_calloc(1, sizeof *w);
 	if (!w)
@@ -81,7 +81,7 @@ struct kp_wppt *kp_wpp_thread_new(uint64_t tid)
 	return w;
 }
 
-void kp_wpp_thread_free(struct kp_wppt *w)
+static void grammar_free(struct kp_wppt *w)
 {
 	if (!w)
 		return;
@@ -89,9 +89,12 @@ void kp_wpp_thread_free(struct kp_wppt *w)
 	free(w);
 }
 
-void kp_wpp_item(struct kp_thread *th, uint32_t index, uint64_t id)
+static void wpp_item(struct kp_thread *th, int kind, uint32_t index, const struct kp_cursor *c, uint64_t id)
 {
 	struct kp_wppt *w = th->wpp;
+	(void)kind, (void)c;
+	if (!w)
+		return;
 	/* Dekker-style with the writer's close: whichever store comes first,
 	 * the writer never reads a grammar halfway through an append */
 	__atomic_store_n(&w->in_append, 1, __ATOMIC_SEQ_CST);
@@ -102,7 +105,7 @@ void kp_wpp_item(struct kp_thread *th, uint32_t index, uint64_t id)
 	__atomic_store_n(&w->in_append, 0, __ATOMIC_RELEASE);
 }
 
-void kp_wpp_thread_end(struct kp_thread *th)
+static void wpp_thread_end(struct kp_thread *th)
 {
 	if (!th->wpp)
 		return;
@@ -111,12 +114,12 @@ void kp_wpp_thread_end(struct kp_thread *th)
 	th->wpp = NULL;
 }
 
-void kp_wpp_fork_child(struct kp_thread *self)
+static void wpp_fork_child(struct kp_thread *self)
 {
 	/* the parent writes what was recorded before the fork; the child
 	 * records nothing (as with KPATH_TRACE) */
 	if (self) {
-		kp_wpp_thread_free(self->wpp);
+		grammar_free(self->wpp);
 		self->wpp = NULL;
 	}
 	kp_rt.wpp_done = NULL; /* the parent's; leaked, like other threads' state */
@@ -230,7 +233,7 @@ static int fill_wpp(void *f, void *b, char *why, size_t whylen)
 	return 0;
 }
 
-void kp_wpp_write_locked(void)
+static void wpp_write_locked(void)
 {
 	if (!kp_rt.wpp_on)
 		return;
@@ -289,6 +292,29 @@ void kp_wpp_write_locked(void)
 	while (kp_rt.wpp_done) { /* the running threads' grammars go with them */
 		struct kp_wppt *w = kp_rt.wpp_done;
 		kp_rt.wpp_done = w->next;
-		kp_wpp_thread_free(w);
+		grammar_free(w);
 	}
 }
+
+static void wpp_thread_new(struct kp_thread *th)
+{
+	if (kp_rt.wpp_on)
+		th->wpp = grammar_new(th->tid);
+}
+
+static void wpp_thread_free(struct kp_thread *th)
+{
+	grammar_free(th->wpp);
+	th->wpp = NULL;
+}
+
+const struct kp_stream kp_stream_wpp = {
+	.name = "wpp",
+	.open = wpp_open,
+	.thread_new = wpp_thread_new,
+	.thread_free = wpp_thread_free,
+	.item = wpp_item,
+	.thread_end = wpp_thread_end,
+	.fork_child = wpp_fork_child,
+	.write_locked = wpp_write_locked,
+};
