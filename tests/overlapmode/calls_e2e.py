@@ -4,7 +4,7 @@ overlap` (Type I / II paths, docs/overlap-mode.md "Calls") checked against
 the exact counts a trace of the same run gives (calls_trace.py).
 
 usage: calls_e2e.py --kpath KPATH --src ROOT [--degrees 0,1,2] [--no-max] [--random N]
-                    [--seed S] [--bench-scale F] [--fig2] [--no-oracle] [--summary FILE] [--quiet]
+                    [--random-xfile N] [--seed S] [--bench-scale F] [--fig2] [--no-oracle] [--summary FILE] [--quiet]
                     [PROGRAM...]
 
 PROGRAM as for overlap_e2e.py (ROOT-relative corpus, bench or other C
@@ -14,7 +14,8 @@ files), a file marked "~" built without instrumentation
 --random N adds N random structured programs of up to five
 functions (calls in statements, conditions, loops and returns, recursion
 bounded by a depth argument, calls under && that are not sites, blocks
-with two calls).  For each program and each degree (and 64, where every
+with two calls); --random-xfile N as many programs of two files, each
+function in either (calls across files both ways).  For each program and each degree (and 64, where every
 site is at its maximum overlap unless its IDs do not fit):
   1. the overlap build gives the native build's output and exit status;
   2. it runs with KPATH_TRACE; its profile validates against the schema;
@@ -95,16 +96,22 @@ class Gen:
                 out.append("r = r * 33u + (x ^ %du);" % r.randrange(100))
         return "\n".join(out)
 
-    def program(self):
-        lines = ["#include <stdio.h>"] + ["static unsigned f%d(unsigned x, unsigned d);" % k for k in range(self.n)]
+    def program(self, split=False):
+        """The program's text; split: two files (f0 and main in the first, each other function in either at
+        random, all with external linkage), so that calls go across files."""
+        st = "" if split else "static "
+        head = ["#include <stdio.h>"] + ["%sunsigned f%d(unsigned x, unsigned d);" % (st, k) for k in range(self.n)]
+        lines, other = list(head), list(head)
         order = list(range(self.n))
         self.rng.shuffle(order)
         for k in order:
-            lines.append("static unsigned f%d(unsigned x, unsigned d)\n{\nunsigned r = x;\n%s\nreturn r;\n}"
-                         % (k, self.stmts(k, 0, 0)))
+            (other if split and k and self.rng.random() < 0.6 else lines).append(
+                "%sunsigned f%d(unsigned x, unsigned d)\n{\nunsigned r = x;\n%s\nreturn r;\n}" % (st, k, self.stmts(k, 0, 0)))
+        if split:
+            other[0] = "/* the other file */"
         lines.append("int main(void)\n{\nunsigned i, s = 0;\nfor (i = 0; i < 24u; i++)\ns += f0(i * 2654435761u, 0);"
                      "\nprintf(\"%u\\n\", s);\nreturn 0;\n}")
-        return "\n".join(lines) + "\n"
+        return ("\n".join(lines) + "\n", "\n".join(other) + "\n") if split else "\n".join(lines) + "\n"
 
 
 # Figure 2 (tests/overlapmode/fig2.c): the distinct I-OL and II-OL paths of
@@ -256,6 +263,11 @@ def one(a, root, tmp, src, name, flags, args, degrees, libs, cc, totals, more=()
                                                                         json.loads(r.stdout))
         summ = c_check(a, prof, trace, summ, fails)
         totals["c_checked"] += 1
+        across = [x for f in json.load(open(prof))["functions"] for x in f.get("overlap", {}).get("calls", [])
+                  if x.get("across")]
+        totals["across"] = totals.get("across", 0) + len([x for x in across if "callee_file" in x])
+        if more and not name.startswith("xrand") and not any("callee_file" in x and x["in"] for x in across):
+            raise RuntimeError("degree %d: no site across files counted an I-OL path" % d)
         if a.fig2 and name == "fig2":
             check_fig2(json.load(open(prof)), json.loads(r.stdout), d)
         if name == "xexact_a":
@@ -285,6 +297,8 @@ def main():
     ap.add_argument("--src", required=True)
     ap.add_argument("--degrees", default="0,1,2")
     ap.add_argument("--random", type=int, default=0)
+    ap.add_argument("--random-xfile", type=int, default=0,
+                    help="random programs of two files, their functions called across files")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bench-scale", type=float, default=1.0)
     ap.add_argument("--quiet", action="store_true")
@@ -317,6 +331,12 @@ def main():
             src = os.path.join(tmp, "rand%d.c" % i)
             open(src, "w").write(Gen(rng, rng.randint(2, 5)).program())
             jobs.append(("random %d (seed %d)" % (i, a.seed), src, "rand%d" % i, [], [], []))
+        for i in range(a.random_xfile):
+            src, src2 = os.path.join(tmp, "xrand%d.c" % i), os.path.join(tmp, "xrand%d_b.c" % i)
+            t1, t2 = Gen(rng, rng.randint(2, 5)).program(split=True)
+            open(src, "w").write(t1)
+            open(src2, "w").write(t2)
+            jobs.append(("random across files %d (seed %d)" % (i, a.seed), src, "xrand%d" % i, [], [], [(src2, True)]))
         for prog, src, name, flags, args, more in jobs:
             try:
                 one(a, root, tmp, src, name, flags, args, degrees, libs, cc, totals, more)
@@ -326,6 +346,8 @@ def main():
                 print("FAIL %s: %s" % (prog, ex))
                 if prog.startswith("random"):
                     print(open(src).read())
+                    for m, _ in more:
+                        print(open(m).read())
                 failures += 1
     if a.summary:
         json.dump({"%d.%s.%s" % (k[0], "I" if k[1] == 0 else "II", k[2]) if isinstance(k, tuple) else k: v
@@ -336,9 +358,13 @@ def main():
     if not totals["pairs"]:
         print("FAIL: no call site had a pair: nothing was checked")
         return 1
-    print("calls: %d site-types and %d pairs checked, 0 unsound, %d ambiguous sites and %d left in mid-path "
-          "skipped; kpath overlap check %s on all %d runs" % (
-              totals["sites"], totals["pairs"], totals["ambiguous"], totals.get("unfinished", 0),
+    if a.random_xfile and not totals.get("across"):
+        print("FAIL: no site across files in the random programs of two files")
+        return 1
+    print("calls: %d site-types and %d pairs checked (%d sites across files), 0 unsound, %d ambiguous sites and "
+          "%d left in mid-path skipped; kpath overlap check %s on all %d runs" % (
+              totals["sites"], totals["pairs"], totals.get("across", 0), totals["ambiguous"],
+              totals.get("unfinished", 0),
               "passed (no oracle)" if a.no_oracle else "agreed with calls_trace.py", totals["c_checked"]))
     return 0
 
