@@ -74,14 +74,20 @@ __thread const struct kpath_rt_func *kpath_rt_ol_callee;
 const struct kpath_rt_olin kpath_rt_ol_zero;
 static __thread struct kpath_rt_olin h_in;
 
-void kpath_rt_ol_call(const struct kpath_rt_func *callee, struct kpath_rt_func *site, kpath_rt_u64 p, kpath_rt_u64 n,
-                      kpath_rt_u64 nids, kpath_rt_u64 *ret)
+static inline void hand_off(const struct kpath_rt_func *callee, struct kpath_rt_func *site, kpath_rt_u64 p,
+                            kpath_rt_u64 n, kpath_rt_u64 nids, kpath_rt_u64 *ret)
 {
 	*ret = 0;
 	kpath_rt_count(site, 0, nids);
 	h_in = (struct kpath_rt_olin){site, p, n, nids, ret};
 	__atomic_signal_fence(__ATOMIC_SEQ_CST); /* a handler's entry sees the whole handoff or none */
 	kpath_rt_ol_callee = callee;
+}
+
+void kpath_rt_ol_call(const struct kpath_rt_func *callee, struct kpath_rt_func *site, kpath_rt_u64 p, kpath_rt_u64 n,
+                      kpath_rt_u64 nids, kpath_rt_u64 *ret)
+{
+	hand_off(callee, site, p, n, nids, ret);
 }
 
 /* The handoff of a site whose callee is defined in another file (key:
@@ -102,7 +108,7 @@ void kpath_rt_ol_callx(const struct kpath_rt_olkey *key, struct kpath_rt_func *s
 		nids = key ? 1 + key->t * n : 1;
 		__atomic_store_n(&site->num_paths, nids, __ATOMIC_RELEASE);
 	}
-	kpath_rt_ol_call(key ? key->fn : NULL, site, p, n, nids, ret);
+	hand_off(key ? key->fn : NULL, site, p, n, nids, ret);
 }
 
 /* At the entry of every function that may be a callee: the handoff if it
