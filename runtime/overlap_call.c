@@ -20,7 +20,7 @@
  * of the caller's activation, live while the callee runs, so recursion
  * and threads never share one.
  *
- * Profile side: kpath_rt_overlap_calls_register records a function's
+ * Profile side: kpath_rt_overlap_calls_register2 records a function's
  * sites; kp_overlap_calls_fields adds them, with their companions' counts
  * decoded, to the function's "overlap" fields (docs/profile-schema.md,
  * "overlap_calls"); a site across files says so ("across") and, when the
