@@ -161,9 +161,15 @@ def check_xexact(prof, est, d):
                 raise RuntimeError("xexact degree %d type %d: %s: bounds %d..%d, exact %d" % (d, t, pq, lo, up, x))
 
 
+STRICT89 = ("-std=c89 -pedantic -Werror -Wall -Wextra -Wc++-compat -Wunused-macros -Wdeclaration-after-statement "
+            "-Wlong-long -Wshadow -Wconversion -Wsign-conversion -Wmissing-prototypes -Wstrict-prototypes "
+            "-Wredundant-decls -Wcast-qual -Wundef -O2").split()
+
+
 def check_xexact_degrees(a, tmp, cc, libs):
     """xexact_a.c at degree 1, xexact_b.c at degree 2: the key ex_g exports is another degree's, so the site
-    counts C and nothing else (no handoff is taken), and the output is the native one."""
+    counts C and nothing else (no handoff is taken), and the output is the native one; both files build with
+    -std=c89 -pedantic -Werror and the flag matrix's warnings."""
     root = os.path.abspath(a.src)
     exe, outs = os.path.join(tmp, "xexact.mixed"), []
     for f, d in (("a", 1), ("b", 2)):
@@ -172,6 +178,11 @@ def check_xexact_degrees(a, tmp, cc, libs):
                  "--degree", str(d), "-o", outs[-1], "--quiet"])
         if r.returncode:
             raise RuntimeError("xexact mixed degrees: instrument: %s" % r.stderr.decode()[-2000:])
+    for o in outs:  # the key, its weak reference and the handoff under the strict flags (tests/flags/run_c89.sh)
+        r = run(cc + STRICT89 + ["-c", o, "-o", os.devnull])
+        if r.returncode:
+            raise RuntimeError("xexact: %s does not build with %s: %s" % (o, " ".join(STRICT89),
+                                                                         r.stderr.decode()[-2000:]))
     r = run(cc + ["-w"] + outs + ["-o", exe] + libs)
     if r.returncode:
         raise RuntimeError("xexact mixed degrees: cc: %s" % r.stderr.decode()[-2000:])
