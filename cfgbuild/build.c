@@ -220,6 +220,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 	CXString name = clang_getCursorSpelling(fn);
 	plan->name = strdup(clang_getCString(name));
 	clang_disposeString(name);
+	plan->exported = clang_getCursorLinkage(fn) == CXLinkage_External && !clang_Cursor_isFunctionInlined(fn);
 	bool in;
 	uint32_t name_off = loc_offset(&b, clang_getCursorLocation(fn), &in);
 	plan->line = offset_line(&b, name_off);

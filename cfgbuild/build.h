@@ -58,6 +58,7 @@ struct site {
 struct fn_plan {
 	char *name;
 	unsigned line, col;        /* of the definition's name */
+	bool exported;             /* external linkage and not inline: its TU defines the external symbol */
 	struct cfg *g;
 	struct site *sites;
 	uint32_t nsites, cap_sites;
@@ -90,11 +91,15 @@ struct fn_plan {
 	 * no call through a pointer, where that call is spelled "name(" in the
 	 * file, its arguments call nothing, and its full expression has no
 	 * &&, || or ?: (so it runs exactly once per run of the block, and is
-	 * the only handoff in flight).  off / end: the name token's offsets. */
+	 * the only handoff in flight).  off / end: the name token's offsets.
+	 * across: the callee is declared, not defined, in the translation unit
+	 * (external linkage, outside system headers: calls.c), so it may be
+	 * defined and instrumented in another file. */
 	struct call_site {
 		uint32_t block, off, end;
 		unsigned line;
 		char *callee;
+		bool across;
 	} *call_sites;
 	uint32_t ncall_sites;
 	/* Compound statements whose first item is a declaration, as offset

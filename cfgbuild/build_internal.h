@@ -111,7 +111,8 @@ uint32_t stmt_last_tok(struct builder *b, uint32_t c);
 struct call_note {
 	uint32_t node, block, root;
 	int kind;         /* 0: to a function defined elsewhere, 1: defined in the TU, 2: through a pointer */
-	bool qualifies;   /* kind 1 and the shape build.h asks for */
+	bool across;      /* kind 0, external linkage, declared outside system headers (calls.c) */
+	bool qualifies;   /* kind 1 or across, and the shape build.h asks for */
 	char *callee;
 };
 void calls_note(struct builder *b, uint32_t c);

@@ -14,12 +14,40 @@
  * &&, || or ?: (conditions are atomic in this mode: an operand's call may
  * not run when the block does).  Such a call runs exactly once per run of
  * its block, which is what the paper's C1 is.
+ *
+ * Calls across files (docs/overlap-mode.md, "Calls across files"): a call
+ * of the same shape to a function the translation unit declares but does
+ * not define, with external linkage and declared outside system headers
+ * (a library's functions are never instrumented), is a site too, marked
+ * across, when its block holds no other call but ones to functions
+ * defined elsewhere that are no such candidate (the C library's): no call
+ * defined in the file, none through a pointer, no second candidate.  A
+ * block's same-file site keeps the rule above, which ignores calls to
+ * functions defined elsewhere, so same-file sites are what they were.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "build_internal.h"
 #include "array.h"
+
+/* A function with external linkage whose declarations are all outside
+ * system headers (and have a place in a file: not a builtin): it may be
+ * defined, and instrumented, in another file of the program. */
+static bool user_extern(CXCursor fn)
+{
+	if (clang_getCursorLinkage(fn) != CXLinkage_External)
+		return false;
+	CXCursor c = clang_getCanonicalCursor(fn);
+	for (int k = 0; k < 2; k++) {
+		CXSourceLocation l = clang_getCursorLocation(k ? fn : c);
+		CXFile file;
+		clang_getSpellingLocation(l, &file, NULL, NULL, NULL);
+		if (!file || clang_Location_isInSystemHeader(l))
+			return false;
+	}
+	return true;
+}
 
 void calls_note(struct builder *b, uint32_t c)
 {
@@ -30,8 +58,9 @@ void calls_note(struct builder *b, uint32_t c)
 	if (clang_getCursorKind(ref) == CXCursor_FunctionDecl) {
 		CXCursor def = clang_getCursorDefinition(ref);
 		n.kind = clang_Cursor_isNull(def) ? 0 : 1;
+		n.across = n.kind == 0 && user_extern(ref);
 	}
-	if (n.kind == 1) {
+	if (n.kind == 1 || n.across) {
 		CXString s = clang_getCursorSpelling(ref);
 		n.callee = strdup(clang_getCString(s) ? clang_getCString(s) : "");
 		clang_disposeString(s);
@@ -67,15 +96,16 @@ void calls_finish(struct builder *b)
 		if (!n->qualifies || n->block == CFG_NONE)
 			continue;
 		bool alone = true;
-		for (uint32_t j = 0; j < b->ncalls && alone; j++)
-			alone = j == k || b->calls[j].block != n->block || b->calls[j].kind == 0;
+		for (uint32_t j = 0; j < b->ncalls && alone; j++) /* across: no same-file call, no other candidate */
+			alone = j == k || b->calls[j].block != n->block ||
+			        (b->calls[j].kind == 0 && (!n->across || !b->calls[j].across));
 		if (!alone)
 			continue;
 		uint32_t i = tok_at(b, extent(b, n->node)->s);
 		pl->call_sites = xrealloc(pl->call_sites, (pl->ncall_sites + 1) * sizeof *pl->call_sites);
 		pl->call_sites[pl->ncall_sites++] = (struct call_site){
 		    .block = n->block, .off = b->toks[i].off, .end = tok_end(b, i), .line = offset_line(b, b->toks[i].off),
-		    .callee = strdup(n->callee)};
+		    .callee = strdup(n->callee), .across = n->across};
 	}
 }
 

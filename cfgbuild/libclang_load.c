@@ -33,9 +33,11 @@
 	F(enum CX_StorageClass, clang_Cursor_getStorageClass, (CXCursor a0), (a0)) \
 	F(CXTranslationUnit, clang_Cursor_getTranslationUnit, (CXCursor a0), (a0)) \
 	F(unsigned, clang_Cursor_hasAttrs, (CXCursor a0), (a0)) \
+	F(unsigned, clang_Cursor_isFunctionInlined, (CXCursor a0), (a0)) \
 	F(unsigned, clang_Cursor_isMacroFunctionLike, (CXCursor a0), (a0)) \
 	F(int, clang_Cursor_isNull, (CXCursor a0), (a0)) \
 	F(int, clang_File_isEqual, (CXFile a0, CXFile a1), (a0, a1)) \
+	F(int, clang_Location_isInSystemHeader, (CXSourceLocation a0), (a0)) \
 	F(unsigned, clang_Type_visitFields, (CXType a0, CXFieldVisitor a1, CXClientData a2), (a0, a1, a2)) \
 	F(CXIndex, clang_createIndex, (int a0, int a1), (a0, a1)) \
 	F(unsigned, clang_defaultDiagnosticDisplayOptions, (void), ()) \
@@ -53,9 +55,11 @@
 	F(const char *, clang_getCString, (CXString a0), (a0)) \
 	F(CXType, clang_getCanonicalType, (CXType a0), (a0)) \
 	F(CXCursor, clang_getCursor, (CXTranslationUnit a0, CXSourceLocation a1), (a0, a1)) \
+	F(CXCursor, clang_getCanonicalCursor, (CXCursor a0), (a0)) \
 	F(CXCursor, clang_getCursorDefinition, (CXCursor a0), (a0)) \
 	F(CXSourceRange, clang_getCursorExtent, (CXCursor a0), (a0)) \
 	F(enum CXCursorKind, clang_getCursorKind, (CXCursor a0), (a0)) \
+	F(enum CXLinkageKind, clang_getCursorLinkage, (CXCursor a0), (a0)) \
 	F(CXSourceLocation, clang_getCursorLocation, (CXCursor a0), (a0)) \
 	F(CXCursor, clang_getCursorReferenced, (CXCursor a0), (a0)) \
 	F(CXString, clang_getCursorSpelling, (CXCursor a0), (a0)) \

@@ -123,6 +123,13 @@ static const char *ol_counts(struct ov_call *X, const json_t *site, uint64_t *su
 	return NULL;
 }
 
+const char *ov_site_callee_file(const json_t *site, const char *caller_file)
+{
+	if (!json_is_true(json_object_get(site, "across")))
+		return caller_file;
+	return json_string_value(json_object_get(site, "callee_file"));
+}
+
 const char *ov_call_init(struct ov_call *X, const struct ov_func *caller, const struct ov_func *callee,
                          const json_t *site, int type)
 {

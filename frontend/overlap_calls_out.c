@@ -109,11 +109,14 @@ static void type_text(const struct ov_call *X, const struct ov_call_check *c)
 		}
 }
 
-/* The callee's entry of the profile (same file, in overlap mode), or NULL. */
-static const struct kp_func *find_callee(const struct kp_profile *p, const struct kp_func *caller, const char *name)
+/* The callee's entry of the profile (in overlap mode; in the caller's
+ * file, or across files in the site's callee_file), or NULL. */
+static const struct kp_func *find_callee(const struct kp_profile *p, const struct kp_func *caller, const json_t *site)
 {
-	for (size_t i = 0; i < p->nfuncs; i++)
-		if (p->funcs[i].overlap && !strcmp(p->funcs[i].name, name) && !strcmp(p->funcs[i].file, caller->file))
+	const char *name = json_string_value(json_object_get(site, "callee")),
+	           *file = ov_site_callee_file(site, caller->file);
+	for (size_t i = 0; file && i < p->nfuncs; i++)
+		if (p->funcs[i].overlap && !strcmp(p->funcs[i].name, name) && !strcmp(p->funcs[i].file, file))
 			return &p->funcs[i];
 	return NULL;
 }
@@ -155,8 +158,10 @@ static const char *verdict(const struct ov_call X[2], const struct ov_xsite *xs,
 static void site_head(const json_t *site, const char *name, bool in_overlap, const struct ov_xsite *xs,
                       const char *v, bool check)
 {
-	printf("  call line %" JSON_INTEGER_FORMAT " to %s: %" JSON_INTEGER_FORMAT " calls%s", json_integer_value(json_object_get(site, "line")),
-	       name, json_integer_value(json_object_get(site, "calls")), in_overlap ? "" : " (callee not in overlap mode)");
+	const char *cf = json_string_value(json_object_get(site, "callee_file"));
+	printf("  call line %" JSON_INTEGER_FORMAT " to %s%s%s%s: %" JSON_INTEGER_FORMAT " calls%s",
+	       json_integer_value(json_object_get(site, "line")), name, cf ? " (" : "", cf ? cf : "", cf ? ")" : "",
+	       json_integer_value(json_object_get(site, "calls")), in_overlap ? "" : " (callee not in overlap mode)");
 	if (check && v && !strcmp(v, "ambiguous"))
 		printf(", %" PRIu64 " in the trace on paths whose calls do not match the sites one to one: not checked",
 		       xs->ambiguous);
@@ -171,7 +176,7 @@ static const char *one_site(const struct kp_profile *p, const struct ov_func *of
                             const struct ov_calls_exact *E, bool json, json_t *jcalls, struct ov_call_totals *t)
 {
 	const char *name = json_string_value(json_object_get(site, "callee"));
-	const struct kp_func *kg = find_callee(p, of->kf, name);
+	const struct kp_func *kg = find_callee(p, of->kf, site);
 	const struct ov_xsite *xs = E && kg ? ov_calls_exact_find(E, of->kf, (uint32_t)json_integer_value(
 	                                                                           json_object_get(site, "block")))
 	                                    : NULL;
@@ -199,6 +204,10 @@ static const char *one_site(const struct kp_profile *p, const struct ov_func *of
 		json_t *js = json_pack("{s:I, s:I, s:s, s:I}", "line", json_integer_value(json_object_get(site, "line")),
 		                       "block", json_integer_value(json_object_get(site, "block")), "callee", name, "calls",
 		                       json_integer_value(json_object_get(site, "calls")));
+		if (json_is_true(json_object_get(site, "across")))
+			json_object_set_new(js, "across", json_true());
+		if (json_object_get(site, "callee_file"))
+			json_object_set(js, "callee_file", json_object_get(site, "callee_file"));
 		for (int k = 0; k < 2 && kg; k++)
 			json_object_set_new(js, k ? "type2" : "type1", type_json(&X[k], checked ? &c[k] : NULL));
 		if (v)

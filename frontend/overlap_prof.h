@@ -84,6 +84,11 @@ struct ov_call {
 /* The estimate of one site (an element of overlap_calls) of type 1 or 2;
  * callee: the callee's entry, NULL when it is not in the profile (then
  * the site has C only).  NULL or the reason (X must still be released). */
+/* The file whose profile entry of the site's callee holds its counts: the
+ * caller's for a callee in the same file, the site's callee_file across
+ * files; NULL across files when the program defines the callee in no file
+ * in this mode at this degree (the site counts C alone). */
+const char *ov_site_callee_file(const json_t *site, const char *caller_file);
 const char *ov_call_init(struct ov_call *X, const struct ov_func *caller, const struct ov_func *callee,
                          const json_t *site, int type);
 void ov_call_release(struct ov_call *X);

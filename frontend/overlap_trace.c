@@ -281,8 +281,9 @@ static const char *setup(struct ov_calls_exact *E, const struct kp_profile *p, u
 			x->block = (uint32_t)json_integer_value(json_object_get(site, "block"));
 			if (x->block >= F->kf->cfg.nblocks || !name)
 				return "overlap_calls: a site without a callee or beyond cfg.blocks";
-			for (size_t j = 0; j < E->nf && !x->callee; j++)
-				if (!strcmp(E->f[j].kf->name, name) && !strcmp(E->f[j].kf->file, F->kf->file))
+			const char *file = ov_site_callee_file(site, F->kf->file); /* NULL: not in overlap mode */
+			for (size_t j = 0; j < E->nf && !x->callee && file; j++)
+				if (!strcmp(E->f[j].kf->name, name) && !strcmp(E->f[j].kf->file, file))
 					x->callee = E->f[j].kf;
 			F->site_at[x->block] = (int32_t)F->nsites++;
 		}

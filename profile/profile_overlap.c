@@ -89,6 +89,11 @@ static const char *check_calls(const json_t *v, uint64_t num_paths)
 				return "expected {block, line, callee, calls, radix, ids, in, out} with integers >= 0";
 		if (!json_is_string(json_object_get(x, "callee")))
 			return "expected a string callee";
+		const json_t *across = json_object_get(x, "across"), *cf = json_object_get(x, "callee_file");
+		if (across && !json_is_true(across))
+			return "across: expected true (or no across: a callee in the same file)";
+		if (cf && (!json_is_string(cf) || !across))
+			return "callee_file: expected a string, on a site across files";
 		uint64_t radix = (uint64_t)json_integer_value(json_object_get(x, "radix")),
 		         ids = (uint64_t)json_integer_value(json_object_get(x, "ids"));
 		if (radix != num_paths)
@@ -213,19 +218,22 @@ int kp_overlap_merge(void *d, const void *s)
 
 /* ---- overlap_calls (the call sites, runtime/overlap_call.c) ---- */
 
-/* Both absent, or the same sites (block, line, callee, radix, ids). */
+/* Both absent, or the same sites (block, line, callee, radix, ids,
+ * across, callee_file). */
 static int kp_overlap_calls_same(const json_t *a, const json_t *b)
 {
 	if (!a || !b)
 		return !a && !b;
 	if (json_array_size(a) != json_array_size(b))
 		return 0;
-	static const char *const keys[] = {"block", "line", "callee", "radix", "ids"};
+	static const char *const keys[] = {"block", "line", "callee", "radix", "ids", "across", "callee_file"};
 	for (size_t i = 0; i < json_array_size(a); i++)
-		for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
-			if (!json_equal(json_object_get(json_array_get(a, i), keys[k]),
-			                json_object_get(json_array_get(b, i), keys[k])))
+		for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+			const json_t *x = json_object_get(json_array_get(a, i), keys[k]),
+			             *y = json_object_get(json_array_get(b, i), keys[k]);
+			if ((x || y) && !json_equal(x, y)) /* across, callee_file: absent on a same-file site */
 				return 0;
+		}
 	return 1;
 }
 

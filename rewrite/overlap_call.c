@@ -38,6 +38,19 @@
  * graph's path count, P OLN_g its num_paths; descriptors come before the
  * preamble's site companions); a callee not instrumented in this mode
  * gets 0s there, so its calls count C and nothing else.
+ *
+ * Across files (a site marked across, cfgbuild/calls.c): neither the
+ * callee's descriptor nor its counts are known where the caller is
+ * compiled.  A callee with external linkage (not inline: its file defines
+ * the external symbol) exports its key, "const struct kpath_rt_olkey
+ * kpath_olk<theta>_g = {&P fn_g, T, N}", and a caller in another file
+ * refers to it as a weak symbol: the linker leaves it null when no file
+ * of the program defines g instrumented in this mode at this degree (a
+ * library, another mode, another degree, a function skipped), and the
+ * site then counts C and nothing else, as above.  The handoff
+ * (kpath_rt_ol_callx) names the callee by the key's descriptor, which
+ * only g's own entry takes; the site's companions are sized from the key
+ * at the first call (runtime/overlap_call.c).
  */
 #include <assert.h>
 #include <stdio.h>
@@ -274,6 +287,10 @@ void oc_emit(struct ocall *oc, struct rw_file *f, struct sb *d, struct sb *reg, 
 		          name, U64(oc->in_nb.total), p, name, U64(n));
 		sb_printf(d, "#if defined(%sOLD_%s) && defined(%sOLT_%s) && defined(%sOLN_%s)\n#endif\n", p, name, p, name, p,
 		          name);
+		if (oc->plan->exported) /* the key callers in other files name it by (after the preamble) */
+			sb_printf(reg, "#if defined(__GNUC__) || defined(__clang__)\nextern const struct kpath_rt_olkey kpath_olk%u_%s;\n"
+			          "const struct kpath_rt_olkey kpath_olk%u_%s = {&%sfn_%s, %s, %s};\n#endif\n",
+			          oc->theta, name, oc->theta, name, p, name, U64(oc->in_nb.total), U64(n));
 	}
 	if (!oc->nsites)
 		return;
@@ -282,14 +299,22 @@ void oc_emit(struct ocall *oc, struct rw_file *f, struct sb *d, struct sb *reg, 
 	for (uint32_t i = 0; i < oc->nsites; i++) {
 		const struct oc_site *s = &oc->sites[i];
 		const char *g = s->cs->callee;
+		bool across = s->cs->across;
 		static const char *const mac[] = {"OLD", "OLT", "OLN"};
-		for (int m = 0; m < 3; m++)
+		if (across) /* the callee's key, null when no file defines it in this mode at this degree */
+			sb_printf(&pre, "#ifndef %sOLK_%s\n#if defined(__GNUC__) || defined(__clang__)\n"
+			          "extern const struct kpath_rt_olkey kpath_olk%u_%s __attribute__((weak));\n"
+			          "#define %sOLK_%s (&kpath_olk%u_%s)\n#else\n#define %sOLK_%s 0\n#endif\n#endif\n",
+			          p, g, oc->theta, g, p, g, oc->theta, g, p, g);
+		for (int m = 0; m < 3 && !across; m++)
 			sb_printf(&pre, "#ifndef %s%s_%s\n#define %s%s_%s 0\n#endif\n", p, mac[m], g, p, mac[m], g);
 		for (int t = 0; t < 2; t++) {
 			sb_printf(&pre, "static struct kpath_rt_func %soc%c_%s_%u = {KPATH_RT_ABI, \"kpath_rt_overlap:%s:%s:%u\", ",
 			          p, t ? 'o' : 'i', name, i, t ? "out" : "in", name, i);
 			sb_put_cstr(&pre, f->src_name);
-			if (t)
+			if (across) /* sized at the first call (kpath_rt_ol_callx) */
+				sb_printf(&pre, ", %u, \"%s\", 0, ", s->cs->line, checksum);
+			else if (t)
 				sb_printf(&pre, ", %u, \"%s\", (kpath_rt_u64)%sOLN_%s * %s, ", s->cs->line, checksum, p, g,
 				          U64(s->nb.total));
 			else
@@ -299,11 +324,21 @@ void oc_emit(struct ocall *oc, struct rw_file *f, struct sb *d, struct sb *reg, 
 		}
 		sb_printf(reg, "%s{%u, %u, ", i ? ", " : "", s->cs->block, s->cs->line);
 		sb_put_cstr(reg, g);
-		sb_printf(reg, ", &%soci_%s_%u, &%soco_%s_%u, %s, %s}", p, name, i, p, name, i, U64(n), U64(s->nb.total));
+		sb_printf(reg, ", &%soci_%s_%u, &%soco_%s_%u, %s, %s, ", p, name, i, p, name, i, U64(n), U64(s->nb.total));
+		if (across)
+			sb_printf(reg, "%sOLK_%s, 1}", p, g);
+		else
+			sb_printf(reg, "0, 0}");
 		struct sb h = {0};
-		sb_printf(&h, "(kpath_rt_ol_call(%sOLD_%s, &%soci_%s_%u, ", p, g, p, name, i);
-		put_prefix(oc, &h, s->cs->block);
-		sb_printf(&h, ", %s, %soci_%s_%u.num_paths, &%sxo[%u]), ", U64(n), p, name, i, p, i);
+		if (across) {
+			sb_printf(&h, "(kpath_rt_ol_callx(%sOLK_%s, &%soci_%s_%u, &%soco_%s_%u, ", p, g, p, name, i, p, name, i);
+			put_prefix(oc, &h, s->cs->block);
+			sb_printf(&h, ", %s, %s, &%sxo[%u]), ", U64(n), U64(s->nb.total), p, i);
+		} else {
+			sb_printf(&h, "(kpath_rt_ol_call(%sOLD_%s, &%soci_%s_%u, ", p, g, p, name, i);
+			put_prefix(oc, &h, s->cs->block);
+			sb_printf(&h, ", %s, %soci_%s_%u.num_paths, &%sxo[%u]), ", U64(n), p, name, i, p, i);
+		}
 		rw_insert(f, s->cs->off, h.s);
 		rw_insert(f, s->cs->end, ")");
 		free(h.s);

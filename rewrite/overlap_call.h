@@ -61,7 +61,9 @@ void oc_inverse(const struct ocall *oc, struct sb *b, uint32_t oe);
 void oc_entry(struct ocall *oc, struct sb *b);
 /* The handoffs around each site's callee name, the macros that make this
  * function a callee (into its descriptor text d), the site companions
- * (preamble) and their registration (a line of the constructor, reg). */
+ * (preamble), and into reg (the file's tail, before the constructor) the
+ * key a callee with external linkage exports to callers in other files
+ * and the sites' registration. */
 void oc_emit(struct ocall *oc, struct rw_file *f, struct sb *d, struct sb *reg, const char *checksum);
 
 /* Does some site's handoff read the Ball-Larus register (a prefix that

@@ -498,19 +498,27 @@ static const char ol_preamble[] = "/* kpath instrument --mode overlap (docs/over
                                   "\tkpath_rt_u64 p, n, nids;\n"
                                   "\tkpath_rt_u64 *ret;\n"
                                   "};\n"
+                                  "struct kpath_rt_olkey {\n"
+                                  "\tconst struct kpath_rt_func *fn;\n"
+                                  "\tkpath_rt_u64 t, n;\n"
+                                  "};\n"
                                   "struct kpath_rt_olsite {\n"
                                   "\tunsigned block, line;\n"
                                   "\tconst char *callee;\n"
                                   "\tstruct kpath_rt_func *in, *out;\n"
                                   "\tkpath_rt_u64 n, t;\n"
+                                  "\tconst struct kpath_rt_olkey *key;\n"
+                                  "\tint across;\n"
                                   "};\n"
                                   "void kpath_rt_ol_call(const struct kpath_rt_func *callee, struct kpath_rt_func *site,\n"
                                   "\tkpath_rt_u64 p, kpath_rt_u64 n, kpath_rt_u64 nids, kpath_rt_u64 *ret);\n"
+                                  "void kpath_rt_ol_callx(const struct kpath_rt_olkey *key, struct kpath_rt_func *site,\n"
+                                  "\tstruct kpath_rt_func *out, kpath_rt_u64 p, kpath_rt_u64 n, kpath_rt_u64 t, kpath_rt_u64 *ret);\n"
                                   "struct kpath_rt_olin kpath_rt_ol_take(const struct kpath_rt_func *self, int now, kpath_rt_u64 ro);\n"
                                   "void kpath_rt_ol_in(const struct kpath_rt_olin *in, kpath_rt_u64 ro);\n"
                                   "extern __thread const struct kpath_rt_func *kpath_rt_ol_callee;\n"
                                   "extern const struct kpath_rt_olin kpath_rt_ol_zero;\n"
-                                  "void kpath_rt_overlap_calls_register(const struct kpath_rt_func *f, unsigned nsites,\n"
+                                  "void kpath_rt_overlap_calls_register2(const struct kpath_rt_func *f, unsigned nsites,\n"
                                   "\tconst struct kpath_rt_olsite *s);\n";
 
 static char *registration(struct oform *of, const char *calls)
@@ -544,7 +552,7 @@ static char *registration(struct oform *of, const char *calls)
 	              "{\n\tkpath_rt_overlap_register(&%sfn_%s, &%sofn_%s, &%sol_%s);\n",
 	          p, name, p, name, p, name, p, name);
 	if (of->oc.nsites)
-		sb_printf(&b, "\tkpath_rt_overlap_calls_register(&%sfn_%s, %u, %socs_%s);\n", p, name, of->oc.nsites, p, name);
+		sb_printf(&b, "\tkpath_rt_overlap_calls_register2(&%sfn_%s, %u, %socs_%s);\n", p, name, of->oc.nsites, p, name);
 	sb_printf(&b, "}\n#endif\n");
 	return b.s;
 }

@@ -20,10 +20,11 @@
  * of the caller's activation, live while the callee runs, so recursion
  * and threads never share one.
  *
- * Profile side: kpath_rt_overlap_calls_register records a function's
+ * Profile side: kpath_rt_overlap_calls_register2 records a function's
  * sites; kp_overlap_calls_fields adds them, with their companions' counts
  * decoded, to the function's "overlap" fields (docs/profile-schema.md,
- * "overlap_calls").
+ * "overlap_calls"); a site across files says so ("across") and, when the
+ * program defines its callee in this mode, in which file ("callee_file").
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -39,18 +40,30 @@ struct kpath_rt_olin {
 	kpath_rt_u64 *ret;             /* the caller's slot; NULL: no handoff taken */
 };
 
+/* What a callee with external linkage exports for callers in other files
+ * (rewrite/overlap_call.c): its descriptor, its entry graph's paths T and
+ * its num_paths N. */
+struct kpath_rt_olkey {
+	const struct kpath_rt_func *fn;
+	kpath_rt_u64 t, n;
+};
+
 struct kpath_rt_olsite {
 	unsigned block, line;
 	const char *callee;
 	struct kpath_rt_func *in, *out; /* companions: C and I-OL paths; II-OL paths */
 	kpath_rt_u64 n, t;              /* Type I radix (the caller's num_paths); Type II radix (its OL graph's paths) */
+	const struct kpath_rt_olkey *key; /* across: the callee's key, null when the program has none */
+	int across;                       /* the callee is defined in another file */
 };
 
 void kpath_rt_ol_call(const struct kpath_rt_func *callee, struct kpath_rt_func *site, kpath_rt_u64 p, kpath_rt_u64 n,
                       kpath_rt_u64 nids, kpath_rt_u64 *ret);
+void kpath_rt_ol_callx(const struct kpath_rt_olkey *key, struct kpath_rt_func *site, struct kpath_rt_func *out,
+                       kpath_rt_u64 p, kpath_rt_u64 n, kpath_rt_u64 t, kpath_rt_u64 *ret);
 struct kpath_rt_olin kpath_rt_ol_take(const struct kpath_rt_func *self, int now, kpath_rt_u64 ro);
 void kpath_rt_ol_in(const struct kpath_rt_olin *in, kpath_rt_u64 ro);
-void kpath_rt_overlap_calls_register(const struct kpath_rt_func *f, unsigned nsites, const struct kpath_rt_olsite *s);
+void kpath_rt_overlap_calls_register2(const struct kpath_rt_func *f, unsigned nsites, const struct kpath_rt_olsite *s);
 extern __thread const struct kpath_rt_func *kpath_rt_ol_callee;
 extern const struct kpath_rt_olin kpath_rt_ol_zero;
 
@@ -61,14 +74,41 @@ __thread const struct kpath_rt_func *kpath_rt_ol_callee;
 const struct kpath_rt_olin kpath_rt_ol_zero;
 static __thread struct kpath_rt_olin h_in;
 
-void kpath_rt_ol_call(const struct kpath_rt_func *callee, struct kpath_rt_func *site, kpath_rt_u64 p, kpath_rt_u64 n,
-                      kpath_rt_u64 nids, kpath_rt_u64 *ret)
+static inline void hand_off(const struct kpath_rt_func *callee, struct kpath_rt_func *site, kpath_rt_u64 p,
+                            kpath_rt_u64 n, kpath_rt_u64 nids, kpath_rt_u64 *ret)
 {
 	*ret = 0;
 	kpath_rt_count(site, 0, nids);
 	h_in = (struct kpath_rt_olin){site, p, n, nids, ret};
 	__atomic_signal_fence(__ATOMIC_SEQ_CST); /* a handler's entry sees the whole handoff or none */
 	kpath_rt_ol_callee = callee;
+}
+
+void kpath_rt_ol_call(const struct kpath_rt_func *callee, struct kpath_rt_func *site, kpath_rt_u64 p, kpath_rt_u64 n,
+                      kpath_rt_u64 nids, kpath_rt_u64 *ret)
+{
+	hand_off(callee, site, p, n, nids, ret);
+}
+
+/* The handoff of a site whose callee is defined in another file (key:
+ * its key, null when no file of the program defines it in this mode at
+ * this degree; site, out: its Type I and Type II companions; t: its Type
+ * II radix).  The companions' IDs depend
+ * on the callee's T and N, which only the key knows: they are sized here,
+ * before their first count registers them (0: not yet; all threads store
+ * the same sizes, the Type II one first, so a thread that sees the Type I
+ * size sees both).  Without a key the site counts C alone and the handoff
+ * names no callee, so no entry takes it. */
+void kpath_rt_ol_callx(const struct kpath_rt_olkey *key, struct kpath_rt_func *site, struct kpath_rt_func *out,
+                       kpath_rt_u64 p, kpath_rt_u64 n, kpath_rt_u64 t, kpath_rt_u64 *ret)
+{
+	kpath_rt_u64 nids = __atomic_load_n(&site->num_paths, __ATOMIC_ACQUIRE);
+	if (!nids) {
+		__atomic_store_n(&out->num_paths, key ? key->n * t : 0, __ATOMIC_RELEASE);
+		nids = key ? 1 + key->t * n : 1;
+		__atomic_store_n(&site->num_paths, nids, __ATOMIC_RELEASE);
+	}
+	hand_off(key ? key->fn : NULL, site, p, n, nids, ret);
 }
 
 /* At the entry of every function that may be a callee: the handoff if it
@@ -105,7 +145,7 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct creg *regs;
 static size_t nregs, capregs;
 
-void kpath_rt_overlap_calls_register(const struct kpath_rt_func *f, unsigned nsites, const struct kpath_rt_olsite *s)
+void kpath_rt_overlap_calls_register2(const struct kpath_rt_func *f, unsigned nsites, const struct kpath_rt_olsite *s)
 {
 	pthread_mutex_lock(&mu);
 	if (nregs == capregs) {
@@ -210,6 +250,10 @@ int kp_overlap_calls_fields(const struct kpath_rt_func *f, void *fields)
 		if (!o) {
 			json_decref(in);
 			json_decref(out);
+		} else if ((s->across && json_object_set_new(o, "across", json_true())) ||
+		           (s->key && json_object_set_new(o, "callee_file", json_string(s->key->fn->file)))) {
+			json_decref(o); /* the callee's file: the profile entry its counts are in */
+			o = NULL;
 		}
 		if (!o || json_array_append_new(sites, o)) {
 			json_decref(sites);

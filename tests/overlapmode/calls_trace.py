@@ -9,7 +9,8 @@ in which activations start, so each activation's direct callees are known
 and when: a callee entered while its caller's path p is in progress ran
 from a call in p.  For each path of a caller through call sites (the
 profile's overlap.calls), the callees entered during it are matched, in
-order, to the sites on the path with the same callee name; the pair
+order, to the sites on the path with the same callee (its name and file:
+the caller's, or across files the site's callee_file); the pair
 (caller's prefix to c ! callee's first path) is a Type I path, and (callee's
 last path ! caller's suffix from c) a Type II path when the callee returned.
 A path on which that matching is not one to one (a call of the same
@@ -72,6 +73,14 @@ def read_trace(path):
     return funcs, threads
 
 
+def callee_key(f, site):
+    """(name, file) of the site's callee: in the caller's file, or across files in callee_file (None: the
+    program defines it in no file in this mode)."""
+    if site.get("across"):
+        return (site["callee"], site["callee_file"]) if "callee_file" in site else None
+    return (site["callee"], f["file"])
+
+
 class Func:
     def __init__(self, f):
         self.name, self.f = f["name"], f
@@ -80,6 +89,7 @@ class Func:
         for k, (s, d, v) in enumerate(f["cfg"]["edges"]):
             self.out.setdefault(s, []).append((v, d, k))
         self.sites = {s["block"]: s for s in f.get("overlap", {}).get("calls", [])}
+        self.callee = {b: callee_key(f, s) for b, s in self.sites.items()}
         self.memo = {}
 
     def decode(self, pid):
@@ -118,16 +128,17 @@ def exact_counts(profile, trace):
     An activation is [name, first path, last path, left, callees entered
     during its path in progress]; a path's callees are done when it ends
     (the caller waits), so they are matched then and dropped."""
-    byname = {f["name"]: Func(f) for f in profile["functions"] if "cfg" in f and f.get("mode") == "overlap"}
+    byname = {(f["name"], f["file"]): Func(f) for f in profile["functions"]
+              if "cfg" in f and f.get("mode") == "overlap"}
     names, threads = read_trace(trace)
     res = {}
     for recs in threads.values():
         acts, live = {}, []
         for r in recs:
             if r[0] == "enter":
-                name = names[r[2]][0]
+                name = names[r[2]]
                 acts[r[1]] = [name, None, None, False, []]
-                if live and not name.startswith("kpath_rt_overlap:"):
+                if live and not name[0].startswith("kpath_rt_overlap:"):
                     acts[live[-1]][4].append(r[1])
                 live.append(r[1])
                 continue
@@ -153,21 +164,21 @@ def exact_counts(profile, trace):
 def path_pairs(F, byname, pid, kids, res):
     """The Type I / II pairs of one path pid of F, whose callees entered were kids."""
     blocks = F.decode(pid)[0]
-    sites = [c for c in blocks if c in F.sites and F.sites[c]["callee"] in byname]
+    sites = [c for c in blocks if c in F.sites and F.callee[c] in byname]
     if not sites:
         return
     kid_names = [k[0] for k in kids]
     want = {}
     for c in sites:
-        want[F.sites[c]["callee"]] = want.get(F.sites[c]["callee"], 0) + 1
+        want[F.callee[c]] = want.get(F.callee[c], 0) + 1
     ok = all(kid_names.count(g) == n for g, n in want.items())
     j = 0
     for c in sites:
-        s = res.setdefault((F.name, c), {"calls": 0, "ambiguous": 0, 1: {}, 2: {}})
+        s = res.setdefault((F.name, F.f["file"], c), {"calls": 0, "ambiguous": 0, 1: {}, 2: {}})
         if not ok:
             s["ambiguous"] += 1
             continue
-        while kids[j][0] != F.sites[c]["callee"]:
+        while kids[j][0] != F.callee[c]:
             j += 1
         callee = kids[j]
         j += 1
@@ -190,7 +201,7 @@ def check(profile, trace, estimate):
     degree = {f["name"]: f["degree"] for f in estimate["functions"]}
     for f in estimate["functions"]:
         for site in f["calls"]:
-            key = (f["name"], site["block"])
+            key = (f["name"], f["file"], site["block"])
             e = ex.get(key, {"calls": 0, "ambiguous": 0, 1: {}, 2: {}})
             where = "%s line %d (-> %s)" % (f["name"], site["line"], site["callee"])
             if "type1" not in site:  # the callee is not in overlap mode: C only, no trace of its calls

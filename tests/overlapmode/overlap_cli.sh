@@ -85,6 +85,19 @@ json.dump(p, open(sys.argv[2], "w"))
 PY
 "$KPATH" report "$T/bad.json" >/dev/null 2>"$T/err" && no "a bad overlap_calls radix accepted"
 grep -q "functions\[[0-9]*\]\.overlap\.calls: " "$T/err" && grep -q "radix is not the function's num_paths" "$T/err" || no "overlap_calls message: $(cat "$T/err")"
+# calls across files (docs/profile-schema.md): across is true or absent, callee_file only with it
+for case in 'x["across"] = False:across: expected true' 'x["callee_file"] = "b.c":callee_file: expected a string, on a site across files' \
+	'x["across"] = True; x["callee_file"] = 3:callee_file: expected a string'; do
+	python3 - "$T/d1.json" "$T/bad.json" "${case%%:*}" <<'PY' || no "across case"
+import json, sys
+p = json.load(open(sys.argv[1]))
+x = [f for f in p["functions"] if f["name"] == "main"][0]["overlap"]["calls"][0]
+exec(sys.argv[3])
+json.dump(p, open(sys.argv[2], "w"))
+PY
+	"$KPATH" report "$T/bad.json" >/dev/null 2>"$T/err" && no "a bad overlap_calls site accepted (${case%%:*})"
+	grep -q "functions\[[0-9]*\]\.overlap\.calls: .*${case#*:}" "$T/err" || no "across message (${case%%:*}): $(cat "$T/err")"
+done
 
 # check's errors
 KPATH_K=1 KPATH_OUT="$T/k1.json" "$T/k" >/dev/null
