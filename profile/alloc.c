@@ -31,3 +31,22 @@ void *kp_realloc(void *p, size_t n)
 {
 	return fail_now() ? NULL : realloc(p, n);
 }
+
+void *kp_grow(void *arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t c = *cap ? *cap : 16;
+
+	if (need <= *cap)
+		return arr;
+	while (c < need) {
+		if (c > SIZE_MAX / 2)
+			return NULL;
+		c *= 2;
+	}
+	if (elem && c > SIZE_MAX / elem)
+		return NULL;
+	void *p = kp_realloc(arr, c * elem);
+	if (p)
+		*cap = c;
+	return p;
+}

@@ -37,6 +37,12 @@ extern unsigned long kp_alloc_fail_every; /* 0: never fail; N: every N-th */
 void *kp_malloc(size_t n);
 void *kp_calloc(size_t n, size_t m);
 void *kp_realloc(void *p, size_t n);
+/* The runtime's growable array (it must never exit a program, so unlike
+ * the tool's util/array.h it fails): ARR (capacity *cap elements of ELEM
+ * bytes) with room for NEED, doubling from 16; NULL on failure, when ARR
+ * and *cap are unchanged.  Use: q = kp_grow(a, &cap, n + 1, sizeof *a);
+ * if (!q) ...; a = q; */
+void *kp_grow(void *arr, size_t *cap, size_t need, size_t elem);
 
 /* ---- k-IPF builder (ipf.c) ------------------------------------------- */
 

@@ -628,21 +628,12 @@ const char *rw_overlap_function(struct rw_file *f, const struct fn_plan *plan, c
 		form.desc = d.s;
 		char *reg = registration(&of, calls.s);
 		free(calls.s);
-		str_append(&f->tail_extra, reg);
-		free(reg);
-		rw_function_form(f, plan, dag, place, &form);
-		free(form.entry);
-		free(form.desc);
+		rw_form_write(f, plan, dag, place, &form, reg);
 	} else {
 		snprintf(err, errlen, "%s", why);
 		why = err;
 	}
-	for (uint32_t e = 0; e < g->nedges; e++)
-		free(edge_code[e]);
-	for (uint32_t b = 0; b < g->nblocks; b++)
-		free(start_code[b]);
-	free(edge_code);
-	free(start_code);
+	rw_form_code_free(edge_code, start_code, g);
 	release(&of);
 	return why;
 }

@@ -34,26 +34,13 @@ struct reg {
 	const struct kpath_rt_kiter *k;
 };
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static struct reg *regs;
-static size_t nregs, capregs;
+static struct kp_registry regs = KP_REGISTRY_INIT;
 
 void kpath_rt_kiter_register(struct kpath_rt_func *f, const struct kpath_rt_kiter *k)
 {
-	pthread_mutex_lock(&mu);
-	if (nregs == capregs) {
-		size_t cap = capregs ? 2 * capregs : 16;
-		struct reg *r = realloc(regs, cap * sizeof *r);
-		if (!r) { /* the profile then lacks the loops' K, nothing else */
-			pthread_mutex_unlock(&mu);
-			kp_rt_drop(1);
-			return;
-		}
-		regs = r;
-		capregs = cap;
-	}
-	regs[nregs++] = (struct reg){f, k};
-	pthread_mutex_unlock(&mu);
+	struct reg r = {f, k};
+	if (kp_registry_add(&regs, &r, sizeof r) != 0)
+		kp_rt_drop(1); /* the profile then lacks the loops' K, nothing else */
 	kpath_rt_register(f);
 }
 
@@ -61,14 +48,10 @@ void kpath_rt_kiter_register(struct kpath_rt_func *f, const struct kpath_rt_kite
  * jansson object; NULL for a default-mode function or on OOM. */
 void *kp_kiter_fields(const struct kpath_rt_func *f)
 {
-	const struct kpath_rt_kiter *k = NULL;
-	pthread_mutex_lock(&mu);
-	for (size_t i = 0; i < nregs && !k; i++)
-		if (regs[i].f == f)
-			k = regs[i].k;
-	pthread_mutex_unlock(&mu);
-	if (!k)
+	const struct reg *r = kp_registry_find(&regs, f);
+	if (!r)
 		return NULL;
+	const struct kpath_rt_kiter *k = r->k;
 	json_t *loops = json_array();
 	for (unsigned i = 0; loops && i < k->nloops; i++) {
 		json_t *l = json_pack("{s:i, s:i}", "line", (json_int_t)k->loop_line[i], "k", (json_int_t)k->loop_k[i]);

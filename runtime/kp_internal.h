@@ -496,6 +496,24 @@ void kpath_rt_module_fini(const void *marker);
 /* Writes the global data now (caller holds kp_rt.mu). */
 void kp_dump_locked(void);
 
+/* ---- a mode's per-function tables (registry.c) -------------------------- */
+
+/* Registered at start-up, found by descriptor when the profile is written.
+ * Items are heap copies whose first member is the function's descriptor
+ * pointer; they never move. */
+struct kp_registry {
+	pthread_mutex_t mu;
+	void **items;
+	size_t n, cap;
+};
+#define KP_REGISTRY_INIT { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0 }
+/* Registers a copy of ITEM (SIZE bytes): 0, or KP_ENOMEM (nothing added). */
+int kp_registry_add(struct kp_registry *r, const void *item, size_t size);
+/* The first item registered for f, or NULL. */
+void *kp_registry_find(struct kp_registry *r, const struct kpath_rt_func *f);
+/* The items of FROM now name TO (dso.c: descriptors copied at unload). */
+void kp_registry_moved(struct kp_registry *r, const struct kpath_rt_func *from, const struct kpath_rt_func *to);
+
 /* ---- whole-stream consumers (stream.c) ---------------------------------- */
 
 /* A whole-stream consumer sees every item of every thread, in order, as

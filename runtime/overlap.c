@@ -39,29 +39,15 @@ struct reg {
 	const struct kpath_rt_overlap *o;
 };
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static struct reg *regs;
-static size_t nregs, capregs;
+static struct kp_registry regs = KP_REGISTRY_INIT;
 
 #define COMPANION "kpath_rt_overlap:"
 
 void kpath_rt_overlap_register(struct kpath_rt_func *f, struct kpath_rt_func *ol, const struct kpath_rt_overlap *o)
 {
-	pthread_mutex_lock(&mu);
-	if (nregs == capregs) {
-		size_t cap = capregs ? 2 * capregs : 16;
-		struct reg *r = kp_realloc(regs, cap * sizeof *r);
-		if (!r) { /* the profile then lacks the OL counts, nothing else */
-			pthread_mutex_unlock(&mu);
-			kp_rt_drop(1);
-			kpath_rt_register(f);
-			return;
-		}
-		regs = r;
-		capregs = cap;
-	}
-	regs[nregs++] = (struct reg){f, ol, o};
-	pthread_mutex_unlock(&mu);
+	struct reg r = {f, ol, o};
+	if (kp_registry_add(&regs, &r, sizeof r) != 0)
+		kp_rt_drop(1); /* the profile then lacks the OL counts, nothing else */
 	kpath_rt_register(f);
 }
 
@@ -136,12 +122,7 @@ static json_t *counts_of(const struct reg *r)
 
 void *kp_overlap_fields(const struct kpath_rt_func *f)
 {
-	const struct reg *r = NULL;
-	pthread_mutex_lock(&mu);
-	for (size_t i = 0; i < nregs && !r; i++)
-		if (regs[i].f == f)
-			r = &regs[i];
-	pthread_mutex_unlock(&mu);
+	const struct reg *r = kp_registry_find(&regs, f);
 	if (!r)
 		return NULL;
 	json_t *edges = json_array(), *loops = json_array(), *counts = counts_of(r);

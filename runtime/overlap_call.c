@@ -141,26 +141,13 @@ struct creg {
 	const struct kpath_rt_olsite *s;
 };
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static struct creg *regs;
-static size_t nregs, capregs;
+static struct kp_registry regs = KP_REGISTRY_INIT;
 
 void kpath_rt_overlap_calls_register2(const struct kpath_rt_func *f, unsigned nsites, const struct kpath_rt_olsite *s)
 {
-	pthread_mutex_lock(&mu);
-	if (nregs == capregs) {
-		size_t cap = capregs ? 2 * capregs : 16;
-		struct creg *r = kp_realloc(regs, cap * sizeof *r);
-		if (!r) { /* the profile then lacks the call counts, nothing else */
-			pthread_mutex_unlock(&mu);
-			kp_rt_drop(1);
-			return;
-		}
-		regs = r;
-		capregs = cap;
-	}
-	regs[nregs++] = (struct creg){f, nsites, s};
-	pthread_mutex_unlock(&mu);
+	struct creg r = {f, nsites, s};
+	if (kp_registry_add(&regs, &r, sizeof r) != 0)
+		kp_rt_drop(1); /* the profile then lacks the call counts, nothing else */
 }
 
 static int cmp2(const void *x, const void *y)
@@ -229,12 +216,7 @@ static json_t *decoded(const struct kpath_rt_func *c, uint64_t off, uint64_t rad
 
 int kp_overlap_calls_fields(const struct kpath_rt_func *f, void *fields)
 {
-	const struct creg *r = NULL;
-	pthread_mutex_lock(&mu);
-	for (size_t i = 0; i < nregs && !r; i++)
-		if (regs[i].f == f)
-			r = &regs[i];
-	pthread_mutex_unlock(&mu);
+	const struct creg *r = kp_registry_find(&regs, f);
 	if (!r)
 		return 0;
 	json_t *sites = json_array();

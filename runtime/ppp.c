@@ -49,48 +49,30 @@ struct reg {
 	struct kpath_rt_ppp p;        /* slot_bl: a heap copy (the module may be unloaded) */
 };
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static struct reg *regs;
-static size_t nregs, capregs;
+static struct kp_registry regs = KP_REGISTRY_INIT;
 
 void kpath_rt_ppp_register(struct kpath_rt_func *f, const struct kpath_rt_ppp *p)
 {
 	kpath_rt_u64 *slots = p->nslots ? kp_malloc((size_t)p->nslots * sizeof *slots) : NULL;
-	pthread_mutex_lock(&mu);
-	if (nregs == capregs) {
-		size_t cap = capregs ? 2 * capregs : 16;
-		struct reg *r = kp_realloc(regs, cap * sizeof *r);
-		if (r) {
-			regs = r;
-			capregs = cap;
-		}
-	}
-	if (nregs == capregs || (p->nslots && !slots)) {
+	struct reg r = {f, *p};
+	r.p.slot_bl = slots;
+	if (slots)
+		memcpy(slots, p->slot_bl, (size_t)p->nslots * sizeof *slots);
+	if ((p->nslots && !slots) || kp_registry_add(&regs, &r, sizeof r) != 0) {
 		/* Without its slot table the function's IDs cannot be mapped
 		 * back: it is left out of the registry and its counts dropped
 		 * (kp_ppp_snapshot refuses an unregistered ppp descriptor). */
-		pthread_mutex_unlock(&mu);
 		free(slots);
 		kp_rt_drop(1);
 		return;
 	}
-	if (p->nslots)
-		memcpy(slots, p->slot_bl, (size_t)p->nslots * sizeof *slots);
-	regs[nregs] = (struct reg){f, *p};
-	regs[nregs++].p.slot_bl = slots;
-	pthread_mutex_unlock(&mu);
 	kpath_rt_register(f);
 }
 
 static const struct kpath_rt_ppp *find(const struct kpath_rt_func *f)
 {
-	const struct kpath_rt_ppp *p = NULL;
-	pthread_mutex_lock(&mu);
-	for (size_t i = 0; i < nregs && !p; i++)
-		if (regs[i].f == f)
-			p = &regs[i].p;
-	pthread_mutex_unlock(&mu);
-	return p;
+	const struct reg *r = kp_registry_find(&regs, f);
+	return r ? &r->p : NULL;
 }
 
 uint64_t kp_ppp_prefix(const struct kpath_rt_func *f)
@@ -103,11 +85,7 @@ uint64_t kp_ppp_prefix(const struct kpath_rt_func *f)
 
 void kp_ppp_moved(const struct kpath_rt_func *from, const struct kpath_rt_func *to)
 {
-	pthread_mutex_lock(&mu);
-	for (size_t i = 0; i < nregs; i++)
-		if (regs[i].f == from)
-			regs[i].f = to;
-	pthread_mutex_unlock(&mu);
+	kp_registry_moved(&regs, from, to);
 }
 
 /* The mode's static fields: "mode", "ppp_interesting", "ppp_interval",
