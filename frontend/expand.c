@@ -47,8 +47,7 @@ struct pp {
 	const struct xp_request *rq;
 	char *tmpdir;    /* a private directory under $TMPDIR */
 	char *tmp;       /* the temporary copy in it */
-	char *tmp2;      /* a second copy, preprocessed in the same run (pp_run2) */
-	char split[48];  /* the identifier that ends the first copy's output in such a run */
+	char *tmp2;      /* a second copy (pp_run_both) */
 	char *tmp_base;  /* its last component (must not leak into expansions) */
 	char *srcdir;    /* the source's directory: first for #include "..." */
 };
@@ -69,12 +68,8 @@ static bool keep_flag(const char **f, int n, int *i)
 
 struct xp_stats xp_stats;
 
-static bool is_idc(char c);
-
-/* Writes the copy the preprocessor reads to path: "#line 1 PATH", text,
- * and the identifier split on a line of its own when given. */
-static bool pp_write(const struct pp *pp, const char *path, const char *text, size_t len, const char *split,
-                     char *err, size_t errsz)
+/* Writes the copy the preprocessor reads to path: "#line 1 PATH" and text. */
+static bool pp_write(const struct pp *pp, const char *path, const char *text, size_t len, char *err, size_t errsz)
 {
 	FILE *f = fopen(path, "w");
 	if (!f) {
@@ -89,8 +84,6 @@ static bool pp_write(const struct pp *pp, const char *path, const char *text, si
 	}
 	fputs("\"\n", f);
 	bool ok = fwrite(text, 1, len, f) == len;
-	if (split)
-		fprintf(f, "\n%s\n", split);
 	ok &= fclose(f) == 0;
 	if (!ok) {
 		snprintf(err, errsz, "cannot write %s", path);
@@ -99,17 +92,15 @@ static bool pp_write(const struct pp *pp, const char *path, const char *text, si
 	return true;
 }
 
-/* Preprocesses text, and text2 when given (then out2 gets its output) in
- * the same run: clang starts once (its start-up costs about as much as
- * preprocessing a large file whose functions are blanked). */
-static bool pp_run_both(struct pp *pp, const char *text, size_t len, struct sb *out, const char *text2,
-                        size_t len2, struct sb *out2, char *err, size_t errsz)
+/* Runs `clang -E -P` on the copy at path; its output in *out.  One input
+ * per run: with two, clang's driver cannot run its compiler in its own
+ * process and starts one more clang for each input (three start-ups for
+ * two files, each about as costly as preprocessing a large file whose
+ * functions are blanked; two single-input runs start two). */
+static bool pp_spawn(struct pp *pp, const char *path, struct sb *out, char *err, size_t errsz)
 {
 	xp_stats.runs++;
 	const struct xp_request *rq = pp->rq;
-	if (!pp_write(pp, pp->tmp, text, len, text2 ? pp->split : NULL, err, errsz) ||
-	    (text2 && !pp_write(pp, pp->tmp2, text2, len2, NULL, err, errsz)))
-		return false;
 	const char *clang = getenv("KPATH_CLANG");
 	const char **argv = malloc((size_t)(rq->nflags + 12) * sizeof *argv);
 	if (!argv) {
@@ -131,9 +122,7 @@ static bool pp_run_both(struct pp *pp, const char *text, size_t len, struct sb *
 	argv[argc++] = "-w";
 	argv[argc++] = "-x";
 	argv[argc++] = "c";
-	argv[argc++] = pp->tmp;
-	if (text2)
-		argv[argc++] = pp->tmp2;
+	argv[argc++] = path;
 	argv[argc] = NULL;
 	int fds[2];
 	if (pipe(fds) != 0) {
@@ -196,22 +185,19 @@ static bool pp_run_both(struct pp *pp, const char *text, size_t len, struct sb *
 			snprintf(err, errsz, "the preprocessor failed on the expanded text");
 		return false;
 	}
-	if (text2) { /* the first copy's output ends with the split identifier */
-		size_t sl = strlen(pp->split);
-		char *at = memmem(out->s, out->n, pp->split, sl);
-		while (at && at > out->s && is_idc(at[-1])) /* a whole identifier */
-			at = memmem(at + 1, out->n - (size_t)(at + 1 - out->s), pp->split, sl);
-		if (!at) {
-			snprintf(err, errsz, "the preprocessor failed on the expanded text");
-			return false;
-		}
-		const char *rest = at + strlen(pp->split);
-		out2->n = 0;
-		sb_put(out2, rest, (size_t)(out->s + out->n - rest));
-		out->n = (size_t)(at - out->s);
-		out->s[out->n] = 0;
-	}
 	return true;
+}
+
+/* Preprocesses text, and text2 when given (then out2 gets its output,
+ * and text2 is read from the second copy's name, as the marked copy of
+ * the first try always was). */
+static bool pp_run_both(struct pp *pp, const char *text, size_t len, struct sb *out, const char *text2,
+                        size_t len2, struct sb *out2, char *err, size_t errsz)
+{
+	if (!pp_write(pp, pp->tmp, text, len, err, errsz) || !pp_spawn(pp, pp->tmp, out, err, errsz))
+		return false;
+	return !text2 ||
+	       (pp_write(pp, pp->tmp2, text2, len2, err, errsz) && pp_spawn(pp, pp->tmp2, out2, err, errsz));
 }
 
 /* Preprocesses text with `clang -E -P`; the output in *out (malloc'd).
@@ -543,9 +529,9 @@ static void append_macro_uses(const struct xp_request *rq, const struct job *j, 
 	free(ids.v);
 }
 
-/* Preprocesses the marked copy m into out; the first time, with the
- * original in the same run (xp_expand), whose tokens go to j->orig (a
- * failure of that run sets j->both_failed). */
+/* Preprocesses the marked copy m into out; the first time, after the
+ * original (xp_expand), whose tokens go to j->orig (a failure of either
+ * sets j->both_failed). */
 static bool pp_marked(const struct xp_request *rq, struct job *j, const struct sb *m, struct sb *out, char *err,
                       size_t errsz)
 {
@@ -723,7 +709,6 @@ static bool make_tmp_name(struct pp *pp, const char *path, char *err, size_t err
 		exit(1);
 	}
 	snprintf(pp->tmp2, n + 8, "%s.2", pp->tmp);
-	snprintf(pp->split, sizeof pp->split, "%sxpsplit", pp->rq->prefix);
 	return true;
 }
 
