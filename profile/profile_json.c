@@ -39,6 +39,7 @@ struct rd {
 	int forced;      /* ... and one was: err holds the first */
 	int forked;      /* the profile says "forked": true (struct kp_profile) */
 	unsigned version; /* the schema: 1 (kpath-profile/1) or 2 */
+	int sliced;       /* read_sliced: read_profile stops before "functions" */
 };
 
 static int bad(struct rd *r, const char *field, const char *what)
@@ -437,6 +438,8 @@ static int read_profile(struct rd *r, json_t *root, struct kp_profile *p)
 		if (why)
 			return bad(r, field, why);
 	}
+	if (r->sliced)
+		return 0; /* the functions come one by one (read_sliced) */
 	json_t *fs = json_object_get(root, "functions");
 	if (!json_is_array(fs))
 		return bad(r, "functions", fs ? "expected an array" : "missing");
@@ -451,9 +454,156 @@ static int read_profile(struct rd *r, json_t *root, struct kp_profile *p)
 	return check_unique(r, p);
 }
 
+/* ---- reading a function at a time -------------------------------------
+ * A whole-file jansson tree costs about ten times the file (issue 14: the
+ * runtime reads the old profile at every exit to accumulate into it).  So
+ * the file is first read as a buffer and split: the top-level object's
+ * members are found by their delimiters (strings, brackets), each parsed
+ * on its own, and the elements of "functions" are parsed and read into the
+ * profile one at a time, each tree freed before the next: the memory is
+ * the file's bytes, the profile, and one function's tree.  Anything but a
+ * clean read (bad JSON, a broken rule, a duplicate key, even a forced
+ * read's first violation) is read again the whole-file way, which alone
+ * says what is wrong: the messages, and which error comes first, stay
+ * those of one json_loadf. */
+
+static const char *skip_ws(const char *s, const char *e)
+{
+	while (s < e && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+		s++;
+	return s;
+}
+
+/* Just past the JSON value at s: a string, an object or an array by its
+ * delimiters (not validated: jansson parses the slice), else a scalar up
+ * to the next delimiter.  NULL when it does not end before e. */
+static const char *value_end(const char *s, const char *e)
+{
+	int depth = 0;
+	for (; s < e; s++) {
+		if (*s == '"') {
+			for (s++; s < e && *s != '"'; s++)
+				if (*s == '\\')
+					s++;
+			if (s >= e)
+				return NULL;
+			if (!depth)
+				return s + 1;
+		} else if (*s == '{' || *s == '[') {
+			depth++;
+		} else if (*s == '}' || *s == ']') {
+			if (--depth < 0)
+				return NULL;
+			if (!depth)
+				return s + 1;
+		} else if (!depth && (*s == ',' || *s == ':' || *s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')) {
+			return s;
+		}
+	}
+	return depth ? NULL : s;
+}
+
+static json_t *load_slice(const char *s, const char *e)
+{
+	return json_loadb(s, (size_t)(e - s), JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
+}
+
+/* The top-level members but "functions" into *root, and [*fs, *fe) the
+ * functions array's elements (between its brackets).  0, or -1: not the
+ * expected shape (the whole-file read says why). */
+static int split_top(const char *s, const char *e, json_t **root, const char **fs, const char **fe)
+{
+	*root = json_object();
+	*fs = *fe = NULL;
+	s = skip_ws(s, e);
+	if (!*root || s == e || *s++ != '{')
+		return -1;
+	for (int first = 1;; first = 0) {
+		s = skip_ws(s, e);
+		if (s < e && *s == '}' && first)
+			break;
+		const char *ke = s < e && *s == '"' ? value_end(s, e) : NULL, *v, *ve;
+		json_t *key = ke ? load_slice(s, ke) : NULL;
+		v = ke ? skip_ws(ke, e) : NULL;
+		if (!json_is_string(key) || v == e || *v != ':' || json_object_get(*root, json_string_value(key)) ||
+		    (!strcmp(json_string_value(key), "functions") && *fs)) {
+			json_decref(key);
+			return -1;
+		}
+		v = skip_ws(v + 1, e);
+		ve = v < e ? value_end(v, e) : NULL;
+		int rc = !ve;
+		if (!rc && !strcmp(json_string_value(key), "functions")) {
+			rc = *v != '[' || ve[-1] != ']';
+			*fs = v + 1;
+			*fe = ve - 1;
+		} else if (!rc) {
+			json_t *x = load_slice(v, ve);
+			rc = !x || json_object_set_new(*root, json_string_value(key), x);
+		}
+		json_decref(key);
+		if (rc)
+			return -1;
+		s = skip_ws(ve, e);
+		if (s < e && *s == ',') {
+			s++;
+			continue;
+		}
+		if (s < e && *s == '}')
+			break;
+		return -1;
+	}
+	return skip_ws(s + 1, e) == e && *fs ? 0 : -1;
+}
+
+/* The profile in buf[len], a function at a time: 0 when read cleanly,
+ * KP_ENOMEM, or 1: read it the whole-file way. */
+static int read_sliced(struct rd *r, const char *buf, size_t len, struct kp_profile *p)
+{
+	const char *e = buf + len, *fs, *fe;
+	json_t *root;
+	int rc = split_top(buf, e, &root, &fs, &fe) ? 1 : read_profile(r, root, p) ? 1 : 0;
+	json_decref(root);
+	fs = rc ? NULL : skip_ws(fs, fe);
+	for (size_t i = 0; fs && fs < fe && rc == 0; i++) {
+		const char *oe = value_end(fs, fe);
+		json_t *o = oe ? load_slice(fs, oe) : NULL;
+		snprintf(r->where, sizeof r->where, "functions[%zu]", i);
+		rc = !o ? 1 : read_func(r, o, p) ? 1 : 0;
+		json_decref(o);
+		fs = oe ? skip_ws(oe, fe) : NULL;
+		if (rc == 0 && fs < fe && *fs++ != ',')
+			rc = 1;
+		else if (rc == 0 && fs < fe)
+			fs = skip_ws(fs, fe);
+	}
+	if (rc == 0 && (rc = check_unique(r, p)) != KP_ENOMEM)
+		rc = rc || r->forced ? 1 : 0;
+	return rc;
+}
+
 int kp_profile_read(const char *path, struct kp_profile *p, char *err, size_t errlen)
 {
 	return kp_profile_read_opts(path, p, 0, err, errlen);
+}
+
+/* The whole file into *buf (malloc'd, *len bytes): 0, KP_ENOMEM or KP_EIO. */
+static int slurp(FILE *f, char **buf, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *b = malloc(cap);
+	while (b) {
+		n += fread(b + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+		char *nb = realloc(b, cap *= 2);
+		if (!nb)
+			free(b);
+		b = nb;
+	}
+	*buf = b;
+	*len = n;
+	return !b ? KP_ENOMEM : ferror(f) ? KP_EIO : 0;
 }
 
 int kp_profile_read_opts(const char *path, struct kp_profile *p, int force, char *err, size_t errlen)
@@ -465,21 +615,32 @@ int kp_profile_read_opts(const char *path, struct kp_profile *p, int force, char
 		seterr(err, errlen, "%s: %s", path, strerror(e));
 		return e == ENOENT ? KP_ENOENT : KP_EIO;
 	}
-	json_error_t je;
-	json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-	int ioerr = ferror(f);
+	char *buf;
+	size_t len;
+	int rc = slurp(f, &buf, &len);
 	fclose(f);
-	if (!root) {
-		if (ioerr) {
-			seterr(err, errlen, "%s: read error", path);
-			return KP_EIO;
-		}
-		seterr(err, errlen, "%s:%d:%d: invalid JSON: %s", path, je.line, je.column, je.text);
-		return KP_EJSON;
+	if (rc) {
+		free(buf);
+		seterr(err, errlen, rc == KP_EIO ? "%s: read error" : "%s: out of memory", path);
+		return rc;
 	}
-	struct rd r = { .path = path, .err = err, .errlen = errlen, .force = force };
-	int rc = read_profile(&r, root, p);
-	json_decref(root);
+	struct rd r = { .path = path, .err = err, .errlen = errlen, .force = force, .sliced = 1 };
+	rc = read_sliced(&r, buf, len, p);
+	if (rc == 1) { /* not clean: the whole-file read says why (or reads it forced) */
+		kp_profile_free(p);
+		kp_profile_init(p, KP_KDEFAULT);
+		json_error_t je;
+		json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+		if (!root) {
+			free(buf);
+			seterr(err, errlen, "%s:%d:%d: invalid JSON: %s", path, je.line, je.column, je.text);
+			return KP_EJSON;
+		}
+		r = (struct rd){ .path = path, .err = err, .errlen = errlen, .force = force };
+		rc = read_profile(&r, root, p);
+		json_decref(root);
+	}
+	free(buf);
 	if (rc == KP_ENOMEM)
 		seterr(err, errlen, "%s: out of memory", path);
 	return rc == 0 && r.forced ? KP_FORCED : rc;
