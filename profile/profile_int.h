@@ -121,6 +121,10 @@ const char *kp_kiter_read(const json_t *o, void **out, char *field, size_t field
 const char *kp_program_read(const json_t *prog, struct kp_profile *p, char *field, size_t fieldlen);
 #endif
 
+/* profile_json.c: how many reads were not clean a function at a time and
+ * went the whole-file way (tests check that clean files never do). */
+extern unsigned long kp_read_fallbacks;
+
 /* ---- atomic writes (tmp_name.c) ---------------------------------------- */
 
 /* The temporary file for an atomic write of path: "PATH.tmp.HOST.PID.N"

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,7 @@ struct rd {
 	int forked;      /* the profile says "forked": true (struct kp_profile) */
 	unsigned version; /* the schema: 1 (kpath-profile/1) or 2 */
 	int sliced;       /* read_sliced: read_profile stops before "functions" */
+	const char *kipf_s, *kipf_e; /* read_sliced: the "kipf" elements' bytes */
 };
 
 static int bad(struct rd *r, const char *field, const char *what)
@@ -264,6 +266,8 @@ static int read_cfg(struct rd *r, json_t *o, struct kp_func *f)
 }
 
 static int read_counts(struct rd *r, json_t *o, json_t *src, struct kp_profile *p, struct kp_func *f);
+static int slice_forest(struct rd *r, const char *s, const char *e, struct kp_ipf *t, uint32_t parent,
+			unsigned depth, unsigned k, uint64_t num_paths);
 
 /* A rule broken in a mode's field, named as the file names it (the mode
  * readers say "out of memory" when jansson fails). */
@@ -349,11 +353,14 @@ static int read_counts(struct rd *r, json_t *o, json_t *src, struct kp_profile *
 	if ((rc = read_paths(r, json_object_get(o, "paths"), f)))
 		return rc;
 	json_t *kipf = json_object_get(o, "kipf");
-	if (!kipf)
+	if (!kipf && !r->sliced)
 		return bad(r, "kipf", "missing");
 	size_t len = strlen(r->where);
 	snprintf(r->where + len, sizeof r->where - len, ".kipf");
-	rc = read_forest(r, kipf, &f->ipf, 0, 1, p->k, f->num_paths);
+	if (r->sliced) /* read_sliced: the forest's bytes, not a tree */
+		rc = slice_forest(r, r->kipf_s, r->kipf_e, &f->ipf, 0, 1, p->k, f->num_paths);
+	else
+		rc = read_forest(r, kipf, &f->ipf, 0, 1, p->k, f->num_paths);
 	r->where[len] = 0;
 	if (rc == 0 && f->ppp) {
 		char field[64];
@@ -508,16 +515,18 @@ static json_t *load_slice(const char *s, const char *e)
 	return json_loadb(s, (size_t)(e - s), JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
 }
 
-/* The top-level members but "functions" into *root, and [*fs, *fe) the
- * functions array's elements (between its brackets).  0, or -1: not the
- * expected shape (the whole-file read says why). */
-static int split_top(const char *s, const char *e, json_t **root, const char **fs, const char **fe)
+/* The members of the object at s but the one named special into *obj,
+ * and [*ss, *se) the elements of special's array (between its brackets;
+ * NULL when absent).  Just past the object, or NULL: not the expected
+ * shape (the whole-file read says why). */
+static const char *split_object(const char *s, const char *e, const char *special, json_t **obj, const char **ss,
+				const char **se)
 {
-	*root = json_object();
-	*fs = *fe = NULL;
+	*obj = json_object();
+	*ss = *se = NULL;
 	s = skip_ws(s, e);
-	if (!*root || s == e || *s++ != '{')
-		return -1;
+	if (!*obj || s == e || *s++ != '{')
+		return NULL;
 	for (int first = 1;; first = 0) {
 		s = skip_ws(s, e);
 		if (s < e && *s == '}' && first)
@@ -525,25 +534,25 @@ static int split_top(const char *s, const char *e, json_t **root, const char **f
 		const char *ke = s < e && *s == '"' ? value_end(s, e) : NULL, *v, *ve;
 		json_t *key = ke ? load_slice(s, ke) : NULL;
 		v = ke ? skip_ws(ke, e) : NULL;
-		if (!json_is_string(key) || v == e || *v != ':' || json_object_get(*root, json_string_value(key)) ||
-		    (!strcmp(json_string_value(key), "functions") && *fs)) {
+		if (!json_is_string(key) || v == e || *v != ':' || json_object_get(*obj, json_string_value(key)) ||
+		    (!strcmp(json_string_value(key), special) && *ss)) {
 			json_decref(key);
-			return -1;
+			return NULL;
 		}
 		v = skip_ws(v + 1, e);
 		ve = v < e ? value_end(v, e) : NULL;
 		int rc = !ve;
-		if (!rc && !strcmp(json_string_value(key), "functions")) {
+		if (!rc && !strcmp(json_string_value(key), special)) {
 			rc = *v != '[' || ve[-1] != ']';
-			*fs = v + 1;
-			*fe = ve - 1;
+			*ss = v + 1;
+			*se = ve - 1;
 		} else if (!rc) {
 			json_t *x = load_slice(v, ve);
-			rc = !x || json_object_set_new(*root, json_string_value(key), x);
+			rc = !x || json_object_set_new(*obj, json_string_value(key), x);
 		}
 		json_decref(key);
 		if (rc)
-			return -1;
+			return NULL;
 		s = skip_ws(ve, e);
 		if (s < e && *s == ',') {
 			s++;
@@ -551,9 +560,128 @@ static int split_top(const char *s, const char *e, json_t **root, const char **f
 		}
 		if (s < e && *s == '}')
 			break;
-		return -1;
+		return NULL;
 	}
-	return skip_ws(s + 1, e) == e && *fs ? 0 : -1;
+	return s + 1;
+}
+
+static int split_top(const char *s, const char *e, json_t **root, const char **fs, const char **fe)
+{
+	s = split_object(s, e, "functions", root, fs, fe);
+	return s && skip_ws(s, e) == e && *fs ? 0 : -1;
+}
+
+/* A JSON integer in 0..INT64_MAX at *s (advanced past it), or a string of
+ * decimal digits as get_u64 takes it; -1 for anything else. */
+static int slice_u64(const char **s, const char *e, uint64_t *out)
+{
+	const char *p = *s;
+	uint64_t v = 0;
+	if (p < e && *p == '"') {
+		char d[24], *end;
+		const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
+		if (!q || q - p - 1 >= (ptrdiff_t)sizeof d || p[1] < '0' || p[1] > '9')
+			return -1;
+		memcpy(d, p + 1, (size_t)(q - p - 1));
+		d[q - p - 1] = 0;
+		errno = 0;
+		unsigned long long x = strtoull(d, &end, 10);
+		if (*end || errno)
+			return -1;
+		*out = x;
+		*s = q + 1;
+		return 0;
+	}
+	if (p == e || *p < '0' || *p > '9' || (*p == '0' && p + 1 < e && p[1] >= '0' && p[1] <= '9'))
+		return -1;
+	for (; p < e && *p >= '0' && *p <= '9'; p++) {
+		if (v > ((uint64_t)INT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (p < e && (*p == '.' || *p == 'e' || *p == 'E'))
+		return -1;
+	*s = p;
+	*out = v;
+	return 0;
+}
+
+/* read_forest for the elements [s, e) of a "kipf" or "children" array,
+ * without a jansson tree (a function's forest is most of a profile, and
+ * can be one function's whole): nodes {"id", "count", "children"} with
+ * those keys before "children", other keys skipped.  0, KP_ENOMEM, or 1:
+ * not clean (a rule, an unusual form: the whole-file read says why). */
+static int slice_forest(struct rd *r, const char *s, const char *e, struct kp_ipf *t, uint32_t parent,
+			unsigned depth, unsigned k, uint64_t num_paths)
+{
+	s = skip_ws(s, e);
+	if (s < e && depth > k)
+		return 1;
+	while (s < e) {
+		uint64_t id = 0, count = 0;
+		int have = 0;
+		uint32_t v = KP_NONE;
+		if (*s++ != '{')
+			return 1;
+		for (s = skip_ws(s, e); s < e && *s != '}';) {
+			const char *ke = *s == '"' ? value_end(s, e) : NULL, *ve;
+			char key[12] = "";
+			if (!ke || memchr(s, '\\', (size_t)(ke - s)))
+				return 1; /* an escaped key could spell "id" */
+			if (ke - s - 2 < (ptrdiff_t)sizeof key) {
+				memcpy(key, s + 1, (size_t)(ke - s - 2));
+				key[ke - s - 2] = 0;
+			}
+			s = skip_ws(ke, e);
+			if (s == e || *s++ != ':')
+				return 1;
+			s = skip_ws(s, e);
+			if (!strcmp(key, "id") || !strcmp(key, "count")) {
+				int bit = key[0] == 'i' ? 1 : 2;
+				if (have & (bit | 4) || slice_u64(&s, e, bit == 1 ? &id : &count))
+					return 1;
+				have |= bit;
+			} else if (!strcmp(key, "children")) {
+				if (have != 3 || s == e || *s != '[' || !(ve = value_end(s, e)))
+					return 1;
+				if (kp_ipf_find(t, parent, id) != KP_NONE ||
+				    kp_rule_node(id, count, t->nodes[parent].count, parent == 0, num_paths, r->forked))
+					return 1;
+				if (kp_ipf_child(t, parent, id, &v) != 0)
+					return KP_ENOMEM;
+				t->nodes[v].count = count;
+				have |= 4;
+				int rc = slice_forest(r, s + 1, ve - 1, t, v, depth + 1, k, num_paths);
+				if (rc)
+					return rc;
+				s = ve;
+			} else if (!(ve = value_end(s, e))) {
+				return 1;
+			} else {
+				s = ve;
+			}
+			s = skip_ws(s, e);
+			if (s < e && *s == ',')
+				s = skip_ws(s + 1, e);
+			else if (s == e || *s != '}')
+				return 1;
+		}
+		if (s == e || (have & 3) != 3)
+			return 1;
+		if (!(have & 4)) { /* a leaf without "children" */
+			if (kp_ipf_find(t, parent, id) != KP_NONE ||
+			    kp_rule_node(id, count, t->nodes[parent].count, parent == 0, num_paths, r->forked))
+				return 1;
+			if (kp_ipf_child(t, parent, id, &v) != 0)
+				return KP_ENOMEM;
+			t->nodes[v].count = count;
+		}
+		s = skip_ws(s + 1, e);
+		if (s < e && *s++ != ',')
+			return 1;
+		s = skip_ws(s, e);
+	}
+	return 0;
 }
 
 /* The profile in buf[len], a function at a time: 0 when read cleanly,
@@ -567,9 +695,12 @@ static int read_sliced(struct rd *r, const char *buf, size_t len, struct kp_prof
 	fs = rc ? NULL : skip_ws(fs, fe);
 	for (size_t i = 0; fs && fs < fe && rc == 0; i++) {
 		const char *oe = value_end(fs, fe);
-		json_t *o = oe ? load_slice(fs, oe) : NULL;
+		json_t *o = NULL;
+		if (!oe || split_object(fs, oe, "kipf", &o, &r->kipf_s, &r->kipf_e) != oe || !r->kipf_s)
+			rc = 1;
 		snprintf(r->where, sizeof r->where, "functions[%zu]", i);
-		rc = !o ? 1 : read_func(r, o, p) ? 1 : 0;
+		rc = rc ? 1 : read_func(r, o, p);
+		rc = rc == KP_ENOMEM ? rc : rc ? 1 : 0;
 		json_decref(o);
 		fs = oe ? skip_ws(oe, fe) : NULL;
 		if (rc == 0 && fs < fe && *fs++ != ',')
@@ -586,6 +717,8 @@ int kp_profile_read(const char *path, struct kp_profile *p, char *err, size_t er
 {
 	return kp_profile_read_opts(path, p, 0, err, errlen);
 }
+
+unsigned long kp_read_fallbacks;
 
 /* The whole file into *buf (malloc'd, *len bytes): 0, KP_ENOMEM or KP_EIO. */
 static int slurp(FILE *f, char **buf, size_t *len)
@@ -627,6 +760,7 @@ int kp_profile_read_opts(const char *path, struct kp_profile *p, int force, char
 	struct rd r = { .path = path, .err = err, .errlen = errlen, .force = force, .sliced = 1 };
 	rc = read_sliced(&r, buf, len, p);
 	if (rc == 1) { /* not clean: the whole-file read says why (or reads it forced) */
+		kp_read_fallbacks++;
 		kp_profile_free(p);
 		kp_profile_init(p, KP_KDEFAULT);
 		json_error_t je;

@@ -429,8 +429,12 @@ static void compare(struct kp_profile *p, const char *what)
 		fputs(which ? t : s, f);
 		fclose(f);
 		struct kp_profile q;
+		unsigned long fallbacks = kp_read_fallbacks;
 		int rr = kp_profile_read_opts(path, &q, 1, err, sizeof err);
 		CHECK(rr == 0 || rr == KP_FORCED);
+		/* a clean file is read a function at a time, its forests
+		 * without jansson trees (profile_json.c, read_sliced) */
+		CHECK(rr == KP_FORCED || kp_read_fallbacks == fallbacks);
 		if (rr != 0 && rr != KP_FORCED)
 			fprintf(stderr, "%s: read back: %s\n", what, err);
 		free(u);
