@@ -494,13 +494,13 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s\n", err);
 		kp_profile_free(&p);
 	}
-	for (int round = 0; round < 300; round++) {
+	for (int round = 0; round < 120; round++) {
 		struct kp_profile p;
 		random_profile(&p);
 		char what[32];
 		snprintf(what, sizeof what, "random profile %d", round);
 		compare(&p, what);
-		if (round % 50 == 0)
+		if (round % 40 == 0)
 			failures_test(&p);
 		kp_profile_free(&p);
 	}
