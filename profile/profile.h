@@ -9,7 +9,8 @@
  * building, the allocation hook); readers need only this header.
  *
  * On disk (JSON, written in canonical order so that equal profiles are
- * byte-identical):
+ * byte-identical; compact, one function per line, profile_write.c; shown
+ * here spaced out):
  *
  *   { "schema": "kpath-profile/2", "k": 4, "runs": 1, "dropped": 0,
  *     "program": { "totals": { "runs": 1, "threads": 1 } },

@@ -102,37 +102,6 @@ const char *kp_rule_cfg(const struct kp_cfg *c, uint64_t num_paths, char *field,
 	return NULL;
 }
 
-static json_t *u64_json(uint64_t v)
-{
-	if (v <= (uint64_t)INT64_MAX)
-		return json_integer((json_int_t)v);
-	char buf[24];
-	snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
-	return json_string(buf);
-}
-
-json_t *kp_cfg_json(const struct kp_cfg *c)
-{
-	json_t *o = json_object(), *blocks = json_array(), *edges = json_array();
-	if (!o || !blocks || !edges || json_object_set(o, "blocks", blocks) || json_object_set(o, "edges", edges))
-		goto fail;
-	for (uint32_t b = 0; b < c->nblocks; b++)
-		if (json_array_append_new(blocks, json_pack("[ii]", (json_int_t)c->line[b], (json_int_t)c->last_line[b])))
-			goto fail;
-	for (uint32_t e = 0; e < c->nedges; e++)
-		if (json_array_append_new(edges, json_pack("[iio]", (json_int_t)c->edges[e].src,
-		                                           (json_int_t)c->edges[e].dst, u64_json(c->edges[e].val))))
-			goto fail;
-	json_decref(blocks);
-	json_decref(edges);
-	return o;
-fail:
-	json_decref(o);
-	json_decref(blocks);
-	json_decref(edges);
-	return NULL;
-}
-
 /* A JSON integer in [0, max], or a decimal string of one (vals above
  * INT64_MAX are strings, as everywhere in the profile). */
 static int get_uint(json_t *v, uint64_t max, uint64_t *out)

@@ -11,7 +11,9 @@
  *   profile.c        kp_profile in memory: construction, lookup, canonical
  *                    order, compatibility, merging
  *   join.c           the functions two profiles have in common (merge-join)
- *   profile_json.c   reading (with validation) and writing JSON, atomically
+ *   profile_json.c   reading JSON, with validation
+ *   profile_write.c  writing JSON as a stream (compact, a function a line),
+ *                    atomically
  *   profile_check.c  the invariants JSON types cannot state
  *   profile_cfg.c, profile_ppp.c, profile_overlap.c
  *                    a function's "cfg" and the fields of modes ppp, overlap
@@ -78,12 +80,11 @@ const char *kp_rule_node(uint64_t id, uint64_t count, uint64_t parent_count, int
 			 int forked);
 const char *kp_rule_path(const struct kp_path *q, uint64_t num_paths);
 const char *kp_rule_hex16(const char *s);
-/* profile_cfg.c: a function's "cfg" as JSON (NULL on allocation failure),
- * and back: 0, or KP_ESCHEMA / KP_ENOMEM with the JSON path below "cfg"
- * and the reason in where (".edges[3]: expected ..."); only the types are
- * checked here, the rules by kp_rule_cfg. */
+/* profile_cfg.c: a function's "cfg" from JSON (profile_write.c writes
+ * it): 0, or KP_ESCHEMA / KP_ENOMEM with the JSON path below "cfg" and the
+ * reason in where (".edges[3]: expected ..."); only the types are checked
+ * here, the rules by kp_rule_cfg. */
 struct json_t;
-struct json_t *kp_cfg_json(const struct kp_cfg *c);
 int kp_cfg_from_json(struct json_t *o, struct kp_cfg *c, char *where, size_t wlen);
 /* a + b, saturated at UINT64_MAX (merging never wraps a count: a wrapped
  * sum could fall below a child's, or to 0). */
@@ -120,12 +121,15 @@ const char *kp_payload_read(const json_t *o, const char **mode, json_t **flat, c
 void kp_payload_field(char *field, size_t fieldlen);
 /* The kiter fields of flat object o: NULL (kept in *out) or the reason. */
 const char *kp_kiter_read(const json_t *o, void **out, char *field, size_t fieldlen);
-/* The "program" object of p (NULL when there is nothing to write or no
- * memory: the caller tells them apart by p->totals), and back: NULL or the
- * rule broken, with its JSON path in field.  p->runs is read before. */
-json_t *kp_program_json(const struct kp_profile *p);
+/* The "program" object (profile_write.c writes it from p->totals): NULL
+ * or the rule broken, with its JSON path in field.  p->runs is read
+ * before. */
 const char *kp_program_read(const json_t *prog, struct kp_profile *p, char *field, size_t fieldlen);
 #endif
+
+/* profile_json.c: how many reads were not clean a function at a time and
+ * went the whole-file way (tests check that clean files never do). */
+extern unsigned long kp_read_fallbacks;
 
 /* ---- atomic writes (tmp_name.c) ---------------------------------------- */
 

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,140 +19,6 @@
 
 #include "profile_int.h"
 
-/* ---- writing ---------------------------------------------------------- */
-
-static json_t *u64_json(uint64_t v)
-{
-	if (v <= (uint64_t)INT64_MAX)
-		return json_integer((json_int_t)v);
-	char buf[32];
-	snprintf(buf, sizeof buf, "%" PRIu64, v);
-	return json_string(buf);
-}
-
-/* The children of v as a JSON array; NULL on ENOMEM. */
-static json_t *forest_json(const struct kp_ipf *t, uint32_t v)
-{
-	json_t *a = json_array();
-	if (!a)
-		return NULL;
-	for (uint32_t c = t->nodes[v].first_child; c != KP_NONE; c = t->nodes[c].next_sibling) {
-		json_t *o = json_object(), *kids = forest_json(t, c);
-		if (!o || !kids || json_object_set_new(o, "id", u64_json(t->nodes[c].id)) ||
-		    json_object_set_new(o, "count", u64_json(t->nodes[c].count)) ||
-		    json_object_set_new(o, "children", kids) || json_array_append_new(a, o)) {
-			json_decref(a);
-			return NULL;
-		}
-	}
-	return a;
-}
-
-/* "mode" and the mode's payload, nested (profile_mode.c): 0, or -1 when
- * out of memory. */
-static int mode_json(json_t *o, const struct kp_func *f)
-{
-	const char *mode = kp_func_mode(f);
-	json_t *flat = f->kiter     ? json_incref((json_t *)f->kiter)
-	               : f->overlap ? json_incref((json_t *)f->overlap)
-	               : f->ppp     ? kp_ppp_json(f)
-	                            : NULL;
-	if (json_object_set_new(o, "mode", json_string(mode))) {
-		json_decref(flat);
-		return -1;
-	}
-	if (!strcmp(mode, "kipf"))
-		return 0;
-	json_t *x = flat ? kp_payload_nest(flat, mode) : NULL;
-	json_decref(flat);
-	return x && json_object_set_new(o, mode, x) == 0 ? 0 : -1;
-}
-
-static json_t *func_json(const struct kp_func *f)
-{
-	json_t *o = json_object(), *paths = json_array(), *kipf = forest_json(&f->ipf, 0);
-	if (!o || !paths || !kipf)
-		goto fail;
-	for (uint32_t i = 0; i < f->npaths; i++) {
-		json_t *q = json_object(), *lines = json_array();
-		if (!q || !lines || json_object_set_new(q, "id", u64_json(f->paths[i].id)) ||
-		    json_array_append_new(paths, q)) {
-			json_decref(q);
-			json_decref(lines);
-			goto fail;
-		}
-		for (uint32_t j = 0; j < f->paths[i].nlines; j++)
-			if (json_array_append_new(lines, json_integer(f->paths[i].lines[j]))) {
-				json_decref(lines);
-				goto fail;
-			}
-		if (json_object_set_new(q, "lines", lines))
-			goto fail;
-		if (f->paths[i].last_lines) {
-			json_t *spans = json_array();
-			if (!spans || json_object_set_new(q, "spans", spans))
-				goto fail;
-			for (uint32_t j = 0; j < f->paths[i].nlines; j++)
-				if (json_array_append_new(spans, json_pack("[ii]", (json_int_t)f->paths[i].lines[j],
-									   (json_int_t)f->paths[i].last_lines[j])))
-					goto fail;
-		}
-	}
-	if (json_object_set_new(o, "name", json_string(f->name)) ||
-	    json_object_set_new(o, "file", json_string(f->file)) ||
-	    json_object_set_new(o, "line", json_integer(f->line)) ||
-	    json_object_set_new(o, "checksum", json_string(f->checksum)) ||
-	    json_object_set_new(o, "num_paths", u64_json(f->num_paths)) ||
-	    json_object_set_new(o, "invalid_paths", u64_json(f->invalid_paths)) ||
-	    json_object_set_new(o, "emitted", u64_json(f->emitted)) ||
-	    (f->source_hash[0] && json_object_set_new(o, "source_hash", json_string(f->source_hash))))
-		goto fail;
-	if (mode_json(o, f))
-		goto fail;
-	json_object_set_new(o, "paths", paths);
-	json_object_set_new(o, "kipf", kipf);
-	if (f->cfg.nblocks) { /* optional, last: docs/profile-schema.md */
-		json_t *cfg = kp_cfg_json(&f->cfg);
-		if (!cfg || json_object_set_new(o, "cfg", cfg)) {
-			json_decref(o);
-			return NULL;
-		}
-	}
-	return o;
-fail:
-	json_decref(o);
-	json_decref(paths);
-	json_decref(kipf);
-	return NULL;
-}
-
-static json_t *profile_json(struct kp_profile *p)
-{
-	kp_profile_sort(p);
-	json_t *o = json_object(), *fs = json_array();
-	if (!o || !fs)
-		goto fail;
-	if (json_object_set_new(o, "schema", json_string(KP_SCHEMA)) ||
-	    json_object_set_new(o, "k", json_integer(p->k)) || json_object_set_new(o, "runs", u64_json(p->runs)) ||
-	    json_object_set_new(o, "dropped", u64_json(p->dropped)) ||
-	    (p->forked && json_object_set_new(o, "forked", json_true())))
-		goto fail;
-	if (p->totals.runs || p->totals.threads) { /* profile_mode.c */
-		json_t *prog = kp_program_json(p);
-		if (!prog || json_object_set_new(o, "program", prog))
-			goto fail;
-	}
-	for (size_t i = 0; i < p->nfuncs; i++)
-		if (json_array_append_new(fs, func_json(&p->funcs[i])))
-			goto fail;
-	json_object_set_new(o, "functions", fs);
-	return o;
-fail:
-	json_decref(o);
-	json_decref(fs);
-	return NULL;
-}
-
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
 {
 	if (!err || !errlen)
@@ -160,30 +27,6 @@ static void seterr(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
-}
-
-int kp_profile_write_file(void *stdio_file, struct kp_profile *p, char *err, size_t errlen)
-{
-	json_t *o = profile_json(p);
-	if (!o) {
-		seterr(err, errlen, "out of memory while writing the profile");
-		return KP_ENOMEM;
-	}
-	int rc = json_dumpf(o, stdio_file, JSON_INDENT(1)) == 0 && fputc('\n', stdio_file) != EOF ? 0 : KP_EIO;
-	json_decref(o);
-	if (rc)
-		seterr(err, errlen, "write error: %s", strerror(errno));
-	return rc;
-}
-
-static int fill_profile(void *f, void *p, char *why, size_t whylen)
-{
-	return kp_profile_write_file(f, p, why, whylen);
-}
-
-int kp_profile_write_atomic(const char *path, struct kp_profile *p, char *err, size_t errlen)
-{
-	return kp_atomic_write(path, fill_profile, p, err, errlen);
 }
 
 /* ---- reading ---------------------------------------------------------- */
@@ -197,6 +40,8 @@ struct rd {
 	int forced;      /* ... and one was: err holds the first */
 	int forked;      /* the profile says "forked": true (struct kp_profile) */
 	unsigned version; /* the schema: 1 (kpath-profile/1) or 2 */
+	int sliced;       /* read_sliced: read_profile stops before "functions" */
+	const char *kipf_s, *kipf_e; /* read_sliced: the "kipf" elements' bytes */
 };
 
 static int bad(struct rd *r, const char *field, const char *what)
@@ -421,6 +266,8 @@ static int read_cfg(struct rd *r, json_t *o, struct kp_func *f)
 }
 
 static int read_counts(struct rd *r, json_t *o, json_t *src, struct kp_profile *p, struct kp_func *f);
+static int slice_forest(struct rd *r, const char *s, const char *e, struct kp_ipf *t, uint32_t parent,
+			unsigned depth, unsigned k, uint64_t num_paths);
 
 /* A rule broken in a mode's field, named as the file names it (the mode
  * readers say "out of memory" when jansson fails). */
@@ -506,11 +353,14 @@ static int read_counts(struct rd *r, json_t *o, json_t *src, struct kp_profile *
 	if ((rc = read_paths(r, json_object_get(o, "paths"), f)))
 		return rc;
 	json_t *kipf = json_object_get(o, "kipf");
-	if (!kipf)
+	if (!kipf && !r->sliced)
 		return bad(r, "kipf", "missing");
 	size_t len = strlen(r->where);
 	snprintf(r->where + len, sizeof r->where - len, ".kipf");
-	rc = read_forest(r, kipf, &f->ipf, 0, 1, p->k, f->num_paths);
+	if (r->sliced) /* read_sliced: the forest's bytes, not a tree */
+		rc = slice_forest(r, r->kipf_s, r->kipf_e, &f->ipf, 0, 1, p->k, f->num_paths);
+	else
+		rc = read_forest(r, kipf, &f->ipf, 0, 1, p->k, f->num_paths);
 	r->where[len] = 0;
 	if (rc == 0 && f->ppp) {
 		char field[64];
@@ -595,6 +445,8 @@ static int read_profile(struct rd *r, json_t *root, struct kp_profile *p)
 		if (why)
 			return bad(r, field, why);
 	}
+	if (r->sliced)
+		return 0; /* the functions come one by one (read_sliced) */
 	json_t *fs = json_object_get(root, "functions");
 	if (!json_is_array(fs))
 		return bad(r, "functions", fs ? "expected an array" : "missing");
@@ -609,9 +461,282 @@ static int read_profile(struct rd *r, json_t *root, struct kp_profile *p)
 	return check_unique(r, p);
 }
 
+/* ---- reading a function at a time -------------------------------------
+ * A whole-file jansson tree costs about ten times the file (issue 14: the
+ * runtime reads the old profile at every exit to accumulate into it).  So
+ * the file is first read as a buffer and split: the top-level object's
+ * members are found by their delimiters (strings, brackets), each parsed
+ * on its own, and the elements of "functions" are parsed and read into the
+ * profile one at a time, each tree freed before the next: the memory is
+ * the file's bytes, the profile, and one function's tree.  Anything but a
+ * clean read (bad JSON, a broken rule, a duplicate key, even a forced
+ * read's first violation) is read again the whole-file way, which alone
+ * says what is wrong: the messages, and which error comes first, stay
+ * those of one json_loadf. */
+
+static const char *skip_ws(const char *s, const char *e)
+{
+	while (s < e && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+		s++;
+	return s;
+}
+
+/* Just past the JSON value at s: a string, an object or an array by its
+ * delimiters (not validated: jansson parses the slice), else a scalar up
+ * to the next delimiter.  NULL when it does not end before e. */
+static const char *value_end(const char *s, const char *e)
+{
+	int depth = 0;
+	for (; s < e; s++) {
+		if (*s == '"') {
+			for (s++; s < e && *s != '"'; s++)
+				if (*s == '\\')
+					s++;
+			if (s >= e)
+				return NULL;
+			if (!depth)
+				return s + 1;
+		} else if (*s == '{' || *s == '[') {
+			depth++;
+		} else if (*s == '}' || *s == ']') {
+			if (--depth < 0)
+				return NULL;
+			if (!depth)
+				return s + 1;
+		} else if (!depth && (*s == ',' || *s == ':' || *s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')) {
+			return s;
+		}
+	}
+	return depth ? NULL : s;
+}
+
+static json_t *load_slice(const char *s, const char *e)
+{
+	return json_loadb(s, (size_t)(e - s), JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
+}
+
+/* The members of the object at s but the one named special into *obj,
+ * and [*ss, *se) the elements of special's array (between its brackets;
+ * NULL when absent).  Just past the object, or NULL: not the expected
+ * shape (the whole-file read says why). */
+static const char *split_object(const char *s, const char *e, const char *special, json_t **obj, const char **ss,
+				const char **se)
+{
+	*obj = json_object();
+	*ss = *se = NULL;
+	s = skip_ws(s, e);
+	if (!*obj || s == e || *s++ != '{')
+		return NULL;
+	for (int first = 1;; first = 0) {
+		s = skip_ws(s, e);
+		if (s < e && *s == '}' && first)
+			break;
+		const char *ke = s < e && *s == '"' ? value_end(s, e) : NULL, *v, *ve;
+		json_t *key = ke ? load_slice(s, ke) : NULL;
+		v = ke ? skip_ws(ke, e) : NULL;
+		if (!json_is_string(key) || v == e || *v != ':' || json_object_get(*obj, json_string_value(key)) ||
+		    (!strcmp(json_string_value(key), special) && *ss)) {
+			json_decref(key);
+			return NULL;
+		}
+		v = skip_ws(v + 1, e);
+		ve = v < e ? value_end(v, e) : NULL;
+		int rc = !ve;
+		if (!rc && !strcmp(json_string_value(key), special)) {
+			rc = *v != '[' || ve[-1] != ']';
+			*ss = v + 1;
+			*se = ve - 1;
+		} else if (!rc) {
+			json_t *x = load_slice(v, ve);
+			rc = !x || json_object_set_new(*obj, json_string_value(key), x);
+		}
+		json_decref(key);
+		if (rc)
+			return NULL;
+		s = skip_ws(ve, e);
+		if (s < e && *s == ',') {
+			s++;
+			continue;
+		}
+		if (s < e && *s == '}')
+			break;
+		return NULL;
+	}
+	return s + 1;
+}
+
+static int split_top(const char *s, const char *e, json_t **root, const char **fs, const char **fe)
+{
+	s = split_object(s, e, "functions", root, fs, fe);
+	return s && skip_ws(s, e) == e && *fs ? 0 : -1;
+}
+
+/* A JSON integer in 0..INT64_MAX at *s (advanced past it), or a string of
+ * decimal digits as get_u64 takes it; -1 for anything else. */
+static int slice_u64(const char **s, const char *e, uint64_t *out)
+{
+	const char *p = *s;
+	uint64_t v = 0;
+	if (p < e && *p == '"') {
+		char d[24], *end;
+		const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
+		if (!q || q - p - 1 >= (ptrdiff_t)sizeof d || p[1] < '0' || p[1] > '9')
+			return -1;
+		memcpy(d, p + 1, (size_t)(q - p - 1));
+		d[q - p - 1] = 0;
+		errno = 0;
+		unsigned long long x = strtoull(d, &end, 10);
+		if (*end || errno)
+			return -1;
+		*out = x;
+		*s = q + 1;
+		return 0;
+	}
+	if (p == e || *p < '0' || *p > '9' || (*p == '0' && p + 1 < e && p[1] >= '0' && p[1] <= '9'))
+		return -1;
+	for (; p < e && *p >= '0' && *p <= '9'; p++) {
+		if (v > ((uint64_t)INT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (p < e && (*p == '.' || *p == 'e' || *p == 'E'))
+		return -1;
+	*s = p;
+	*out = v;
+	return 0;
+}
+
+/* read_forest for the elements [s, e) of a "kipf" or "children" array,
+ * without a jansson tree (a function's forest is most of a profile, and
+ * can be one function's whole): nodes {"id", "count", "children"} with
+ * those keys before "children", other keys skipped.  0, KP_ENOMEM, or 1:
+ * not clean (a rule, an unusual form: the whole-file read says why). */
+static int slice_forest(struct rd *r, const char *s, const char *e, struct kp_ipf *t, uint32_t parent,
+			unsigned depth, unsigned k, uint64_t num_paths)
+{
+	s = skip_ws(s, e);
+	if (s < e && depth > k)
+		return 1;
+	while (s < e) {
+		uint64_t id = 0, count = 0;
+		int have = 0;
+		uint32_t v = KP_NONE;
+		if (*s++ != '{')
+			return 1;
+		for (s = skip_ws(s, e); s < e && *s != '}';) {
+			const char *ke = *s == '"' ? value_end(s, e) : NULL, *ve;
+			char key[12] = "";
+			if (!ke || memchr(s, '\\', (size_t)(ke - s)))
+				return 1; /* an escaped key could spell "id" */
+			if (ke - s - 2 < (ptrdiff_t)sizeof key) {
+				memcpy(key, s + 1, (size_t)(ke - s - 2));
+				key[ke - s - 2] = 0;
+			}
+			s = skip_ws(ke, e);
+			if (s == e || *s++ != ':')
+				return 1;
+			s = skip_ws(s, e);
+			if (!strcmp(key, "id") || !strcmp(key, "count")) {
+				int bit = key[0] == 'i' ? 1 : 2;
+				if (have & (bit | 4) || slice_u64(&s, e, bit == 1 ? &id : &count))
+					return 1;
+				have |= bit;
+			} else if (!strcmp(key, "children")) {
+				if (have != 3 || s == e || *s != '[' || !(ve = value_end(s, e)))
+					return 1;
+				if (kp_ipf_find(t, parent, id) != KP_NONE ||
+				    kp_rule_node(id, count, t->nodes[parent].count, parent == 0, num_paths, r->forked))
+					return 1;
+				if (kp_ipf_child(t, parent, id, &v) != 0)
+					return KP_ENOMEM;
+				t->nodes[v].count = count;
+				have |= 4;
+				int rc = slice_forest(r, s + 1, ve - 1, t, v, depth + 1, k, num_paths);
+				if (rc)
+					return rc;
+				s = ve;
+			} else if (!(ve = value_end(s, e))) {
+				return 1;
+			} else {
+				s = ve;
+			}
+			s = skip_ws(s, e);
+			if (s < e && *s == ',')
+				s = skip_ws(s + 1, e);
+			else if (s == e || *s != '}')
+				return 1;
+		}
+		if (s == e || (have & 3) != 3)
+			return 1;
+		if (!(have & 4)) { /* a leaf without "children" */
+			if (kp_ipf_find(t, parent, id) != KP_NONE ||
+			    kp_rule_node(id, count, t->nodes[parent].count, parent == 0, num_paths, r->forked))
+				return 1;
+			if (kp_ipf_child(t, parent, id, &v) != 0)
+				return KP_ENOMEM;
+			t->nodes[v].count = count;
+		}
+		s = skip_ws(s + 1, e);
+		if (s < e && *s++ != ',')
+			return 1;
+		s = skip_ws(s, e);
+	}
+	return 0;
+}
+
+/* The profile in buf[len], a function at a time: 0 when read cleanly,
+ * KP_ENOMEM, or 1: read it the whole-file way. */
+static int read_sliced(struct rd *r, const char *buf, size_t len, struct kp_profile *p)
+{
+	const char *e = buf + len, *fs, *fe;
+	json_t *root;
+	int rc = split_top(buf, e, &root, &fs, &fe) ? 1 : read_profile(r, root, p) ? 1 : 0;
+	json_decref(root);
+	fs = rc ? NULL : skip_ws(fs, fe);
+	for (size_t i = 0; fs && fs < fe && rc == 0; i++) {
+		const char *oe = value_end(fs, fe);
+		json_t *o = NULL;
+		if (!oe || split_object(fs, oe, "kipf", &o, &r->kipf_s, &r->kipf_e) != oe || !r->kipf_s)
+			rc = 1;
+		snprintf(r->where, sizeof r->where, "functions[%zu]", i);
+		rc = rc ? 1 : read_func(r, o, p);
+		rc = rc == KP_ENOMEM ? rc : rc ? 1 : 0;
+		json_decref(o);
+		fs = oe ? skip_ws(oe, fe) : NULL;
+		if (rc == 0 && fs < fe && *fs++ != ',')
+			rc = 1;
+		else if (rc == 0 && fs < fe)
+			fs = skip_ws(fs, fe);
+	}
+	if (rc == 0 && (rc = check_unique(r, p)) != KP_ENOMEM)
+		rc = rc || r->forced ? 1 : 0;
+	return rc;
+}
+
 int kp_profile_read(const char *path, struct kp_profile *p, char *err, size_t errlen)
 {
 	return kp_profile_read_opts(path, p, 0, err, errlen);
+}
+
+unsigned long kp_read_fallbacks;
+
+/* The whole file into *buf (malloc'd, *len bytes): 0, KP_ENOMEM or KP_EIO. */
+static int slurp(FILE *f, char **buf, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *b = malloc(cap);
+	while (b) {
+		n += fread(b + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+		char *nb = realloc(b, cap *= 2);
+		if (!nb)
+			free(b);
+		b = nb;
+	}
+	*buf = b;
+	*len = n;
+	return !b ? KP_ENOMEM : ferror(f) ? KP_EIO : 0;
 }
 
 int kp_profile_read_opts(const char *path, struct kp_profile *p, int force, char *err, size_t errlen)
@@ -623,21 +748,33 @@ int kp_profile_read_opts(const char *path, struct kp_profile *p, int force, char
 		seterr(err, errlen, "%s: %s", path, strerror(e));
 		return e == ENOENT ? KP_ENOENT : KP_EIO;
 	}
-	json_error_t je;
-	json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-	int ioerr = ferror(f);
+	char *buf;
+	size_t len;
+	int rc = slurp(f, &buf, &len);
 	fclose(f);
-	if (!root) {
-		if (ioerr) {
-			seterr(err, errlen, "%s: read error", path);
-			return KP_EIO;
-		}
-		seterr(err, errlen, "%s:%d:%d: invalid JSON: %s", path, je.line, je.column, je.text);
-		return KP_EJSON;
+	if (rc) {
+		free(buf);
+		seterr(err, errlen, rc == KP_EIO ? "%s: read error" : "%s: out of memory", path);
+		return rc;
 	}
-	struct rd r = { .path = path, .err = err, .errlen = errlen, .force = force };
-	int rc = read_profile(&r, root, p);
-	json_decref(root);
+	struct rd r = { .path = path, .err = err, .errlen = errlen, .force = force, .sliced = 1 };
+	rc = read_sliced(&r, buf, len, p);
+	if (rc == 1) { /* not clean: the whole-file read says why (or reads it forced) */
+		kp_read_fallbacks++;
+		kp_profile_free(p);
+		kp_profile_init(p, KP_KDEFAULT);
+		json_error_t je;
+		json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+		if (!root) {
+			free(buf);
+			seterr(err, errlen, "%s:%d:%d: invalid JSON: %s", path, je.line, je.column, je.text);
+			return KP_EJSON;
+		}
+		r = (struct rd){ .path = path, .err = err, .errlen = errlen, .force = force };
+		rc = read_profile(&r, root, p);
+		json_decref(root);
+	}
+	free(buf);
 	if (rc == KP_ENOMEM)
 		seterr(err, errlen, "%s: out of memory", path);
 	return rc == 0 && r.forced ? KP_FORCED : rc;

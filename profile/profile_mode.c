@@ -151,14 +151,6 @@ const char *kp_kiter_read(const json_t *o, void **out, char *field, size_t field
 
 /* ---- whole-program sections ------------------------------------------ */
 
-json_t *kp_program_json(const struct kp_profile *p)
-{
-	if (!p->totals.runs && !p->totals.threads)
-		return NULL;
-	return json_pack("{s:{s:I, s:I}}", "totals", "runs", (json_int_t)p->totals.runs, "threads",
-	                 (json_int_t)p->totals.threads);
-}
-
 static int get_total(const json_t *t, const char *key, uint64_t *out)
 {
 	json_t *v = json_object_get(t, key);

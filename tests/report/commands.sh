@@ -69,7 +69,7 @@ same m1.json m3.json "associativity ((10 25) 7)"
 same m1.json m4.json "associativity ((25 7) 10)"
 expect_rc 0 "$KPATH" merge p10.json -o one.json
 same one.json p10.json "merge of one profile"
-grep -q '"runs": 3' m1.json || fail "m1.json: runs is not 3"
+grep -q '"runs": *3' m1.json || fail "m1.json: runs is not 3"
 
 # ---- different k: merged at the smallest, checked against the traces ----
 KPATH_K=4 KPATH_OUT=k4.json KPATH_TRACE=k4.trace ./runs 25 >/dev/null || fail "k4 run"
@@ -97,7 +97,7 @@ $CHECK conflict mc.json p10.json v2.json classify || fail "checksum conflict"
 # no new conflict
 expect_rc 0 "$KPATH" merge mc.json p10.json -o mc2.json
 grep -q "kept separate" err.txt && fail "merging a version already present reports a conflict"
-[ "$(grep -c '"name": "classify"' mc2.json)" = 2 ] || fail "mc2.json: classify is not listed twice"
+[ "$(grep -c '"name": *"classify"' mc2.json)" = 2 ] || fail "mc2.json: classify is not listed twice"
 expect_rc 0 "$KPATH" report mc.json --function classify
 [ "$(grep -c '^classify  runs.c:8' out.txt)" = 2 ] || fail "report of mc.json does not list classify twice"
 

@@ -127,7 +127,7 @@ printf 'int g(int n)\n{\n\tint s = 0;\n\twhile (n-- > 0)\n\t\ts += n;\n\treturn 
 # shellcheck disable=SC2046
 $CC e.kpath.c -o e $("$KPATH" config --libs) || exit 1
 KPATH_OUT=e.json ./e || fail "e did not run"
-grep -q '"source_hash": "[0-9a-f]\{16\}"' e.json || fail "e.json has no source_hash"
+grep -q '"source_hash": *"[0-9a-f]\{16\}"' e.json || fail "e.json has no source_hash"
 run 2048 "$KPATH" show e.json --function g
 [ $rc = 0 ] || { fail "show of the unchanged source: exit $rc"; cat err.txt; }
 lacks err.txt "differs"

@@ -104,7 +104,7 @@ done
 "$KPATH" merge "$T/1/diff_old.json" "$T/2/diff_new.json" -o "$T/m12.json" || no "merge /1 + /2"
 "$KPATH" merge "$T/2/diff_new.json" "$T/1/diff_old.json" -o "$T/m21.json" || no "merge /2 + /1"
 "$KPATH" merge "$T/2/diff_old.json" "$T/2/diff_new.json" -o "$T/m22.json" || no "merge /2 + /2"
-grep -q '"schema": "kpath-profile/2"' "$T/m12.json" || no "merge of /1 and /2 did not write /2"
+grep -q '"schema":"kpath-profile/2"' "$T/m12.json" || no "merge of /1 and /2 did not write /2"
 cmp -s "$T/m12.json" "$T/m22.json" && cmp -s "$T/m21.json" "$T/m22.json" || no "merge /1 + /2 differs from /2 + /2"
 
 python3 "$SRC/tests/report/validate_profile.py" "$T/m12.json" "$T/2/ppp.json" "$T/1/ppp.json" \

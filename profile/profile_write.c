@@ -1,0 +1,398 @@
+/*
+ * profile_write.c: writing a kpath-profile/2 (schema in profile.h) as a
+ * stream, straight from struct kp_profile: no whole-profile object tree.
+ *
+ * The bytes are compact JSON with one function per line:
+ *
+ *   {"schema":"kpath-profile/2","k":4,...,"functions":[
+ *   {"name":"f","file":"a.c",...,"kipf":[{"id":6,"count":1,"children":[]}]},
+ *   {"name":"g",...}
+ *   ]}
+ *
+ * so that a profile stays readable by line tools (diff, grep) while the
+ * write costs a pass over the data (issue 14: the jansson tree and its
+ * pretty printing cost more than the profiled workload, and ten times the
+ * forest in memory).  The data, keys and key order are those of the tree
+ * writer it replaced (kept as the oracle of tests/profile/test_stream.c):
+ * every object's keys in the order listed in profile.h, IDs above
+ * INT64_MAX as decimal strings, strings escaped as jansson escapes them.
+ * Memory beyond the profile: the output buffer, and for a function in
+ * mode kiter, ppp or overlap its payload, which is small and still goes
+ * through jansson (json_dump_callback) since it is a jansson object in
+ * memory (profile_mode.c).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "profile_int.h"
+
+/* The output: a buffer in front of the stdio stream, so that the many
+ * small pieces cost a memcpy each, not a locked stdio call. */
+struct out {
+	FILE *f;
+	size_t n;
+	int err;      /* errno of the first failure; the rest is skipped */
+	int bad_utf8; /* a string that is not UTF-8 (jansson refused those too) */
+	char buf[1 << 16];
+};
+
+static void flush(struct out *o)
+{
+	if (o->n && !o->err && fwrite(o->buf, 1, o->n, o->f) != o->n)
+		o->err = errno ? errno : EIO;
+	o->n = 0;
+}
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	if (n > sizeof o->buf - o->n) {
+		flush(o);
+		if (n > sizeof o->buf) {
+			if (!o->err && fwrite(s, 1, n, o->f) != n)
+				o->err = errno ? errno : EIO;
+			return;
+		}
+	}
+	memcpy(o->buf + o->n, s, n);
+	o->n += n;
+}
+
+#define PUTS(o, lit) put((o), (lit), sizeof(lit) - 1)
+
+static void putch(struct out *o, char c)
+{
+	if (o->n == sizeof o->buf)
+		flush(o);
+	o->buf[o->n++] = c;
+}
+
+/* v as a JSON integer; above INT64_MAX as a decimal string (profile.h). */
+static void put_u64(struct out *o, uint64_t v)
+{
+	char d[24];
+	int i = (int)sizeof d, str = v > (uint64_t)INT64_MAX;
+	do
+		d[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	if (str)
+		putch(o, '"');
+	put(o, d + i, sizeof d - (size_t)i);
+	if (str)
+		putch(o, '"');
+}
+
+static void put_i64(struct out *o, int64_t v)
+{
+	if (v < 0) {
+		char d[24];
+		int n = snprintf(d, sizeof d, "%" PRId64, v);
+		put(o, d, (size_t)n);
+	} else {
+		put_u64(o, (uint64_t)v);
+	}
+}
+
+/* Length of the UTF-8 sequence at s (jansson's rules: no overlong forms,
+ * no surrogates, at most U+10FFFF), 0 if there is none. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0], n, min, cp;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, min = 0x80, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, min = 0x800, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, min = 0x10000, cp = c & 0x07;
+	else
+		return 0;
+	for (unsigned i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* s as a JSON string, escaped as jansson's dumper escapes it. */
+static void put_str(struct out *o, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	putch(o, '"');
+	while (*p) {
+		const unsigned char *run = p;
+		while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+			p++;
+		put(o, (const char *)run, (size_t)(p - run));
+		if (!*p)
+			break;
+		if (*p >= 0x80) {
+			size_t n = utf8_len(p);
+			if (!n) {
+				o->bad_utf8 = 1;
+				return;
+			}
+			put(o, (const char *)p, n);
+			p += n;
+			continue;
+		}
+		char esc[8];
+		switch (*p) {
+		case '"': PUTS(o, "\\\""); break;
+		case '\\': PUTS(o, "\\\\"); break;
+		case '\b': PUTS(o, "\\b"); break;
+		case '\f': PUTS(o, "\\f"); break;
+		case '\n': PUTS(o, "\\n"); break;
+		case '\r': PUTS(o, "\\r"); break;
+		case '\t': PUTS(o, "\\t"); break;
+		default:
+			snprintf(esc, sizeof esc, "\\u%04X", *p);
+			put(o, esc, 6);
+		}
+		p++;
+	}
+	putch(o, '"');
+}
+
+/* "key": (with the comma before it unless first) */
+static void put_key(struct out *o, const char *key, int first)
+{
+	if (!first)
+		putch(o, ',');
+	put_str(o, key);
+	putch(o, ':');
+}
+
+static int dump_cb(const char *buf, size_t size, void *data)
+{
+	put(data, buf, size);
+	return 0;
+}
+
+/* A jansson value, compact; 0 or -1 (out of memory in jansson). */
+static int put_json(struct out *o, const json_t *v)
+{
+	return json_dump_callback(v, dump_cb, o, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+/* The children of v, as the tree writer's nested "children" arrays; depth
+ * is at most k <= KP_KMAX, so the recursion is bounded. */
+static void put_forest(struct out *o, const struct kp_ipf *t, uint32_t v)
+{
+	putch(o, '[');
+	for (uint32_t c = t->nodes[v].first_child; c != KP_NONE; c = t->nodes[c].next_sibling) {
+		if (c != t->nodes[v].first_child)
+			putch(o, ',');
+		PUTS(o, "{\"id\":");
+		put_u64(o, t->nodes[c].id);
+		PUTS(o, ",\"count\":");
+		put_u64(o, t->nodes[c].count);
+		PUTS(o, ",\"children\":");
+		put_forest(o, t, c);
+		putch(o, '}');
+	}
+	putch(o, ']');
+}
+
+static void put_paths(struct out *o, const struct kp_func *f)
+{
+	putch(o, '[');
+	for (uint32_t i = 0; i < f->npaths; i++) {
+		const struct kp_path *q = &f->paths[i];
+		if (i)
+			putch(o, ',');
+		PUTS(o, "{\"id\":");
+		put_u64(o, q->id);
+		PUTS(o, ",\"lines\":[");
+		for (uint32_t j = 0; j < q->nlines; j++) {
+			if (j)
+				putch(o, ',');
+			put_u64(o, q->lines[j]);
+		}
+		putch(o, ']');
+		if (q->last_lines) {
+			PUTS(o, ",\"spans\":[");
+			for (uint32_t j = 0; j < q->nlines; j++) {
+				if (j)
+					putch(o, ',');
+				putch(o, '[');
+				put_u64(o, q->lines[j]);
+				putch(o, ',');
+				put_u64(o, q->last_lines[j]);
+				putch(o, ']');
+			}
+			putch(o, ']');
+		}
+		putch(o, '}');
+	}
+	putch(o, ']');
+}
+
+/* "cfg" (docs/profile-schema.md, read by profile_cfg.c): {"blocks":[[first,last]...],
+ * "edges":[[src,dst,val]...]}. */
+static void put_cfg(struct out *o, const struct kp_cfg *c)
+{
+	PUTS(o, "{\"blocks\":[");
+	for (uint32_t b = 0; b < c->nblocks; b++) {
+		if (b)
+			putch(o, ',');
+		putch(o, '[');
+		put_u64(o, c->line[b]);
+		putch(o, ',');
+		put_u64(o, c->last_line[b]);
+		putch(o, ']');
+	}
+	PUTS(o, "],\"edges\":[");
+	for (uint32_t e = 0; e < c->nedges; e++) {
+		if (e)
+			putch(o, ',');
+		putch(o, '[');
+		put_u64(o, c->edges[e].src);
+		putch(o, ',');
+		put_u64(o, c->edges[e].dst);
+		putch(o, ',');
+		put_u64(o, c->edges[e].val);
+		putch(o, ']');
+	}
+	PUTS(o, "]}");
+}
+
+/* "mode" and the mode's payload, nested (profile_mode.c): 0, or -1 when
+ * out of memory. */
+static int put_mode(struct out *o, const struct kp_func *f)
+{
+	const char *mode = kp_func_mode(f);
+	put_key(o, "mode", 0);
+	put_str(o, mode);
+	if (!strcmp(mode, "kipf"))
+		return 0;
+	json_t *flat = f->kiter     ? json_incref((json_t *)f->kiter)
+	               : f->overlap ? json_incref((json_t *)f->overlap)
+	                            : kp_ppp_json(f);
+	json_t *x = flat ? kp_payload_nest(flat, mode) : NULL;
+	json_decref(flat);
+	if (!x)
+		return -1;
+	put_key(o, mode, 0);
+	int rc = put_json(o, x);
+	json_decref(x);
+	return rc;
+}
+
+static int put_func(struct out *o, const struct kp_func *f)
+{
+	put_key(o, "name", 1);
+	put_str(o, f->name);
+	put_key(o, "file", 0);
+	put_str(o, f->file);
+	put_key(o, "line", 0);
+	put_u64(o, f->line);
+	put_key(o, "checksum", 0);
+	put_str(o, f->checksum);
+	put_key(o, "num_paths", 0);
+	put_u64(o, f->num_paths);
+	put_key(o, "invalid_paths", 0);
+	put_u64(o, f->invalid_paths);
+	put_key(o, "emitted", 0);
+	put_u64(o, f->emitted);
+	if (f->source_hash[0]) {
+		put_key(o, "source_hash", 0);
+		put_str(o, f->source_hash);
+	}
+	if (put_mode(o, f))
+		return -1;
+	put_key(o, "paths", 0);
+	put_paths(o, f);
+	put_key(o, "kipf", 0);
+	put_forest(o, &f->ipf, 0);
+	if (f->cfg.nblocks) { /* optional, last: docs/profile-schema.md */
+		put_key(o, "cfg", 0);
+		put_cfg(o, &f->cfg);
+	}
+	return 0;
+}
+
+/* The head of the profile object, up to "functions":[ (profile.h). */
+static void put_head(struct out *o, const struct kp_profile *p)
+{
+	put_key(o, "schema", 1);
+	put_str(o, KP_SCHEMA);
+	put_key(o, "k", 0);
+	put_u64(o, p->k);
+	put_key(o, "runs", 0);
+	put_u64(o, p->runs);
+	put_key(o, "dropped", 0);
+	put_u64(o, p->dropped);
+	if (p->forked)
+		PUTS(o, ",\"forked\":true");
+	if (p->totals.runs || p->totals.threads) { /* read by profile_mode.c */
+		PUTS(o, ",\"program\":{\"totals\":{\"runs\":");
+		put_i64(o, (int64_t)p->totals.runs);
+		PUTS(o, ",\"threads\":");
+		put_i64(o, (int64_t)p->totals.threads);
+		PUTS(o, "}}");
+	}
+	PUTS(o, ",\"functions\":[");
+}
+
+static void seterr(char *err, size_t errlen, const char *what, int e)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s%s%s", what, e ? ": " : "", e ? strerror(e) : "");
+}
+
+int kp_profile_write_file(void *stdio_file, struct kp_profile *p, char *err, size_t errlen)
+{
+	struct out *o = kp_malloc(sizeof *o);
+	if (!o) {
+		seterr(err, errlen, "out of memory while writing the profile", 0);
+		return KP_ENOMEM;
+	}
+	o->f = stdio_file;
+	o->n = 0;
+	o->err = o->bad_utf8 = 0;
+	kp_profile_sort(p);
+	int nomem = 0;
+	putch(o, '{');
+	put_head(o, p);
+	for (size_t i = 0; i < p->nfuncs && !nomem && !o->err && !o->bad_utf8; i++) {
+		if (i)
+			putch(o, ',');
+		PUTS(o, "\n{");
+		nomem = put_func(o, &p->funcs[i]) != 0;
+		putch(o, '}');
+	}
+	PUTS(o, "\n]}\n");
+	flush(o);
+	int rc = 0;
+	if (nomem) {
+		seterr(err, errlen, "out of memory while writing the profile", 0);
+		rc = KP_ENOMEM;
+	} else if (o->bad_utf8) {
+		seterr(err, errlen, "a function's name or file is not valid UTF-8", 0);
+		rc = KP_ESCHEMA;
+	} else if (o->err || ferror((FILE *)stdio_file)) {
+		seterr(err, errlen, "write error", o->err ? o->err : EIO);
+		rc = KP_EIO;
+	}
+	free(o);
+	return rc;
+}
+
+static int fill_profile(void *f, void *p, char *why, size_t whylen)
+{
+	return kp_profile_write_file(f, p, why, whylen);
+}
+
+int kp_profile_write_atomic(const char *path, struct kp_profile *p, char *err, size_t errlen)
+{
+	return kp_atomic_write(path, fill_profile, p, err, errlen);
+}
