@@ -33,7 +33,12 @@
  * kpath_rt_emit, kpath_rt_leave and kpath_rt_count are static inline
  * functions (below) that handle the common case in the instrumented code
  * itself and call the library (kpath_rt_emit_slow / kpath_rt_leave_slow /
- * kpath_rt_count_slow) otherwise.  Defining
+ * kpath_rt_count_slow, through the register-keeping trampolines
+ * kpath_rt_*_tr_v5) otherwise.  kpath_rt_count is asm that gcc's inliner
+ * counts as about two instructions, so that an instrumented helper is
+ * inlined where the original is (a new entry point, the trampoline
+ * kpath_rt_count_tr_v5, and no new layout: such code fails to link
+ * against an older runtime, and the ABI stays 5).  Defining
  * KPATH_RT_NO_INLINE before this header (kpath instrument --check does)
  * makes them plain calls into the library instead, as on compilers or
  * targets where the inline path is not available.
