@@ -289,7 +289,9 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id)
 
 /* The trampolines the inline halves call (kpath_rt.h): every general
  * register but rax, and xmm0-15, is preserved; in: the state in rax, the
- * descriptor in rdi, the ID in rsi; out (enter, emit): the state in rax.  The caller stepped over its red zone; the stack is aligned
+ * descriptor in rdi, the ID in rsi; out (enter, emit): the state in rax
+ * (count: no state in, nothing out).  The caller stepped over its red
+ * zone; the stack is aligned
  * here.  Each starts with endbr64 (a no-op without CET), since it is
  * reached through the PLT's indirect jump. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -311,7 +313,9 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id)
 /* emit and leave: f(rdi), x(rsi) = rax, id(rdx) = rsi */
 __asm__(KP_TR("kpath_rt_emit_tr_v5", "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_emit_slow_v5@PLT\n")
         KP_TR("kpath_rt_leave_tr_v5", "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_leave_slow_v5@PLT\n")
-        KP_TR("kpath_rt_enter_tr_v5", "\tcall kpath_rt_enter_slow_v5@PLT\n"));
+        KP_TR("kpath_rt_enter_tr_v5", "\tcall kpath_rt_enter_slow_v5@PLT\n")
+        /* count: f(rdi), id(rsi), as they came; nothing returned */
+        KP_TR("kpath_rt_count_tr_v5", "\tcall kpath_rt_count_slow@PLT\n"));
 #endif
 
 /* For code compiled without the inline half (KPATH_RT_NO_INLINE, or a

@@ -33,7 +33,12 @@
  * kpath_rt_emit, kpath_rt_leave and kpath_rt_count are static inline
  * functions (below) that handle the common case in the instrumented code
  * itself and call the library (kpath_rt_emit_slow / kpath_rt_leave_slow /
- * kpath_rt_count_slow) otherwise.  Defining
+ * kpath_rt_count_slow, through the register-keeping trampolines
+ * kpath_rt_*_tr_v5) otherwise.  kpath_rt_count is asm that gcc's inliner
+ * counts as about two instructions, so that an instrumented helper is
+ * inlined where the original is (a new entry point, the trampoline
+ * kpath_rt_count_tr_v5, and no new layout: such code fails to link
+ * against an older runtime, and the ABI stays 5).  Defining
  * KPATH_RT_NO_INLINE before this header (kpath instrument --check does)
  * makes them plain calls into the library instead, as on compilers or
  * targets where the inline path is not available.
@@ -272,6 +277,13 @@ extern __thread volatile int kpath_rt_busy;
 #endif
 #define KPATH_RT_CLOB "memory", "cc", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)" KPATH_RT_CLOBV
 #define KPATH_RT_CALL(name) "lea -128(%%rsp), %%rsp\n\tcall " name "@PLT\n\tlea 128(%%rsp), %%rsp"
+/* "asm inline" (gcc >= 9, clang): the inliner counts the asm as one
+ * instruction, whatever its length (kpath_rt_count). */
+#if defined(__clang__) || __GNUC__ >= 9
+#define KPATH_RT_ASM_INLINE __inline__
+#else
+#define KPATH_RT_ASM_INLINE
+#endif
 
 /* Routine-entry marker: the common case (f registered, this thread ran it
  * before, not inside the library: a signal handler's activation that
@@ -394,27 +406,59 @@ extern __thread unsigned kpath_rt_ncounters;
  * function f (registration, state, invalid IDs, trace). */
 void kpath_rt_count_slow(struct kpath_rt_func *f, kpath_rt_u64 id) __attribute__((cold));
 
+/* The library half through a trampoline, like emit's and leave's: f in
+ * rdi, id in rsi (runtime/abi.c). */
+#define KPATH_RT_COUNT_SLOW(f, id) \
+	__asm__ KPATH_RT_ASM_INLINE __volatile__(KPATH_RT_CALL("kpath_rt_count_tr_v5") : : "D"(f), "S"(id) : "rax", KPATH_RT_CLOB)
+
 /* A whole activation of an acyclic function: id is its only path.  The
  * common case (a valid ID, f registered, this thread has its counters, not
  * inside the library) is one increment; num_paths is a constant, so the
- * compiler folds the check when id is one too.  It is kept this small so
- * that gcc still inlines a tiny function (max-inline-insns-auto): f->slot
- * is read with one mov written as an asm, which is what a relaxed atomic
- * load is on x86-64 but costs the inliner's estimate one instruction where
- * the builtin counts as a call (another thread may be registering f; a
- * slot this thread has counters for was published before them; a stale 0
- * only sends the activation to the library). */
+ * compiler folds the check when id is one too.  The rest is one asm goto
+ * (gcc >= 4.5, clang >= 9) that jumps to the library half when it cannot
+ * count:
+ *     slot = f->slot - 1       one mov: what a relaxed atomic load is on
+ *                              x86-64 (another thread may be registering
+ *                              f; a slot this thread has counters for was
+ *                              published before them; a stale 0 only
+ *                              sends the activation to the library)
+ *     if (slot >= kpath_rt_ncounters) goto slow     (0 inside the library)
+ *     a = kpath_rt_counters[slot]; if (!a) goto slow
+ *     a[id] += 1               one instruction (signal handlers, above)
+ * It is asm, and "asm inline" where the compiler has it (gcc >= 9, clang),
+ * for gcc's inliner: it counts an asm inline as one instruction and a call
+ * as its arguments plus one, so the whole count, slow call included, costs
+ * the estimate about two instructions, and a helper that gcc inlines
+ * natively (max-inline-insns-auto, early-inlining-insns) is inlined
+ * instrumented too (in C, with the library half a call, each count site
+ * cost about 16: an iabs went from 4 to 20, a clamp with three returns to
+ * 51, and neither was inlined any more; docs/instrumented-code.md).  The
+ * thread-local variables are memory operands, so that the compiler picks
+ * their access model (initial-exec in an executable, a hoisted
+ * __tls_get_addr in a shared library).  The asm writes no memory the
+ * program can see (the counters are the library's), so it has no memory
+ * clobber and does not stop the compiler from keeping the program's
+ * values in registers across it; the library half has one. */
 KPATH_RT_INLINE_FN void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths)
 {
-	int slot;
-	kpath_rt_u64 *a;
-	__asm__("movl %1, %0" : "=r"(slot) : "m"(f->slot));
-	if (__builtin_expect(id < num_paths && (unsigned)slot - 1u < kpath_rt_ncounters &&
-	                     (a = kpath_rt_counters[(unsigned)slot - 1u]) != 0, 1)) {
-		KPATH_RT_INC(a[id]);
+	if (__builtin_expect(id < num_paths, 1)) {
+		__asm__ KPATH_RT_ASM_INLINE goto("movl %0, %%eax\n\t"
+		                                 "subl $1, %%eax\n\t"
+		                                 "cmpl %1, %%eax\n\t"
+		                                 "jae %l4\n\t"
+		                                 "movq %2, %%rcx\n\t"
+		                                 "movq (%%rcx,%%rax,8), %%rax\n\t"
+		                                 "testq %%rax, %%rax\n\t"
+		                                 "je %l4\n\t"
+		                                 "addq $1, (%%rax,%3,8)"
+		                                 :
+		                                 : "m"(f->slot), "m"(kpath_rt_ncounters), "m"(kpath_rt_counters), "r"(id)
+		                                 : "rax", "rcx", "cc"
+		                                 : kpath_rt_slow);
 		return;
 	}
-	kpath_rt_count_slow(f, id);
+kpath_rt_slow:
+	KPATH_RT_COUNT_SLOW(f, id);
 }
 #else
 void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
@@ -456,7 +500,7 @@ void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_p
  * only some of them; #if defined counts as a use (a sum: clang does not
  * count the operands || and && skip). */
 #if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
-	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj)
+	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_ASM_INLINE) + defined(KPATH_RT_COUNT_SLOW) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj)
 #endif
 
 #endif
