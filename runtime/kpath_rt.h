@@ -204,7 +204,8 @@ void kpath_dump(void);
  * that a signal handler running instrumented code between two instructions
  * of an interrupted inline step never loses a count (the library half marks
  * the thread busy instead, see runtime/abi.c). */
-#if !defined(KPATH_RT_NO_INLINE) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#if !defined(KPATH_RT_NO_INLINE) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && \
+	(defined(__clang__) ? __clang_major__ >= 9 : __GNUC__ >= 5) /* asm goto */
 #define KPATH_RT_INLINE 1 /* tests/runtime/test_ksf.c */
 #define KPATH_RT_INC(x) __asm__ __volatile__("addq $1, %0" : "+m"(x))
 #define KPATH_RT_ADD(x, n) __asm__ __volatile__("addq %1, %0" : "+m"(x) : "r"(n))
@@ -277,9 +278,9 @@ extern __thread volatile int kpath_rt_busy;
 #endif
 #define KPATH_RT_CLOB "memory", "cc", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)" KPATH_RT_CLOBV
 #define KPATH_RT_CALL(name) "lea -128(%%rsp), %%rsp\n\tcall " name "@PLT\n\tlea 128(%%rsp), %%rsp"
-/* "asm inline" (gcc >= 9, clang): the inliner counts the asm as one
+/* "asm inline" (gcc >= 9, clang >= 11): the inliner counts the asm as one
  * instruction, whatever its length (kpath_rt_count). */
-#if defined(__clang__) || __GNUC__ >= 9
+#if defined(__clang__) ? __clang_major__ >= 11 : __GNUC__ >= 9
 #define KPATH_RT_ASM_INLINE __inline__
 #else
 #define KPATH_RT_ASM_INLINE
