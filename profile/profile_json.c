@@ -606,6 +606,20 @@ static int slice_u64(const char **s, const char *e, uint64_t *out)
 	return 0;
 }
 
+/* A node (id, count) of slice_forest under parent, into *v: 0, KP_ENOMEM,
+ * or 1 when it repeats a sibling or breaks a rule (kp_rule_node). */
+static int slice_node(struct rd *r, struct kp_ipf *t, uint32_t parent, uint64_t id, uint64_t count,
+		      uint64_t num_paths, uint32_t *v)
+{
+	if (kp_ipf_find(t, parent, id) != KP_NONE ||
+	    kp_rule_node(id, count, t->nodes[parent].count, parent == 0, num_paths, r->forked))
+		return 1;
+	if (kp_ipf_child(t, parent, id, v) != 0)
+		return KP_ENOMEM;
+	t->nodes[*v].count = count;
+	return 0;
+}
+
 /* read_forest for the elements [s, e) of a "kipf" or "children" array,
  * without a jansson tree (a function's forest is most of a profile, and
  * can be one function's whole): nodes {"id", "count", "children"} with
@@ -644,14 +658,11 @@ static int slice_forest(struct rd *r, const char *s, const char *e, struct kp_ip
 			} else if (!strcmp(key, "children")) {
 				if (have != 3 || s == e || *s != '[' || !(ve = value_end(s, e)))
 					return 1;
-				if (kp_ipf_find(t, parent, id) != KP_NONE ||
-				    kp_rule_node(id, count, t->nodes[parent].count, parent == 0, num_paths, r->forked))
-					return 1;
-				if (kp_ipf_child(t, parent, id, &v) != 0)
-					return KP_ENOMEM;
-				t->nodes[v].count = count;
+				int rc = slice_node(r, t, parent, id, count, num_paths, &v);
+				if (rc)
+					return rc;
 				have |= 4;
-				int rc = slice_forest(r, s + 1, ve - 1, t, v, depth + 1, k, num_paths);
+				rc = slice_forest(r, s + 1, ve - 1, t, v, depth + 1, k, num_paths);
 				if (rc)
 					return rc;
 				s = ve;
@@ -669,12 +680,9 @@ static int slice_forest(struct rd *r, const char *s, const char *e, struct kp_ip
 		if (s == e || (have & 3) != 3)
 			return 1;
 		if (!(have & 4)) { /* a leaf without "children" */
-			if (kp_ipf_find(t, parent, id) != KP_NONE ||
-			    kp_rule_node(id, count, t->nodes[parent].count, parent == 0, num_paths, r->forked))
-				return 1;
-			if (kp_ipf_child(t, parent, id, &v) != 0)
-				return KP_ENOMEM;
-			t->nodes[v].count = count;
+			int rc = slice_node(r, t, parent, id, count, num_paths, &v);
+			if (rc)
+				return rc;
 		}
 		s = skip_ws(s + 1, e);
 		if (s < e && *s++ != ',')

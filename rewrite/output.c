@@ -70,22 +70,6 @@ char *rw_u64(char *buf, uint64_t v)
 	return buf;
 }
 
-/* A C string literal for s. */
-static void put_cstr(struct sb *b, const char *s)
-{
-	sb_put(b, "\"", 1);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			sb_printf(b, "\\%c", c);
-		else if (c < 32 || c >= 127)
-			sb_printf(b, "\\%03o", c);
-		else
-			sb_put(b, (const char *)&c, 1);
-	}
-	sb_put(b, "\"", 1);
-}
-
 void rw_file_init(struct rw_file *f, const char *prefix, const char *src_name, bool check)
 {
 	memset(f, 0, sizeof *f);
@@ -174,9 +158,9 @@ char *rw_descriptor(const struct rw_file *f, const struct fn_plan *plan, const s
 	if (d->nedges == 0)
 		sb_put(&b, "{0, 0, 0}", 9);
 	sb_printf(&b, "};\nstatic struct kpath_rt_func %sfn_%s = {KPATH_RT_ABI, ", p, n);
-	put_cstr(&b, n);
+	sb_put_cstr(&b, n);
 	sb_put(&b, ", ", 2);
-	put_cstr(&b, f->src_name);
+	sb_put_cstr(&b, f->src_name);
 	char np[RW_U64_MAX];
 	sb_printf(&b, ", %u, \"%016" PRIx64 "\", %s, %u, %slines_%s, %u, %sedges_%s, 0, 0, %slast_lines_%s, ",
 	     plan->line, bl_checksum(plan->g, d), rw_u64(np, d->num_paths[CFG_ENTRY]), plan->g->nblocks, p, n,
@@ -302,12 +286,12 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 		sb_put(&b, f->preamble_extra, strlen(f->preamble_extra));
 	sb_put(&b, "#endif\n", 7);
 	sb_put(&b, "#line 1 ", 8);
-	put_cstr(&b, f->src_name);
+	sb_put_cstr(&b, f->src_name);
 	sb_put(&b, "\n", 1);
 	put_edited(&b, f, text, len);
 
 	sb_printf(&b, "#line %u ", count_lines(&b) + 2);
-	put_cstr(&b, out_name);
+	sb_put_cstr(&b, out_name);
 	sb_put(&b, "\n", 1);
 	open_guard(&b, f, "tail");
 	if (f->tail_extra)
