@@ -33,7 +33,12 @@
 
 /* A function with external linkage whose declarations are all outside
  * system headers (and have a place in a file: not a builtin): it may be
- * defined, and instrumented, in another file of the program. */
+ * defined, and instrumented, in another file of the program.  Not one
+ * declared implicitly (C89: `abort();` with no prototype in scope): clang
+ * places that declaration at the first call, and the name is then not
+ * declared where the site's code spells it as an operand, `(..., abort)()`,
+ * which does not compile (gcc torture 20000112-1, 950915-1; an implicit
+ * declaration's scope is the block of its first call). */
 static bool user_extern(CXCursor fn)
 {
 	if (clang_getCursorLinkage(fn) != CXLinkage_External)
@@ -46,7 +51,13 @@ static bool user_extern(CXCursor fn)
 		if (!file || clang_Location_isInSystemHeader(l))
 			return false;
 	}
-	return true;
+	/* an implicit declaration has no tokens before its name (a written
+	 * one has its return type, or at least "extern"): its extent starts at
+	 * its location */
+	unsigned start, at;
+	clang_getSpellingLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &start);
+	clang_getSpellingLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &at);
+	return start != at;
 }
 
 void calls_note(struct builder *b, uint32_t c)
