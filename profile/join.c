@@ -60,14 +60,10 @@ static int add_group(struct kp_match **m, size_t *n, size_t *cap, const struct k
 		     const struct kp_func *const *vb, size_t nb)
 {
 	if (*n + na * nb > *cap) {
-		size_t c = *cap ? *cap : 16;
-		while (c < *n + na * nb)
-			c *= 2;
-		struct kp_match *t = kp_realloc(*m, c * sizeof *t);
+		struct kp_match *t = kp_grow(*m, cap, *n + na * nb, sizeof *t);
 		if (!t)
 			return KP_ENOMEM;
 		*m = t;
-		*cap = c;
 	}
 	for (size_t i = 0; i < na; i++)
 		for (size_t j = 0; j < nb; j++)

@@ -46,14 +46,10 @@ void kp_profile_free(struct kp_profile *p)
 struct kp_func *kp_profile_add_func(struct kp_profile *p, const char *name, const char *file, unsigned line,
 				    const char *checksum, uint64_t num_paths)
 {
-	if (p->nfuncs == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 16;
-		struct kp_func *a = kp_realloc(p->funcs, cap * sizeof *a);
-		if (!a)
-			return NULL;
-		p->funcs = a;
-		p->cap = cap;
-	}
+	struct kp_func *a = kp_grow(p->funcs, &p->cap, p->nfuncs + 1, sizeof *p->funcs);
+	if (!a)
+		return NULL;
+	p->funcs = a;
 	struct kp_func *f = &p->funcs[p->nfuncs];
 	memset(f, 0, sizeof *f);
 	f->name = strdup(name);
