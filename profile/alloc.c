@@ -5,6 +5,7 @@
  * runtime must then drop data, count it, and go on (STYLE.md, Memory).
  */
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "profile_int.h"
 
@@ -31,6 +32,33 @@ void *kp_realloc(void *p, size_t n)
 {
 	return fail_now() ? NULL : realloc(p, n);
 }
+
+#if defined(MAP_ANONYMOUS) && defined(MAP_NORESERVE)
+void *kp_sparse_alloc(size_t n)
+{
+	if (fail_now() || n == 0)
+		return NULL;
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void kp_sparse_free(void *p, size_t n)
+{
+	if (p)
+		munmap(p, n);
+}
+#else
+void *kp_sparse_alloc(size_t n)
+{
+	return fail_now() ? NULL : calloc(n, 1);
+}
+
+void kp_sparse_free(void *p, size_t n)
+{
+	(void)n;
+	free(p);
+}
+#endif
 
 void *kp_grow(void *arr, size_t *cap, size_t need, size_t elem)
 {

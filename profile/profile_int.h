@@ -39,6 +39,13 @@ extern unsigned long kp_alloc_fail_every; /* 0: never fail; N: every N-th */
 void *kp_malloc(size_t n);
 void *kp_calloc(size_t n, size_t m);
 void *kp_realloc(void *p, size_t n);
+/* n zero bytes whose pages are committed only where they are written (an
+ * anonymous private mapping with MAP_NORESERVE; calloc where there is
+ * none): the counter arrays of functions with many paths, whose untouched
+ * counters then cost address space only (runtime/counts.c).  One
+ * allocation for kp_alloc_fail_every.  Freed by kp_sparse_free(p, n). */
+void *kp_sparse_alloc(size_t n);
+void kp_sparse_free(void *p, size_t n);
 /* The runtime's growable array (it must never exit a program, so unlike
  * the tool's util/array.h it fails): ARR (capacity *cap elements of ELEM
  * bytes) with room for NEED, doubling from 16; NULL on failure, when ARR

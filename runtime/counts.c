@@ -2,8 +2,10 @@
  * counts.c: k = 1, plain Ball-Larus path counting (a 1-IPF "yields exactly
  * the same counters as a canonical Ball-Larus path profiler", k-BLPP
  * paper, Properties).  An array of num_paths counters when num_paths <=
- * KP_COUNTS_ARRAY_MAX, else an open-addressing table keyed by id + 1 whose
- * old arrays are retired, not freed (see kp_ksf in kp_internal.h).
+ * KP_COUNTS_SPARSE_MAX (above KP_COUNTS_ARRAY_MAX a sparse mapping whose
+ * untouched pages are never committed), else an open-addressing table
+ * keyed by id + 1 whose old arrays are retired, not freed (see kp_ksf in
+ * kp_internal.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +19,20 @@
  * which misses (kpath_rt.h). */
 #define KP_HDR (sizeof(struct kpath_rt_node) / sizeof(kpath_rt_u64))
 
-static kpath_rt_u64 *arr_new(uint64_t n)
+/* n counters and their header; *map_bytes = the mapping's size, or 0 when
+ * the array is calloc'd. */
+static kpath_rt_u64 *arr_new(uint64_t n, size_t *map_bytes)
 {
-	kpath_rt_u64 *a = kp_calloc((size_t)n + KP_HDR, sizeof *a);
+	kpath_rt_u64 *a;
+	*map_bytes = 0;
+	if (n <= KP_COUNTS_ARRAY_MAX) {
+		a = kp_calloc((size_t)n + KP_HDR, sizeof *a);
+	} else {
+		size_t bytes = ((size_t)n + KP_HDR) * sizeof *a;
+		a = kp_sparse_alloc(bytes);
+		if (a)
+			*map_bytes = bytes;
+	}
 	if (!a)
 		return NULL;
 	((struct kpath_rt_node *)(void *)a)->lim = n < KPATH_RT_LIM ? n : KPATH_RT_LIM;
@@ -29,17 +42,19 @@ static kpath_rt_u64 *arr_new(uint64_t n)
 int kp_counts_init(struct kp_counts *t, uint64_t num_paths, uint64_t prefix)
 {
 	memset(t, 0, sizeof *t);
-	if (num_paths <= KP_COUNTS_ARRAY_MAX) {
+	if (num_paths <= KP_COUNTS_SPARSE_MAX) {
 		t->narr = num_paths;
 		if (num_paths == 0)
 			return 0;
-		t->arr = arr_new(num_paths);
+		t->arr = arr_new(num_paths, &t->map_bytes);
 		return t->arr ? 0 : KP_ENOMEM;
 	}
 	if (prefix) { /* a ppp function's counter array: IDs below prefix (ppp.c) */
 		if (prefix > num_paths)
 			prefix = num_paths;
-		t->arr = arr_new(prefix);
+		if (prefix > KP_COUNTS_SPARSE_MAX)
+			prefix = KP_COUNTS_SPARSE_MAX;
+		t->arr = arr_new(prefix, &t->map_bytes);
 		if (!t->arr)
 			return KP_ENOMEM;
 		t->narr = prefix;
@@ -56,7 +71,10 @@ int kp_counts_init(struct kp_counts *t, uint64_t num_paths, uint64_t prefix)
 
 void kp_counts_free(struct kp_counts *t)
 {
-	free(t->arr ? t->arr - KP_HDR : NULL);
+	if (t->map_bytes)
+		kp_sparse_free(t->arr - KP_HDR, t->map_bytes);
+	else
+		free(t->arr ? t->arr - KP_HDR : NULL);
 	free(t->keys);
 	free(t->vals);
 	for (uint32_t i = 0; i < t->nretired; i++)
@@ -163,8 +181,11 @@ uint64_t kp_counts_sum(const struct kp_counts *t)
 
 void kp_counts_zero(struct kp_counts *t)
 {
-	if (t->arr)
+	if (t->arr && !t->map_bytes)
 		memset(t->arr, 0, (size_t)t->narr * sizeof *t->arr);
+	for (uint64_t i = 0; t->map_bytes && i < t->narr; i++)
+		if (t->arr[i]) /* writes only where counts are: no page committed */
+			t->arr[i] = 0;
 	if (t->vals)
 		memset(t->vals, 0, t->cap * sizeof *t->vals);
 }

@@ -173,17 +173,26 @@ uint64_t kp_ksf_sum(const struct kp_ksf *s);
 
 /* ---- k = 1: Ball-Larus counters (counts.c) ---------------------------- */
 
+/* A function's counters are an array indexed by ID: allocated whole up to
+ * KP_COUNTS_ARRAY_MAX counters, a sparse mapping (kp_sparse_alloc: pages
+ * committed where written, so the paths never run cost address space only)
+ * up to KP_COUNTS_SPARSE_MAX; above, an open-addressing hash table (and
+ * every item goes through the library).  8 MB of address space at most per
+ * function and thread; a VM loop of 14,391 paths spent 21% of its
+ * program's instructions in the hash table (issue 14). */
 #define KP_COUNTS_ARRAY_MAX 4096u
+#define KP_COUNTS_SPARSE_MAX (1u << 20)
 struct kp_counts {
-	kpath_rt_u64 *arr; /* num_paths counters, when num_paths <= ARRAY_MAX */
+	kpath_rt_u64 *arr; /* narr counters (all num_paths, or a ppp prefix) */
 	uint64_t narr;
+	size_t map_bytes;  /* arr's mapping with its header (kp_sparse_alloc), 0: calloc */
 	uint64_t *keys;  /* else open addressing: id + 1 (0 = empty) */
 	uint64_t *vals;
 	uint32_t cap, used;
 	void **retired;
 	uint32_t nretired;
 };
-/* prefix: with num_paths above KP_COUNTS_ARRAY_MAX, the IDs below prefix
+/* prefix: with num_paths above KP_COUNTS_SPARSE_MAX, the IDs below prefix
  * still get an array (a ppp function's counter array, ppp.c), the rest the
  * hash table. */
 int kp_counts_init(struct kp_counts *t, uint64_t num_paths, uint64_t prefix);

@@ -77,7 +77,7 @@ static const struct kpath_rt_ppp *find(const struct kpath_rt_func *f)
 
 uint64_t kp_ppp_prefix(const struct kpath_rt_func *f)
 {
-	if (f->num_paths <= KP_COUNTS_ARRAY_MAX)
+	if (f->num_paths <= KP_COUNTS_SPARSE_MAX)
 		return 0; /* one array for everything */
 	const struct kpath_rt_ppp *p = find(f);
 	return p ? p->nslots : 0;

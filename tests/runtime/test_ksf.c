@@ -330,7 +330,47 @@ static void dump_delta(void)
 	}
 }
 
-/* k = 1 with many paths: the hash table. */
+/* k = 1 with many paths: a sparse counter array up to KP_COUNTS_SPARSE_MAX
+ * paths, counted inline (lim = num_paths) and zeroed without committing
+ * its untouched pages; one path more, the hash table. */
+static void counts_sparse(void)
+{
+	static const uint64_t npaths[] = { KP_COUNTS_ARRAY_MAX + 1, 557901, KP_COUNTS_SPARSE_MAX };
+	static uint64_t s[20000];
+	for (size_t pi = 0; pi < sizeof npaths / sizeof *npaths; pi++) {
+		struct kpath_rt_func f = { .num_paths = npaths[pi] };
+		struct kp_tfunc *tf = kp_tfunc_new(&f, 1);
+		struct kp_cursor c;
+		struct kp_ipf on, bf;
+		CHECK(tf && tf->u.counts.arr && tf->u.counts.map_bytes && tf->u.counts.narr == npaths[pi]);
+		if (!tf)
+			continue;
+		CHECK(kp_ipf_init(&on) == 0 && kp_ipf_init(&bf) == 0);
+		rng_state = 7 + pi;
+		tf->cons->enter(tf, &c);
+		CHECK(c.lim == npaths[pi]);
+		for (size_t i = 0; i < 20000; i++) {
+			/* the first and last IDs, and a spread of others */
+			s[i] = i % 5 == 0 ? 0 : i % 5 == 1 ? npaths[pi] - 1 : rnd() % npaths[pi];
+			kp_tfunc_item(tf, &c, s[i]);
+		}
+		CHECK(tf->cons->to_ipf(tf, &on) == 0);
+		CHECK(rt_ngrams(&bf, s, 20000, 1) == 0);
+		CHECK(rt_ipf_equal(&on, &bf));
+		CHECK(tf->cons->sum(tf) == 20000);
+		tf->cons->zero(tf);
+		CHECK(tf->cons->sum(tf) == 0);
+		kp_ipf_free(&on);
+		kp_ipf_free(&bf);
+		kp_tfunc_free(tf);
+	}
+	struct kpath_rt_func big = { .num_paths = (uint64_t)KP_COUNTS_SPARSE_MAX + 1 };
+	struct kp_tfunc *tf = kp_tfunc_new(&big, 1);
+	CHECK(tf && tf->u.counts.arr == NULL && tf->u.counts.keys);
+	kp_tfunc_free(tf);
+}
+
+/* k = 1 with more paths than any array: the hash table. */
 static void counts_hash(void)
 {
 	struct kpath_rt_func f = { .num_paths = 1ull << 40 };
@@ -441,7 +481,7 @@ static int same_ksf(const struct kp_ksf *a, const struct kp_ksf *b)
 static void inline_vs_library(void)
 {
 	static uint64_t s[6000];
-	static const uint64_t npaths[] = { 1, 2, 3, 5, 9, 17, 5000, UINT64_MAX };
+	static const uint64_t npaths[] = { 1, 2, 3, 5, 9, 17, 5000, 100000, UINT64_MAX };
 	uint64_t inl0 = n_inline, items0 = n_items;
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		for (size_t pi = 0; pi < sizeof npaths / sizeof *npaths; pi++) {
@@ -554,6 +594,7 @@ int main(void)
 		random_streams();
 		interleaved();
 		dump_delta();
+		counts_sparse();
 		counts_hash();
 		inline_vs_library();
 	}
