@@ -203,6 +203,65 @@ static bool is_acyclic(const struct fn_plan *plan, const struct bl_dag *dag)
 	return true;
 }
 
+/* Repeat counting, deferred form (repeat.c): where nothing inside counting
+ * loop L but its back edge has code (no increment on the body's edges or
+ * block starts) and the loop is entered only through its header, the back
+ * edge only counts, ++n, and the register keeps the value it had when the
+ * loop was entered.  The first item of the loop (the back edge's ID on that
+ * value) waits for the exit as well: no other item of the activation can
+ * come between (repeat.c, (a) and (b)), so the stream is the same, and the
+ * loop body is left without a branch or a call for the compiler to
+ * unroll, vectorise or turn into memset/memcpy (issue 14, item 2). */
+static void decide_deferred(struct placer *pl)
+{
+	const struct cfg *g = pl->plan->g;
+	struct rw_repeats *r = &pl->rep;
+	struct bl_code c;
+	if (!r->nloops)
+		return;
+	for (uint32_t L = 0; L < r->nloops; L++)
+		r->deferred[L] = bl_code_edge(pl->place, g, pl->dag, r->back[L], &c) && c.ends && c.upd != BL_UPD_ADD;
+	for (uint32_t e = 0; e < g->nedges; e++) {
+		const struct cfg_edge *ce = &g->edges[e];
+		uint32_t L = ce->dst != CFG_EXIT ? r->loop_of_block[ce->dst] : 0;
+		if (!L || r->loop_of_back[e] || pl->dag->role[e] == ROLE_DEAD)
+			continue;
+		if (r->loop_of_block[ce->src] != L) { /* an entry: only the header's */
+			if (ce->dst != g->edges[r->back[L - 1]].dst)
+				r->deferred[L - 1] = false;
+		} else if (bl_code_edge(pl->place, g, pl->dag, e, &c) && (c.ends || c.upd != BL_UPD_NONE)) {
+			r->deferred[L - 1] = false;
+		}
+	}
+	for (uint32_t b = 0; b < g->nblocks && b < pl->plan->cap_block_start; b++) {
+		if (!r->loop_of_block[b] || pl->plan->block_start[b] == CFG_NONE)
+			continue;
+		bl_code_start(pl->place, b, &c);
+		if (c.upd != BL_UPD_NONE)
+			r->deferred[r->loop_of_block[b] - 1] = false;
+	}
+}
+
+/* The flush of counting loop L (1-based) on an edge that leaves it. */
+static char *flush_code(const struct placer *pl, uint32_t L)
+{
+	const char *p = pl->p;
+	const char *k = u64_text(pl->rep.k[L - 1]);
+	struct bl_code c;
+	if (!pl->rep.deferred[L - 1])
+		return fmt("kpath_rt_flush(&%sc, %s, %sn%u)", p, k, p, L);
+	/* the back edge's ID on the entry value, then the register's value
+	 * after it (its update is a BL_UPD_SET or none: decide_deferred) */
+	bl_code_edge(pl->place, pl->plan->g, pl->dag, pl->rep.back[L - 1], &c);
+	char *first = end_code(p, &c), *s;
+	if (c.upd == BL_UPD_SET && pl->reads)
+		s = fmt("kpath_rt_exit_loop_r(&%sc, %s, %s, %sn%u, %sr, %s)", p, first, k, p, L, p, u64_text(c.val));
+	else
+		s = fmt("kpath_rt_exit_loop(&%sc, %s, %s, %sn%u)", p, first, k, p, L);
+	free(first);
+	return s;
+}
+
 /* The code of CFG edge e, appended to its site's list: the path end first,
  * then the register update. */
 static void edge_code(struct placer *pl, uint32_t e)
@@ -221,10 +280,8 @@ static void edge_code(struct placer *pl, uint32_t e)
 	if (pl->check)
 		push(l, fmt("kpath_chk_edge(&%sc, %u)", p, e));
 	/* leaving a counting loop: its held-back items go first */
-	for (const struct rw_exit *x = pl->rep.exits ? pl->rep.exits[e] : NULL; x; x = x->next) {
-		uint64_t k = pl->rep.k[x->loop - 1];
-		push(l, fmt("kpath_rt_flush(&%sc, %s, %sn%u)", p, u64_text(k), p, x->loop));
-	}
+	for (const struct rw_exit *x = pl->rep.exits ? pl->rep.exits[e] : NULL; x; x = x->next)
+		push(l, flush_code(pl, x->loop));
 	if (!bl_code_edge(pl->place, pl->plan->g, pl->dag, e, &c))
 		return; /* leads to no complete path: never completes an ID */
 	if (c.ends) {
@@ -233,6 +290,13 @@ static void edge_code(struct placer *pl, uint32_t e)
 		uint32_t loop = pl->rep.loop_of_back ? pl->rep.loop_of_back[e] : 0;
 		char *v = end_code(p, &c);
 		uint64_t n = pl->dag->num_paths[CFG_ENTRY];
+		if (loop && pl->rep.deferred[loop - 1]) {
+			/* every item of the loop waits for its exit (flush_code),
+			 * the register keeps its value from the loop's entry */
+			push(l, fmt("++%sn%u", p, loop));
+			free(v);
+			return;
+		}
 		if (loop) {
 			uint64_t k = pl->rep.k[loop - 1];
 			push(l, fmt("kpath_rt_repeat(&%sc, %s, %s, %sn%u)", p, v, u64_text(k), p, loop));
@@ -697,6 +761,7 @@ void rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 	if (!f->check) /* the checking runtime wants every item where it is taken */
 		rw_find_repeats(plan, dag, place->dag_edge, &pl.rep);
 	pl.reads = register_read(&pl);
+	decide_deferred(&pl);
 	place_code(&pl, f);
 	write_sites(&pl, f);
 	add_descriptor(f, plan, dag, pl.edge_val);

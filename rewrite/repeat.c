@@ -20,6 +20,12 @@
  *       back: the loop calls no function but the C library ones that
  *       return normally (cfgbuild/expr.c: plain_callee), and every edge leaving
  *       it has a site for the flush.
+ * Where nothing in the loop but the back edge has code and the loop is
+ * entered only at its header, place.c writes the deferred form instead:
+ * the back edge only counts (every iteration), the register keeps its
+ * value from the loop's entry, and the exits emit the first iteration's
+ * ID (computed from that value) before K n - 1 times (kpath_rt_exit_loop);
+ * (a) and (b) make the stream the same.
  * Correctness does not depend on K being the right ID: a wrong K would
  * only never match.  K is computed from the DAG numbering: the dummy edge
  * ENTRY->w, the DAG edges of the body path w..v, the dummy edge v->EXIT.
@@ -173,6 +179,7 @@ void rw_find_repeats(const struct fn_plan *plan, const struct bl_dag *d, const u
 	const struct cfg *g = plan->g;
 	memset(r, 0, sizeof *r);
 	r->loop_of_back = xcalloc(g->nedges, sizeof *r->loop_of_back);
+	r->loop_of_block = xcalloc(g->nblocks, sizeof *r->loop_of_block);
 	r->exits = xcalloc(g->nedges, sizeof *r->exits);
 	if (!rw_repeat_loops)
 		return;
@@ -187,13 +194,15 @@ void rw_find_repeats(const struct fn_plan *plan, const struct bl_dag *d, const u
 		natural_loop(g, d, &a, g->edges[be].src, g->edges[be].dst, in_loop, members, &n);
 		if (qualifies(plan, d, &a, be, in_loop, members, n) &&
 		    body_id(g, d, dag_edge, &a, be, in_loop, &k)) {
-			r->k = realloc(r->k, (r->nloops + 1) * sizeof *r->k);
-			if (!r->k) {
-				fprintf(stderr, "kpath: out of memory\n");
-				exit(1);
-			}
+			r->k = xrealloc(r->k, (r->nloops + 1) * sizeof *r->k);
+			r->back = xrealloc(r->back, (r->nloops + 1) * sizeof *r->back);
+			r->deferred = xrealloc(r->deferred, (r->nloops + 1) * sizeof *r->deferred);
+			r->back[r->nloops] = be;
+			r->deferred[r->nloops] = false;
 			r->k[r->nloops++] = k;
 			r->loop_of_back[be] = r->nloops;
+			for (uint32_t i = 0; i < n; i++)
+				r->loop_of_block[members[i]] = r->nloops;
 			for (uint32_t i = 0; i < n; i++)
 				for (uint32_t j = a.out_first[members[i]]; j < a.out_first[members[i] + 1]; j++) {
 					uint32_t e = a.out[j];
@@ -226,6 +235,9 @@ void rw_repeats_free(struct rw_repeats *r, uint32_t nedges)
 		}
 	free(r->exits);
 	free(r->loop_of_back);
+	free(r->loop_of_block);
+	free(r->back);
+	free(r->deferred);
 	free(r->k);
 	memset(r, 0, sizeof *r);
 }

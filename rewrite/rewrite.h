@@ -112,7 +112,10 @@ struct rw_exit {
 struct rw_repeats {
 	uint32_t nloops;
 	uint64_t *k;              /* per loop (0-based): the ID counted */
+	uint32_t *back;           /* per loop (0-based): its back edge */
+	bool *deferred;           /* per loop (0-based): the first item waits for the exit too (place.c) */
 	uint32_t *loop_of_back;   /* per CFG edge: its loop number if it is a counting back edge, else 0 */
+	uint32_t *loop_of_block;  /* per block: the counting loop it is in, else 0 */
 	struct rw_exit **exits;   /* per CFG edge: the loops it leaves (flush first) */
 };
 /* Finds the loops of plan (numbered as d; dag_edge: per CFG edge its DAG

@@ -495,13 +495,23 @@ void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_p
 #define kpath_rt_repeat(c, id, K, n) \
 	((id) == (K) ? (void)++(n) : (kpath_rt_flush((c), (K), (n)), kpath_rt_emit((c), (id))))
 #define kpath_rt_flush(c, K, n) ((n) ? (kpath_rt_emit_n((c), (K), (n)), (void)((n) = 0)) : (void)0)
+/* The deferred form, where nothing in the loop but its back edge has code:
+ * the back edge only counts (++n, every iteration) and the register keeps
+ * the value it had when the loop was entered, so the loop body has no
+ * branch and no call; an edge leaving the loop after n >= 1 iterations
+ * emits the first one's ID first (computed from that value), then K n - 1
+ * times, and gives the register r the value the back edge sets (_r). */
+#define kpath_rt_exit_loop(c, first, K, n) \
+	((n) ? (kpath_rt_emit((c), (first)), (void)--(n), kpath_rt_flush((c), (K), (n))) : (void)0)
+#define kpath_rt_exit_loop_r(c, first, K, n, r, v) \
+	((n) ? (kpath_rt_emit((c), (first)), (void)((r) = (v)), (void)--(n), kpath_rt_flush((c), (K), (n))) : (void)0)
 
 /* -Wunused-macros warns about the macros a file defines and does not use,
  * and this header is the preamble of every instrumented file, which uses
  * only some of them; #if defined counts as a use (a sum: clang does not
  * count the operands || and && skip). */
 #if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
-	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_ASM_INLINE) + defined(KPATH_RT_COUNT_SLOW) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj)
+	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_ASM_INLINE) + defined(KPATH_RT_COUNT_SLOW) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_exit_loop) + defined(kpath_rt_exit_loop_r) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj)
 #endif
 
 #endif

@@ -52,11 +52,11 @@ int loops(int n)
 			{  kp_r += 4; break; }
 		s += i;
 	}
-	while ((s > 10) || (kpath_rt_flush(&kp_c, 10, kp_n1), 0))
-		{ s -= 3; kpath_rt_repeat(&kp_c, kp_r - 1, 10, kp_n1); kp_r = 11;  }
+	while ((s > 10) || (kpath_rt_exit_loop_r(&kp_c, kp_r - 1, 10, kp_n1, kp_r, 11), 0))
+		{ s -= 3; ++kp_n1;  }
 	do
 		{ s++; }
-	while ((s < 5) ? (kpath_rt_repeat(&kp_c, kp_r - 2, 12, kp_n2), kp_r = 14, 1) : (kpath_rt_flush(&kp_c, 12, kp_n2), 0));
+	while ((s < 5) ? (++kp_n2, 1) : (kpath_rt_exit_loop_r(&kp_c, kp_r - 2, 12, kp_n2, kp_r, 14), 0));
 	return kp_ret = (s), kpath_rt_leave(&kp_c, kp_r - 3), kp_ret;
 }
 
@@ -83,8 +83,8 @@ int gotos(int n)
 again:
 	if (i < n) {
 		i += 2;
-		 kpath_rt_repeat(&kp_c, kp_r, 2, kp_n1); kp_r = 2; goto again;
-	} else { kpath_rt_flush(&kp_c, 2, kp_n1); }
+		 ++kp_n1; goto again;
+	} else { kpath_rt_exit_loop_r(&kp_c, kp_r, 2, kp_n1, kp_r, 2); }
 	if (i & 1)
 		{ goto odd; }
 	return kp_ret = (i), kpath_rt_leave(&kp_c, kp_r - 2), kp_ret;
