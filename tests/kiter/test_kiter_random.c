@@ -23,6 +23,7 @@
  */
 #include "kiter.h"
 #include "pathtext.h"
+#include "test_scale.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -554,7 +555,7 @@ static void check_fit(const struct ki_graph *g, const struct ki_options *o, uint
 
 int main(int argc, char **argv)
 {
-	unsigned long graphs = argc > 1 ? strtoul(argv[1], NULL, 10) : 2000;
+	unsigned long graphs = kp_test_scaled(argc > 1 ? strtoul(argv[1], NULL, 10) : 2000);
 	unsigned long long seed0 = argc > 2 ? strtoull(argv[2], NULL, 10) : 15;
 	size_t checked = 0, perfect = 0, recorded = 0, windows = 0, relation = 0, loop_to_loop = 0, irreducible = 0, skipped = 0, lowered = 0, kloops = 0;
 	unsigned long ngraphs = 0;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "overlap.h"
+#include "test_scale.h"
 
 static int failures;
 static uint64_t checks;
@@ -829,7 +830,7 @@ static void print_flow(const char *name, const struct flow *f)
 
 int main(int argc, char **argv)
 {
-	unsigned n = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 3000, first = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 1, s;
+	unsigned n = (unsigned)kp_test_scaled(argc > 1 ? strtoul(argv[1], NULL, 10) : 3000), first = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 1, s;
 	struct flow all = { 0 };
 	uint32_t k, t;
 
