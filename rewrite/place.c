@@ -288,15 +288,15 @@ static void edge_code(struct placer *pl, uint32_t e)
 		/* a path ends before a longjmp that may resume in this activation: emit, not leave */
 		bool leave = ce->dst == CFG_EXIT && !pl->plan->sites[ce->site].resume;
 		uint32_t loop = pl->rep.loop_of_back ? pl->rep.loop_of_back[e] : 0;
-		char *v = end_code(p, &c);
-		uint64_t n = pl->dag->num_paths[CFG_ENTRY];
 		if (loop && pl->rep.deferred[loop - 1]) {
 			/* every item of the loop waits for its exit (flush_code),
-			 * the register keeps its value from the loop's entry */
+			 * and so does the register's update: it keeps its value
+			 * from the loop's entry */
 			push(l, fmt("++%sn%u", p, loop));
-			free(v);
 			return;
 		}
+		char *v = end_code(p, &c);
+		uint64_t n = pl->dag->num_paths[CFG_ENTRY];
 		if (loop) {
 			uint64_t k = pl->rep.k[loop - 1];
 			push(l, fmt("kpath_rt_repeat(&%sc, %s, %s, %sn%u)", p, v, u64_text(k), p, loop));
