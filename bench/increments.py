@@ -8,7 +8,7 @@ item emitted where it is taken), count the register
 updates in the instrumented text (additions "kp_r += N" / "kp_r -= N" and
 assignments "kp_r = N": resets after an emit and absolute values; the
 declaration's initialiser is not counted), then compile a copy in which
-every update and every emit/leave/count also bumps a counter, run it with
+every update and every emit/leave/count/tally also bumps a counter, run it with
 KPATH_K=1, and print the updates executed per completed path (threads.c
 counts without atomics: its dynamic numbers are approximate).  Run it with
 two kpath binaries to compare placements (e.g. before/after a change).
@@ -24,13 +24,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "corpus")
 
 UPDATE = re.compile(r"(?<!kpath_rt_u64 )\b(kp_r) (\+=|-=|=) ")
-END = re.compile(r"\bkpath_rt_(emit|leave|count)\(")
+END = re.compile(r"\bkpath_rt_(emit|leave|count|tally)\(")
 
 COUNTERS = """
 static unsigned long long kpc_add, kpc_set, kpc_path;
 static void kpc_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id) { kpc_path++; kpath_rt_emit(c, id); }
 static void kpc_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id) { kpc_path++; kpath_rt_leave(c, id); }
 static void kpc_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 n) { kpc_path++; kpath_rt_count(f, id, n); }
+static void kpc_tally(struct kpath_rt_func *f, kpath_rt_u64 **a, kpath_rt_u64 id, kpath_rt_u64 n) { kpc_path++; kpath_rt_tally(f, a, id, n); }
 __attribute__((destructor)) static void kpc_report(void)
 {
 	const char *o = getenv("KPC_OUT");

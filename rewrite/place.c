@@ -300,7 +300,11 @@ static void edge_code(struct placer *pl, uint32_t e)
 		if (loop) {
 			uint64_t k = pl->rep.k[loop - 1];
 			push(l, fmt("kpath_rt_repeat(&%sc, %s, %s, %sn%u)", p, v, u64_text(k), p, loop));
-		} else if (pl->acyclic) {
+		} else if (pl->acyclic && !pl->check) {
+			/* through the file's thread-local pointer (add_descriptor) */
+			push(l, fmt("kpath_rt_tally(&%sfn_%s, &%scnt_%s, %s, %s)", p, pl->plan->name, p, pl->plan->name, v,
+			            u64_text(n)));
+		} else if (pl->acyclic) { /* the checking runtime's count */
 			push(l, fmt("kpath_rt_count(&%sfn_%s, %s, %s)", p, pl->plan->name, v, u64_text(n)));
 		} else {
 			push(l, fmt("kpath_rt_%s(&%sc, %s)", leave ? "leave" : "emit", p, v));
@@ -719,13 +723,20 @@ static void write_sites(struct placer *pl, struct rw_file *f)
 	free(texts);
 }
 
+/* The descriptor; an acyclic function's also has its thread-local counter
+ * pointer (kpath_rt_tally, kpath_rt.h), but for the checking runtime. */
 static void add_descriptor(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
-                           const uint64_t *edge_val)
+                           const uint64_t *edge_val, bool acyclic)
 {
 	rw_reserve_descriptor(f);
 	if (f->check)
 		f->check_tables[f->ndescs] = rw_check_table(f, plan, dag, edge_val);
 	f->descs[f->ndescs] = rw_descriptor(f, plan, dag);
+	if (acyclic && !f->check) {
+		char *tls = fmt("KPATH_RT_TLS kpath_rt_u64 *%scnt_%s;\n", f->prefix, plan->name);
+		str_append(&f->descs[f->ndescs], tls);
+		free(tls);
+	}
 	f->desc_names[f->ndescs++] = fmt("%sfn_%s", f->prefix, plan->name);
 }
 
@@ -764,7 +775,7 @@ void rw_function(struct rw_file *f, const struct fn_plan *plan, const struct bl_
 	decide_deferred(&pl);
 	place_code(&pl, f);
 	write_sites(&pl, f);
-	add_descriptor(f, plan, dag, pl.edge_val);
+	add_descriptor(f, plan, dag, pl.edge_val, pl.acyclic);
 	placer_close(&pl);
 	rw_repeats_free(&pl.rep, g->nedges);
 	free(pl.edge_val);

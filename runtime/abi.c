@@ -116,7 +116,7 @@ void kp_trec_free_all(struct kp_thread *th)
 
 /* The routine-entry marker "*" of the k-BLPP paper. */
 static void *enter(struct kpath_rt_func *f);
-static void count(struct kpath_rt_func *f, kpath_rt_u64 id);
+static struct kp_tfunc *count(struct kpath_rt_func *f, kpath_rt_u64 id);
 
 void *kpath_rt_enter_slow(struct kpath_rt_func *f)
 {
@@ -208,18 +208,19 @@ static struct kp_tfunc *active(const struct kpath_rt_func *f)
  * Ball-Larus path profiler", k-BLPP paper).  The trace gets what a cursor
  * activation writes: ENTER, then LEAVE with the ID (here both when the
  * function returns). */
-static void count(struct kpath_rt_func *f, kpath_rt_u64 id)
+static struct kp_tfunc *count(struct kpath_rt_func *f, kpath_rt_u64 id)
 {
 	int slot;
 	struct kp_tfunc *tf = state(f, 1, &slot);
 	if (!tf)
-		return;
+		return NULL;
 	struct kp_cursor c = tf->marker;
 	if (kp_thread_lib_only(tf->th)) {
 		kp_streams_enter(tf->th, (uint32_t)slot - 1, &c);
 		kp_streams_item(tf->th, KP_TR_LEAVE, (uint32_t)slot - 1, &c, id);
 	}
 	kp_tfunc_item(tf, &c, id);
+	return tf;
 }
 
 void kpath_rt_count_slow(struct kpath_rt_func *f, kpath_rt_u64 id)
@@ -234,6 +235,30 @@ void kpath_rt_count_slow(struct kpath_rt_func *f, kpath_rt_u64 id)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	count(f, id);
 	bound_restore();
+	kp_busy = 0;
+}
+
+/* kpath_rt_tally's library half (kpath_rt.h): the activation as
+ * kpath_rt_count_slow counts it, then this thread's counter array of f
+ * into *a, this thread's pointer of the instrumented file, which the
+ * inline count uses from then on.  The array is stored only after the
+ * library's own increment, so a handler that interrupts this half and
+ * finds *a null comes here and is dropped (kp_busy); one that finds it
+ * set increments the array with one instruction, as the interrupted
+ * thread would.  kpath_rt_ncounters needs no zeroing: the inline tally
+ * does not read it.  Not stored for a function whose state holds no
+ * array (hash table, trace or WPP: counters_of), nor from a thread
+ * without its own state (swapcontext). */
+void kpath_rt_tally_slow(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 **a)
+{
+	if (kp_busy) {
+		kp_rt_drop(1);
+		return;
+	}
+	kp_busy = 1;
+	struct kp_tfunc *tf = count(f, id);
+	if (tf && tf->th == kp_thread_current)
+		kp_thread_tally(tf, a);
 	kp_busy = 0;
 }
 
@@ -315,7 +340,9 @@ __asm__(KP_TR("kpath_rt_emit_tr_v5", "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tca
         KP_TR("kpath_rt_leave_tr_v5", "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_leave_slow_v5@PLT\n")
         KP_TR("kpath_rt_enter_tr_v5", "\tcall kpath_rt_enter_slow_v5@PLT\n")
         /* count: f(rdi), id(rsi), as they came; nothing returned */
-        KP_TR("kpath_rt_count_tr_v5", "\tcall kpath_rt_count_slow@PLT\n"));
+        KP_TR("kpath_rt_count_tr_v5", "\tcall kpath_rt_count_slow@PLT\n")
+        /* tally: f(rdi), id(rsi), the pointer's address (rdx), as they came */
+        KP_TR("kpath_rt_tally_tr_v5", "\tcall kpath_rt_tally_slow@PLT\n"));
 #endif
 
 /* For code compiled without the inline half (KPATH_RT_NO_INLINE, or a
@@ -347,5 +374,12 @@ void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n)
 void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths)
 {
 	(void)num_paths; /* the library checks id against f->num_paths */
+	kpath_rt_count_slow(f, id);
+}
+
+void kpath_rt_tally(struct kpath_rt_func *f, kpath_rt_u64 **a, kpath_rt_u64 id, kpath_rt_u64 num_paths)
+{
+	(void)a; /* not thread-local without the inline half: never set */
+	(void)num_paths;
 	kpath_rt_count_slow(f, id);
 }

@@ -111,6 +111,7 @@ static void copy_module_descriptors(void *base)
 				if (!c)
 					th->funcs[i]->dropped += kp_tfunc_emitted(th->funcs[i]);
 				th->funcs[i]->f = c;
+				th->funcs[i]->tally = NULL; /* in the module's TLS: never written again */
 			}
 		if (c)
 			kp_ppp_moved(g->f, c);

@@ -246,6 +246,10 @@ struct kp_tfunc {
 	 * copy for the inline kpath_rt_enter */
 	struct kp_cursor marker;
 	struct kpath_rt_state pub;
+	/* the thread's pointer of the instrumented file that holds the
+	 * counter array (kpath_rt_tally), or NULL: set by kp_thread_tally,
+	 * cleared by kp_thread_untally before the array goes */
+	kpath_rt_u64 **tally;
 	uint64_t invalid, dropped;
 	union {
 		struct kp_ksf ksf;
@@ -429,6 +433,17 @@ struct kp_thread *kp_thread_self(void);
 /* The tfunc for slot, created with a consumer for k (kp_rt.k; 1 for an
  * acyclic function, kpath_rt_count).  NULL on allocation failure. */
 struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func *f, int slot, unsigned k);
+/* kpath_rt_tally: stores tf's counter array into a, the current thread's
+ * pointer of the instrumented file, and keeps a in tf->tally, where
+ * there is an array for the inline count (not for a hash table, trace or
+ * WPP).  tf belongs to the current thread. */
+void kp_thread_tally(struct kp_tfunc *tf, kpath_rt_u64 **a);
+/* Sets the tally pointers of th's functions back to null and forgets
+ * them, before th's arrays are freed.  Caller holds kp_rt.mu, and runs in
+ * th's thread or while every module whose pointer th has is loaded (the
+ * unloading of a function's module forgets its pointer without writing
+ * it: dso.c). */
+void kp_thread_untally(struct kp_thread *th);
 /* Moves th's data into the global k-IPFs (caller holds kp_rt.mu) and zeroes
  * it (the nodes stay, so live cursors stay valid). */
 void kp_thread_flush(struct kp_thread *th);

@@ -461,6 +461,57 @@ KPATH_RT_INLINE_FN void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id,
 kpath_rt_slow:
 	KPATH_RT_COUNT_SLOW(f, id);
 }
+
+/* The default mode's acyclic functions count through a pointer of their
+ * own instead (issue 14): a thread-local variable of the instrumented file
+ * beside the descriptor, "KPATH_RT_TLS kpath_rt_u64 *kp_cnt_NAME;", that
+ * holds this thread's counter array of the function (the one
+ * kpath_rt_counters would list) or null.  The count is then one load of a
+ * thread-local (in an executable a %fs-relative mov: no slot, no bound,
+ * no second array), a test and the one-instruction increment: four
+ * instructions where kpath_rt_count has nine.  An asm goto, for gcc's
+ * inliner, like kpath_rt_count's (written in C, the load and the test
+ * cost the estimate enough that a clamp with three returns was no longer
+ * inlined: tests/e2e/inline_helpers.sh).  The library half kpath_rt_tally_slow counts
+ * the activation as kpath_rt_count_slow does, and stores the array into
+ * the pointer (through its address, this thread's copy) after its own
+ * increment; it stays null for a hash table, in trace mode and for the
+ * library's own activations.  The runtime keeps the pointer's address
+ * with the thread's state of the function and sets the pointer back to
+ * null before the array goes (the thread's end, the unloading of the
+ * runtime); when the library of the function is unloaded it forgets the
+ * address (runtime/thread.c, kp_thread_untally).  A signal handler
+ * interrupting the count increments the same array with one instruction
+ * too, and the array never moves while the pointer is set, so no count
+ * is lost (runtime/abi.c).  The variable's model is the compiler's
+ * default: local-exec in an executable, one __tls_get_addr per function
+ * in a shared library (as for kpath_rt_counters; initial-exec would make
+ * a dlopen of a large instrumented library fail for lack of static TLS
+ * space). */
+#define KPATH_RT_TLS static __thread KPATH_RT_UNUSED
+void kpath_rt_tally_slow(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 **a) __attribute__((cold));
+#define KPATH_RT_TALLY_SLOW(f, id, a) \
+	__asm__ KPATH_RT_ASM_INLINE __volatile__(KPATH_RT_CALL("kpath_rt_tally_tr_v5") \
+	                                         : \
+	                                         : "D"(f), "S"(id), "d"(a) \
+	                                         : "rax", KPATH_RT_CLOB)
+KPATH_RT_INLINE_FN void kpath_rt_tally(struct kpath_rt_func *f, kpath_rt_u64 **a, kpath_rt_u64 id,
+                                       kpath_rt_u64 num_paths)
+{
+	if (__builtin_expect(id < num_paths, 1)) {
+		__asm__ KPATH_RT_ASM_INLINE goto("movq %0, %%rax\n\t"
+		                                 "testq %%rax, %%rax\n\t"
+		                                 "je %l2\n\t"
+		                                 "addq $1, (%%rax,%1,8)"
+		                                 :
+		                                 : "m"(*a), "r"(id)
+		                                 : "rax", "cc"
+		                                 : kpath_rt_slow);
+		return;
+	}
+kpath_rt_slow:
+	KPATH_RT_TALLY_SLOW(f, id, a);
+}
 #else
 void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c);
 void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id);
@@ -471,6 +522,10 @@ void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 #define kpath_rt_emit_n kpath_rt_emit_n_v5
 void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n);
 void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths);
+/* Without the inline half the library counts and the pointer stays null
+ * (it need not be thread-local then). */
+#define KPATH_RT_TLS static KPATH_RT_UNUSED
+void kpath_rt_tally(struct kpath_rt_func *f, kpath_rt_u64 **a, kpath_rt_u64 id, kpath_rt_u64 num_paths);
 #endif
 
 /* kpath_rt_enter as an initialiser: instrumented functions declare their
@@ -511,7 +566,7 @@ void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_p
  * only some of them; #if defined counts as a use (a sum: clang does not
  * count the operands || and && skip). */
 #if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
-	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_ASM_INLINE) + defined(KPATH_RT_COUNT_SLOW) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_exit_loop) + defined(kpath_rt_exit_loop_r) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj)
+	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_ASM_INLINE) + defined(KPATH_RT_COUNT_SLOW) + defined(KPATH_RT_TALLY_SLOW) + defined(KPATH_RT_TLS) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_exit_loop) + defined(kpath_rt_exit_loop_r) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj)
 #endif
 
 #endif

@@ -192,6 +192,11 @@ void kp_rt_init(void)
 void kp_rt_release(void)
 {
 	pthread_mutex_lock(&kp_rt.mu);
+	/* the modules this runtime served are still loaded (their destructors
+	 * run first): their threads' pointers go back to null before the
+	 * arrays they point at are freed */
+	for (struct kp_thread *th = kp_rt.threads; th; th = th->next)
+		kp_thread_untally(th);
 	kp_thread_free_all();
 	for (uint32_t i = 0; i < kp_rt.nfuncs; i++) {
 		struct kp_gfunc *g = &kp_rt.funcs[i];

@@ -136,6 +136,28 @@ struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func 
 	return tf;
 }
 
+void kp_thread_tally(struct kp_tfunc *tf, kpath_rt_u64 **a)
+{
+	kpath_rt_u64 *cnt = counters_of(tf->th, tf);
+	if (!cnt || *a)
+		return;
+	tf->tally = a;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	*a = cnt;
+}
+
+void kp_thread_untally(struct kp_thread *th)
+{
+	for (uint32_t i = 0; i < th->nfuncs; i++) {
+		struct kp_tfunc *tf = th->funcs[i];
+		if (tf && tf->tally) {
+			*tf->tally = NULL;
+			tf->tally = NULL;
+		}
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
 /* Caller holds kp_rt.mu.  Moves counters and k-IPFs into kp_rt.funcs (and
  * counts their items into kp_rt.items); on
  * allocation failure the events of the function are counted as dropped
@@ -204,6 +226,7 @@ void kp_thread_exit(void *p)
 		kp_thread_count_nodes(th);
 	}
 	kp_streams_thread_end(th);
+	kp_thread_untally(th); /* th's arrays go below; we are th's thread */
 	for (struct kp_thread **pp = &kp_rt.threads; *pp; pp = &(*pp)->next)
 		if (*pp == th) {
 			*pp = th->next;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Acyclic functions (kpath_rt_count, no cursor) end to end on
+# Acyclic functions (kpath_rt_tally, no cursor) end to end on
 # tests/e2e/acyclic/acyclic.c: the instrumented form; exact counts at k = 1
 # and 4 (acyclic_check.py); trace mode: one ENTER + LEAVE per activation,
 # kpcheck's trace checks, and kpath kipf of the trace equal to the online
@@ -19,7 +19,7 @@ expected="digits 6 rotr 420610052 fib 5 signs 53 worker 4 3"
 
 "$kpath" instrument acyclic.c -o acyclic.kpath.c 2>instrument.log || fail "$(cat instrument.log)"
 for f in is_digit rotr fib sign check; do
-	grep -q "kpath_rt_count(&kp_fn_$f, " acyclic.kpath.c || fail "$f: no kpath_rt_count"
+	grep -q "kpath_rt_tally(&kp_fn_$f, &kp_cnt_$f, " acyclic.kpath.c || fail "$f: no kpath_rt_tally"
 	grep -q "kpath_rt_begin\(_sj\)\?(&kp_fn_$f," acyclic.kpath.c && fail "$f: enters a cursor"
 done
 for f in main worker; do

@@ -13,7 +13,7 @@ status=0
 fail() { echo "FAIL: e2e.deep_recursion: $*"; status=1; }
 "$kpath" instrument "$dir/deep.c" -o deep.kpath.c 2>instrument.log || { cat instrument.log; exit 1; }
 grep -q 'return (kpath_rt_leave(&kp_c, [^)]*), walk(n - 1, acc));' deep.kpath.c || fail "walk's tail call is not after its path end"
-grep -q 'return (kpath_rt_count(&kp_fn_down, [0-9]*, 3), down(n - 1, acc + 1));' deep.kpath.c || fail "down's tail call is not after its count"
+grep -q 'return (kpath_rt_tally(&kp_fn_down, &kp_cnt_down, [0-9]*, 3), down(n - 1, acc + 1));' deep.kpath.c || fail "down's tail call is not after its count"
 # AddressSanitizer keeps the frame of every function with an address-taken
 # local (the copies of the cursor the library halves get): no tail call
 # there, so a sanitizer run (scripts/test sets CC) checks the profile at a

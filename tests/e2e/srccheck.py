@@ -101,17 +101,19 @@ def main():
     body = out[body_start:]
 
     # Path register: the id argument of kpath_rt_emit/leave (the second,
-    # kpath_rt_count(&desc, id, num_paths)).
+    # kpath_rt_count(&desc, id, num_paths); the third,
+    # kpath_rt_tally(&desc, &cnt, id, num_paths)).
     regs = set()
-    for m in re.finditer(r"\bkpath_rt_(emit|leave|count)\s*\(([^;]*?)\)\s*[;,]", body):
+    idarg = {"count": 1, "tally": 2}
+    for m in re.finditer(r"\bkpath_rt_(emit|leave|count|tally)\s*\(([^;]*?)\)\s*[;,]", body):
         args = m.group(2).split(",")
         if len(args) >= 2:
-            regs.update(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", args[1 if m.group(1) == "count" else -1]))
-    calls = len(re.findall(r"\bkpath_rt_(?:emit|leave|count)\s*\(", body))
-    print("srccheck: %d kpath_rt_emit/leave/count calls; path register candidates: %s"
+            regs.update(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", args[idarg.get(m.group(1), -1)]))
+    calls = len(re.findall(r"\bkpath_rt_(?:emit|leave|count|tally)\s*\(", body))
+    print("srccheck: %d kpath_rt_emit/leave/count/tally calls; path register candidates: %s"
           % (calls, sorted(regs)))
     if calls == 0:
-        fail("no kpath_rt_emit / kpath_rt_leave / kpath_rt_count calls after the preamble")
+        fail("no kpath_rt_emit / kpath_rt_leave / kpath_rt_count / kpath_rt_tally calls after the preamble")
     incr = [r for r in regs if re.search(r"\b%s\s*\+=\s*\S" % re.escape(r), body)]
     if not incr:
         fail("no '+=' on a path register (%s)" % sorted(regs))
@@ -123,10 +125,10 @@ def main():
         want = int(sys.argv[3])
         got = len(re.findall(r"\bkpath_rt_begin(?:_sj)?\s*\(", body))
         # an acyclic function has no enter: its exits count into its descriptor
-        acyc = len(set(re.findall(r"\bkpath_rt_count\s*\(\s*&\s*([A-Za-z_][A-Za-z_0-9]*)", body)))
-        print("srccheck: %d kpath_rt_begin calls, %d acyclic functions (kpath_rt_count)" % (got, acyc))
+        acyc = len(set(re.findall(r"\bkpath_rt_(?:count|tally)\s*\(\s*&\s*([A-Za-z_][A-Za-z_0-9]*)", body)))
+        print("srccheck: %d kpath_rt_begin calls, %d acyclic functions (kpath_rt_tally)" % (got, acyc))
         if got + acyc != want:
-            fail("%d kpath_rt_begin calls and %d functions with kpath_rt_count after the preamble, "
+            fail("%d kpath_rt_begin calls and %d functions with kpath_rt_tally after the preamble, "
                  "expected %d in all (one per function)" % (got, acyc, want))
 
     # Only insertions.

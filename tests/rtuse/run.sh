@@ -426,15 +426,18 @@ case_help() {
 # k-IPF, emitted count and paths in profiles A and B.
 lib_src() {
 	cat >"$1.c" <<CEOF
+/* acyclic: counts through the library's thread-local pointer */
+int $2_step(int i, int s)
+{
+	if (i % 3 == 0)
+		return s + i;
+	return s - 1;
+}
 int $2(int n)
 {
 	int s = 0;
-	for (int i = 0; i < n; i++) {
-		if (i % 3 == 0)
-			s += i;
-		else
-			s -= 1;
-	}
+	for (int i = 0; i < n; i++)
+		s = $2_step(i, s);
 	return s;
 }
 CEOF
@@ -489,6 +492,7 @@ case_dso_startup() {
 	profile_has kpath.json 1 a_work
 	ref_profile a a_work 10 4
 	same_func kpath.json ref/kpath.json a_work
+	same_func kpath.json ref/kpath.json a_work_step
 }
 
 # dso_two: a program linking two instrumented shared libraries, itself
@@ -610,12 +614,14 @@ CEOF
 	profile_has i.json 1 main plug_work
 	ref_profile plug plug_work 10 12 3
 	same_func i.json ref/kpath.json plug_work
+	same_func i.json ref/kpath.json plug_work_step
 	# the library's own runtime: unless it deletes its thread-exit key when
 	# unloaded, the thread's exit jumps into the unmapped library
 	KPATH_OUT=p.json ./main_p "$W/libplug.so" >out.txt 2>err.txt || fail "main_p exited with $?"
 	[ -s err.txt ] && { show err.txt; fail "main_p: stderr is not empty"; }
 	profile_has p.json 2 plug_work
 	same_func p.json ref/kpath.json plug_work
+	same_func p.json ref/kpath.json plug_work_step
 }
 
 type "case_$CASE" >/dev/null 2>&1 || fatal "unknown case $CASE"
