@@ -66,8 +66,12 @@ def runs_mark(slot, runs, ratio):
     return "%s (%d run%s)" % (ratio, n, "s" if n > 1 else "") if 0 < n < runs else str(ratio)
 
 
-def all_ok(res):
-    return all(not slot["fail"] for per in res.values() for slot in per.values())
+def all_ok(res, timeouts_ok=False):
+    """No run failed: each printed its checksum.  A full run's timeouts
+    (--timeout: k = 16 on the slowest programs) are listed in results.md
+    but are not failures; in --quick (CI) they are."""
+    return all(not slot["fail"] or (timeouts_ok and slot["fail"] == "timeout")
+               for per in res.values() for slot in per.values())
 
 
 def failures(res):
@@ -388,4 +392,4 @@ def write_full(cfg, meta, progs, res, instr, timing, variants, ks):
     with open(cfg.out, "w") as f:
         f.write("".join(out))
     write_chart(cfg, progs, res, ks, cfg.chart)
-    return all_ok(res)
+    return all_ok(res, timeouts_ok=True)
