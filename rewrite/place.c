@@ -465,10 +465,13 @@ static char *entry_text(struct placer *pl)
 	 * follow (C90); the routine-entry event is the cursor's initialiser */
 	if (pl->acyclic) /* no cursor, no routine-entry event */
 		s = fmt("%s%s%s%s", regs ? regs : "", regs ? ";" : "", ret ? ret : "", chk ? chk : "");
-	else
+	else if (pin || pl->check) /* the library's templates: kpath_rt_enter_sj, the checking runtime */
 		s = fmt("%s%s %sstruct kpath_rt_cursor %sc = kpath_rt_begin%s(&%sfn_%s, %sc);%s%s%s", regs ? regs : "",
 		        regs ? ";" : "", un, p, pin ? "_sj" : "", p, pl->plan->name, p, ret ? ret : "",
 		        pin ? pin : "", chk ? chk : "");
+	else /* through the file's thread-local template pointer (add_descriptor) */
+		s = fmt("%s%s %sstruct kpath_rt_cursor %sc = kpath_rt_begin_t(&%sfn_%s, &%stpl_%s, %sc);%s", regs ? regs : "",
+		        regs ? ";" : "", un, p, p, pl->plan->name, p, pl->plan->name, p, ret ? ret : "");
 	pl->entry_stmts = pin || chk;
 	if (!*s) { /* an acyclic function with constant IDs returning nothing */
 		free(s);
@@ -723,8 +726,10 @@ static void write_sites(struct placer *pl, struct rw_file *f)
 	free(texts);
 }
 
-/* The descriptor; an acyclic function's also has its thread-local counter
- * pointer (kpath_rt_tally, kpath_rt.h), but for the checking runtime. */
+/* The descriptor, and but for the checking runtime its function's
+ * thread-local pointer (kpath_rt.h): an acyclic function's counters
+ * (kpath_rt_tally), another's template (kpath_rt_begin_t; not with
+ * setjmp, whose entry is kpath_rt_begin_sj). */
 static void add_descriptor(struct rw_file *f, const struct fn_plan *plan, const struct bl_dag *dag,
                            const uint64_t *edge_val, bool acyclic)
 {
@@ -732,8 +737,9 @@ static void add_descriptor(struct rw_file *f, const struct fn_plan *plan, const 
 	if (f->check)
 		f->check_tables[f->ndescs] = rw_check_table(f, plan, dag, edge_val);
 	f->descs[f->ndescs] = rw_descriptor(f, plan, dag);
-	if (acyclic && !f->check) {
-		char *tls = fmt("KPATH_RT_TLS kpath_rt_u64 *%scnt_%s;\n", f->prefix, plan->name);
+	if (!f->check && (acyclic || !plan->has_setjmp)) {
+		char *tls = acyclic ? fmt("KPATH_RT_TLS kpath_rt_u64 *%scnt_%s;\n", f->prefix, plan->name)
+		                    : fmt("KPATH_RT_TLS void *%stpl_%s;\n", f->prefix, plan->name);
 		str_append(&f->descs[f->ndescs], tls);
 		free(tls);
 	}

@@ -132,6 +132,25 @@ void *kpath_rt_enter_slow(struct kpath_rt_func *f)
 	return s;
 }
 
+/* kpath_rt_enter_t's library half (kpath_rt.h): the entry as
+ * kpath_rt_enter_slow makes it, then this thread's template of f into
+ * *t, this thread's pointer of the instrumented file, which the inline
+ * enter uses from then on (kp_thread_template). */
+void *kpath_rt_enter_t_slow(struct kpath_rt_func *f, void **t)
+{
+	void *s;
+	if (kp_busy) {
+		kp_rt_drop(1);
+		return inactive();
+	}
+	kp_busy = 1;
+	s = enter(f);
+	kp_thread_template(f, t);
+	bound_restore();
+	kp_busy = 0;
+	return s;
+}
+
 /* This thread's state of f, registering f and creating the state (with a
  * consumer for k) on first use; its slot in *slot.  NULL when the
  * activation is not recorded: f refused (slot < 0: ignored), or out of
@@ -339,6 +358,8 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id)
 __asm__(KP_TR("kpath_rt_emit_tr_v5", "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_emit_slow_v5@PLT\n")
         KP_TR("kpath_rt_leave_tr_v5", "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_leave_slow_v5@PLT\n")
         KP_TR("kpath_rt_enter_tr_v5", "\tcall kpath_rt_enter_slow_v5@PLT\n")
+        /* enter_t: f(rdi), the pointer's address (rsi), as they came */
+        KP_TR("kpath_rt_enter_t_tr_v5", "\tcall kpath_rt_enter_t_slow@PLT\n")
         /* count: f(rdi), id(rsi), as they came; nothing returned */
         KP_TR("kpath_rt_count_tr_v5", "\tcall kpath_rt_count_slow@PLT\n")
         /* tally: f(rdi), id(rsi), the pointer's address (rdx), as they came */
@@ -354,6 +375,11 @@ void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_cursor *c)
 	c->s.x = kpath_rt_enter_slow(f);
 }
 
+void kpath_rt_enter_t(struct kpath_rt_func *f, void **t, struct kpath_rt_cursor *c)
+{
+	(void)t; /* not thread-local without the inline half: never set */
+	kpath_rt_enter(f, c);
+}
 void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
 	c->s.x = kpath_rt_emit_slow(c->f, c->s.x, id);

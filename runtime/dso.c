@@ -111,7 +111,9 @@ static void copy_module_descriptors(void *base)
 				if (!c)
 					th->funcs[i]->dropped += kp_tfunc_emitted(th->funcs[i]);
 				th->funcs[i]->f = c;
-				th->funcs[i]->tally = NULL; /* in the module's TLS: never written again */
+				/* in the module's TLS: never written again */
+				th->funcs[i]->tally = NULL;
+				th->funcs[i]->tpl = NULL;
 			}
 		if (c)
 			kp_ppp_moved(g->f, c);

@@ -250,6 +250,9 @@ struct kp_tfunc {
 	 * counter array (kpath_rt_tally), or NULL: set by kp_thread_tally,
 	 * cleared by kp_thread_untally before the array goes */
 	kpath_rt_u64 **tally;
+	/* likewise the pointer that holds the template pub.x
+	 * (kpath_rt_enter_t), or NULL */
+	void **tpl;
 	uint64_t invalid, dropped;
 	union {
 		struct kp_ksf ksf;
@@ -438,8 +441,12 @@ struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func 
  * there is an array for the inline count (not for a hash table, trace or
  * WPP).  tf belongs to the current thread. */
 void kp_thread_tally(struct kp_tfunc *tf, kpath_rt_u64 **a);
-/* Sets the tally pointers of th's functions back to null and forgets
- * them, before th's arrays are freed.  Caller holds kp_rt.mu, and runs in
+/* kpath_rt_enter_t: stores the current thread's template of f into t and
+ * keeps t in its state of f, where the inline enter may use the template
+ * (kpath_rt_markers would list it: not in trace or WPP mode). */
+void kp_thread_template(const struct kpath_rt_func *f, void **t);
+/* Sets the tally and template pointers of th's functions back to null and
+ * forgets them, before th's arrays and forests are freed.  Caller holds kp_rt.mu, and runs in
  * th's thread or while every module whose pointer th has is loaded (the
  * unloading of a function's module forgets its pointer without writing
  * it: dso.c). */

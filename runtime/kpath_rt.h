@@ -190,6 +190,9 @@ struct kpath_rt_cursor {
 #define KPATH_RT_UNUSED
 #endif
 void *kpath_rt_enter_slow(struct kpath_rt_func *f) KPATH_RT_COLD;
+/* The same for kpath_rt_enter_t, which also stores the template into *t
+ * (this thread's pointer of the instrumented file) when there is one. */
+void *kpath_rt_enter_t_slow(struct kpath_rt_func *f, void **t) KPATH_RT_COLD;
 /* Library halves of kpath_rt_emit / kpath_rt_leave: the whole step, on
  * the state x of an activation of f; emit returns the new state. */
 void *kpath_rt_emit_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id) KPATH_RT_COLD;
@@ -302,6 +305,31 @@ KPATH_RT_INLINE_FN void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_
 		return;
 	}
 	__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_enter_tr_v5") : "=a"(x) : "D"(f) : KPATH_RT_CLOB);
+	c->s.x = x;
+}
+
+/* The default mode's routine-entry marker (kpath_rt_begin_t): the template
+ * comes from a thread-local pointer of the instrumented file beside the
+ * descriptor, "KPATH_RT_TLS void *kp_tpl_NAME;" (KPATH_RT_TLS is defined
+ * with kpath_rt_tally, below), which holds this thread's template state
+ * for the function or null: one thread-local load and a test where
+ * kpath_rt_enter reads the slot, the bound and the templates array (three
+ * loads more), then the busy test (a handler's activation inside the
+ * library is dropped there, as with kpath_rt_enter).  The library half
+ * kpath_rt_enter_t_slow enters as kpath_rt_enter_slow does and stores the
+ * template into the pointer when the thread has one for the function
+ * (not in trace or WPP mode); the pointer lives and is cleared like
+ * kpath_rt_tally's (runtime/thread.c, kp_thread_untally). */
+KPATH_RT_INLINE_FN void kpath_rt_enter_t(struct kpath_rt_func *f, void **t, struct kpath_rt_cursor *c)
+{
+	void *x = *t;
+	c->f = f;
+	c->pinned = 0;
+	if (__builtin_expect(x != 0 && !kpath_rt_busy, 1)) {
+		c->s.x = x;
+		return;
+	}
+	__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_enter_t_tr_v5") : "=a"(x) : "D"(f), "S"(t) : KPATH_RT_CLOB);
 	c->s.x = x;
 }
 
@@ -519,6 +547,7 @@ void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id);
 /* The cursor's address goes to the library on every call: already pinned. */
 #define kpath_rt_pin(c) ((void)(c))
 #define kpath_rt_enter_sj kpath_rt_enter
+void kpath_rt_enter_t(struct kpath_rt_func *f, void **t, struct kpath_rt_cursor *c);
 #define kpath_rt_emit_n kpath_rt_emit_n_v5
 void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n);
 void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths);
@@ -539,6 +568,9 @@ void kpath_rt_tally(struct kpath_rt_func *f, kpath_rt_u64 **a, kpath_rt_u64 id, 
 #define kpath_rt_begin(f, c) (kpath_rt_enter((f), &(c)), (c))
 /* The same in a function that calls setjmp. */
 #define kpath_rt_begin_sj(f, c) (kpath_rt_enter_sj((f), &(c)), (c))
+/* The same through the file's thread-local template pointer t (the
+ * default mode's functions with a cursor, but for setjmp). */
+#define kpath_rt_begin_t(f, t, c) (kpath_rt_enter_t((f), (t), &(c)), (c))
 
 /* Repeat counting (docs/instrumented-code.md): the back edge of an
  * innermost loop whose body is one straight path, with no calls but to
@@ -566,7 +598,7 @@ void kpath_rt_tally(struct kpath_rt_func *f, kpath_rt_u64 **a, kpath_rt_u64 id, 
  * only some of them; #if defined counts as a use (a sum: clang does not
  * count the operands || and && skip). */
 #if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
-	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_ASM_INLINE) + defined(KPATH_RT_COUNT_SLOW) + defined(KPATH_RT_TALLY_SLOW) + defined(KPATH_RT_TLS) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_exit_loop) + defined(kpath_rt_exit_loop_r) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj)
+	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_ASM_INLINE) + defined(KPATH_RT_COUNT_SLOW) + defined(KPATH_RT_TALLY_SLOW) + defined(KPATH_RT_TLS) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_exit_loop) + defined(kpath_rt_exit_loop_r) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj) + defined(kpath_rt_begin_t)
 #endif
 
 #endif

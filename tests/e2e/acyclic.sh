@@ -20,10 +20,10 @@ expected="digits 6 rotr 420610052 fib 5 signs 53 worker 4 3"
 "$kpath" instrument acyclic.c -o acyclic.kpath.c 2>instrument.log || fail "$(cat instrument.log)"
 for f in is_digit rotr fib sign check; do
 	grep -q "kpath_rt_tally(&kp_fn_$f, &kp_cnt_$f, " acyclic.kpath.c || fail "$f: no kpath_rt_tally"
-	grep -q "kpath_rt_begin\(_sj\)\?(&kp_fn_$f," acyclic.kpath.c && fail "$f: enters a cursor"
+	grep -q "kpath_rt_begin\(_sj\|_t\)\?(&kp_fn_$f," acyclic.kpath.c && fail "$f: enters a cursor"
 done
 for f in main worker; do
-	grep -q "kp_c = kpath_rt_begin\(_sj\)\?(&kp_fn_$f, kp_c)" acyclic.kpath.c || fail "$f: no cursor"
+	grep -q "kp_c = kpath_rt_begin\(_sj(&kp_fn_$f\|_t(&kp_fn_$f, &kp_tpl_$f\), kp_c)" acyclic.kpath.c || fail "$f: no cursor"
 done
 # shellcheck disable=SC2046
 $cc -std=c11 -O2 -pthread acyclic.kpath.c -o acyclic $("$kpath" config --libs) || fail build

@@ -10,8 +10,9 @@ Checks on the text kpath instrument writes (standard library only):
     both character by character and token by token (tokens of the original,
     comments dropped, must appear in order among the output's tokens);
   - with EXPECTED_FUNCTIONS: that many functions after the preamble, each
-    with a kpath_rt_begin call (the cursor's initialiser; kpath_rt_begin_sj
-    in a function that calls setjmp), or (acyclic) kpath_rt_count calls instead.
+    with a kpath_rt_begin_t call (the cursor's initialiser; kpath_rt_begin_sj
+    in a function that calls setjmp, kpath_rt_begin in other modes), or
+    (acyclic) kpath_rt_tally calls instead.
 Exit status 0 = pass, 1 = fail.
 """
 import os
@@ -123,7 +124,7 @@ def main():
 
     if len(sys.argv) == 4:
         want = int(sys.argv[3])
-        got = len(re.findall(r"\bkpath_rt_begin(?:_sj)?\s*\(", body))
+        got = len(re.findall(r"\bkpath_rt_begin(?:_sj|_t)?\s*\(", body))
         # an acyclic function has no enter: its exits count into its descriptor
         acyc = len(set(re.findall(r"\bkpath_rt_(?:count|tally)\s*\(\s*&\s*([A-Za-z_][A-Za-z_0-9]*)", body)))
         print("srccheck: %d kpath_rt_begin calls, %d acyclic functions (kpath_rt_tally)" % (got, acyc))

@@ -1,8 +1,9 @@
 #!/bin/sh
-# The thread-local counter pointers of acyclic functions (kpath_rt_tally)
-# across thread exit and fork (tests/e2e/tally/lifetime.c): same output as
-# the original, and the exact counts of parity() in the parent's and the
-# child's profiles, at k = 1 and k = 4.  Before the runtime set a thread's
+# The thread-local pointers of the instrumented file (kpath_rt_tally's
+# counters, kpath_rt_begin_t's templates) across thread exit and fork
+# (tests/e2e/tally/lifetime.c): same output as the original, and the exact
+# counts of parity() in the parent's and the child's profiles, and of the
+# items of worker() and late() in the parent's, at k = 1 and k = 4.  Before the runtime set a thread's
 # pointers back to null at its exit, the counts of a later key destructor
 # went into the freed array (lost; a use after free under ASan).
 # usage: tally_lifetime.sh KPATH SOURCE_DIR WORK
@@ -36,6 +37,18 @@ for path in sys.argv[1:]:
     print("%s: parity paths %s" % (path, counts))
 if sorted(seen) != [[3, 3], [2205, 2205]]:
     sys.exit("want the child's [3, 3] and the parent's [2205, 2205], got %s" % seen)
+# a function with a cursor (kpath_rt_begin_t's template pointer):
+# odd_below in four threads (1,001 items each), then in their key
+# destructors (101 items each)
+for path in sys.argv[1:]:
+    fs = {f["name"]: f for f in json.load(open(path))["functions"]}
+    if fs["parity"]["emitted"] != 4410:
+        continue  # the child's
+    for name, want in (("odd_below", 4 * (1001 + 101)),):
+        got = fs[name]["emitted"]
+        print("%s: %s emitted %d" % (path, name, got))
+        if got != want:
+            sys.exit("%s: %s emitted %d, want %d" % (path, name, got, want))
 PYEOF
 done
 echo PASS

@@ -19,6 +19,7 @@ static const unsigned kp_lines_loops[] = {0, 0, 11, 14, 0, 14, 14, 17, 16, 19, 1
 static const unsigned kp_last_lines_loops[] = {0, 0, 14, 14, 0, 15, 14, 17, 16, 19, 18, 21, 0, 22, 24, 25, 26};
 static const struct kpath_rt_edge kp_edges_loops[] = {{0, 3, 0}, {0, 11, 8}, {0, 14, 11}, {0, 2, 13}, {2, 3, 0}, {3, 4, 0}, {3, 5, 3}, {4, 11, 0}, {5, 7, 0}, {5, 8, 4}, {6, 1, 0}, {7, 9, 0}, {7, 10, 1}, {8, 6, 0}, {9, 6, 0}, {10, 4, 0}, {11, 12, 0}, {11, 13, 2}, {12, 14, 0}, {13, 1, 0}, {14, 15, 0}, {15, 16, 0}, {15, 1, 1}, {16, 1, 0}};
 static struct kpath_rt_func kp_fn_loops = {KPATH_RT_ABI, "loops", "statements.c", 11, "8ea36700c2c6535f", 21, 17, kp_lines_loops, 24, kp_edges_loops, 0, 0, kp_last_lines_loops, "ecc61ca4a5abca25"};
+KPATH_RT_TLS void *kp_tpl_loops;
 static const unsigned kp_lines_sw[] = {0, 0, 29, 43, 33, 36, 37, 40};
 static const unsigned kp_last_lines_sw[] = {0, 0, 32, 43, 34, 36, 39, 41};
 static const struct kpath_rt_edge kp_edges_sw[] = {{0, 2, 0}, {2, 7, 0}, {2, 4, 1}, {2, 5, 2}, {2, 6, 3}, {3, 1, 0}, {4, 5, 0}, {5, 6, 0}, {6, 3, 0}, {7, 3, 0}};
@@ -28,6 +29,7 @@ static const unsigned kp_lines_gotos[] = {0, 0, 46, 49, 54, 50, 56, 55, 57};
 static const unsigned kp_last_lines_gotos[] = {0, 0, 48, 50, 54, 52, 56, 55, 58};
 static const struct kpath_rt_edge kp_edges_gotos[] = {{0, 3, 0}, {0, 2, 3}, {2, 3, 0}, {3, 4, 0}, {3, 5, 2}, {4, 6, 0}, {4, 7, 1}, {5, 1, 0}, {6, 1, 0}, {7, 8, 0}, {8, 1, 0}};
 static struct kpath_rt_func kp_fn_gotos = {KPATH_RT_ABI, "gotos", "statements.c", 46, "92fba55ea73467a0", 6, 9, kp_lines_gotos, 11, kp_edges_gotos, 0, 0, kp_last_lines_gotos, "ecc61ca4a5abca25"};
+KPATH_RT_TLS void *kp_tpl_gotos;
 static const unsigned kp_lines_nothing[] = {0, 0, 61};
 static const unsigned kp_last_lines_nothing[] = {0, 0, 61};
 static const struct kpath_rt_edge kp_edges_nothing[] = {{0, 2, 0}, {2, 1, 0}};
@@ -46,7 +48,7 @@ int if_else(int a)
 }
 
 int loops(int n)
-{ kpath_rt_u64 kp_r = 16, kp_n1 = 0, kp_n2 = 0; struct kpath_rt_cursor kp_c = kpath_rt_begin(&kp_fn_loops, kp_c); int kp_ret;
+{ kpath_rt_u64 kp_r = 16, kp_n1 = 0, kp_n2 = 0; struct kpath_rt_cursor kp_c = kpath_rt_begin_t(&kp_fn_loops, &kp_tpl_loops, kp_c); int kp_ret;
 	int s = 0;
 	for (int i = 0; i < n; i++, kpath_rt_emit(&kp_c, kp_r), kp_r = 3) {
 		if (i == 3)
@@ -81,7 +83,7 @@ int sw(int c)
 }
 
 int gotos(int n)
-{ kpath_rt_u64 kp_r = 5, kp_n1 = 0; struct kpath_rt_cursor kp_c = kpath_rt_begin(&kp_fn_gotos, kp_c); int kp_ret;
+{ kpath_rt_u64 kp_r = 5, kp_n1 = 0; struct kpath_rt_cursor kp_c = kpath_rt_begin_t(&kp_fn_gotos, &kp_tpl_gotos, kp_c); int kp_ret;
 	int i = 0;
 again:
 	if (i < n) {

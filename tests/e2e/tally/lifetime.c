@@ -1,15 +1,16 @@
 /*
  * lifetime.c: the thread-local counter pointers of acyclic functions
  * (kpath_rt_tally, kpath_rt.h) across the ends of their arrays.
- *  - Four threads count parity() 1,000 times each and exit; a key
- *    destructor of the program, which runs after the runtime's own (its
- *    key is created later), counts it 100 more times in each thread, when
- *    that thread's arrays are gone (the pointer must be null by then).
+ *  - Four threads count parity() 1,000 times each (odd_below, a loop)
+ *    and exit; a key destructor of the program, which runs after the
+ *    runtime's own (its key is created later), runs odd_below(100) in
+ *    each thread, when that thread's counter arrays and forests are gone
+ *    (both pointers must be null by then).
  *  - The main thread counts it 10 times, then forks: the child counts it
  *    6 times with the array it inherited (zeroed for it) and writes its
  *    own profile.
  * Expected parity() counts: parent 4 * 1,100 + 10 = 4,410, half of them
- * odd; child 6, half odd.
+ * odd; child 6, half odd.  odd_below's items: 4 * (1,001 + 101).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -27,19 +28,23 @@ static int parity(unsigned x)
 static pthread_key_t key;
 static volatile unsigned sink;
 
-static void late(void *p)
+/* a loop: a cursor, entered through its template pointer */
+static unsigned odd_below(unsigned n)
 {
 	unsigned i, s = 0;
-	for (i = 0; i < 100; i++)
+	for (i = 0; i < n; i++)
 		s += (unsigned)parity(i);
-	sink += s + (unsigned)(p != NULL);
+	return s;
+}
+
+static void late(void *p)
+{
+	sink += odd_below(100) + (unsigned)(p != NULL);
 }
 
 static void *worker(void *arg)
 {
-	unsigned i, s = 0;
-	for (i = 0; i < 1000; i++)
-		s += (unsigned)parity(i);
+	unsigned s = odd_below(1000);
 	if (pthread_setspecific(key, arg) != 0)
 		exit(3);
 	return (void *)(size_t)s;
