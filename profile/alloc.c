@@ -4,8 +4,12 @@
  * with kp_alloc_fail_every = N > 0, every N-th allocation fails.  The
  * runtime must then drop data, count it, and go on (STYLE.md, Memory).
  */
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "profile_int.h"
 
@@ -47,6 +51,34 @@ void kp_sparse_free(void *p, size_t n)
 	if (p)
 		munmap(p, n);
 }
+
+size_t kp_sparse_touched(const void *p, size_t n, unsigned char *touched)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	if (ps <= 0 || (uintptr_t)p % (size_t)ps)
+		return 0;
+	size_t npages = (n + (size_t)ps - 1) / (size_t)ps, done = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	memset(touched, 0, (npages + 7) / 8);
+	while (done < npages) {
+		uint64_t e[512];
+		size_t want = npages - done < 512 ? npages - done : 512;
+		off_t at = (off_t)(((uintptr_t)p / (size_t)ps + done) * sizeof *e);
+		ssize_t got = pread(fd, e, want * sizeof *e, at);
+		if (got <= 0 || (size_t)got % sizeof *e) {
+			close(fd);
+			return 0;
+		}
+		for (size_t i = 0; i < (size_t)got / sizeof *e; i++)
+			if (e[i] >> 62) /* present (63) or swapped (62) */
+				touched[(done + i) / 8] |= (unsigned char)(1u << ((done + i) % 8));
+		done += (size_t)got / sizeof *e;
+	}
+	close(fd);
+	return (size_t)ps;
+}
 #else
 void *kp_sparse_alloc(size_t n)
 {
@@ -57,6 +89,12 @@ void kp_sparse_free(void *p, size_t n)
 {
 	(void)n;
 	free(p);
+}
+
+size_t kp_sparse_touched(const void *p, size_t n, unsigned char *touched)
+{
+	(void)p, (void)n, (void)touched;
+	return 0;
 }
 #endif
 

@@ -46,6 +46,16 @@ void *kp_realloc(void *p, size_t n);
  * allocation for kp_alloc_fail_every.  Freed by kp_sparse_free(p, n). */
 void *kp_sparse_alloc(size_t n);
 void kp_sparse_free(void *p, size_t n);
+/* The pages of the sparse mapping p (n bytes, from kp_sparse_alloc) that
+ * were ever written, so that a scan of its counters need not read (and
+ * map) the rest: bit i of touched (n / page rounded up bits, which the
+ * caller provides) is set for page i when the kernel has it present or
+ * swapped out (/proc/self/pagemap bits 63 and 62; a page never written
+ * is neither, as long as nobody read it either: a read maps the shared
+ * zero page, which shows present, so the scans read only the pages set
+ * here).  Returns the page size, or 0 when that cannot be known (no
+ * pagemap, a calloc'd fallback): then every page counts as written. */
+size_t kp_sparse_touched(const void *p, size_t n, unsigned char *touched);
 /* The runtime's growable array (it must never exit a program, so unlike
  * the tool's util/array.h it fails): ARR (capacity *cap elements of ELEM
  * bytes) with room for NEED, doubling from 16; NULL on failure, when ARR

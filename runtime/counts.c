@@ -158,34 +158,86 @@ static int add_root(struct kp_ipf *dst, uint64_t id, uint64_t n)
 	return 0;
 }
 
-int kp_counts_to_ipf(const struct kp_counts *t, struct kp_ipf *dst)
+/* Calls fn(t, lo, hi, arg) on the runs [lo, hi) of t's counter array that
+ * may hold counts, in increasing order, until fn returns nonzero (which
+ * it returns): the whole array, or, for a sparse mapping, the counters on
+ * its pages that were ever written (kp_sparse_touched), so that the scans
+ * at a write neither read nor map the rest (cmark-gfm's renderers spent
+ * 29 M instructions, 12% of a run, scanning untouched pages). */
+static int each_run(const struct kp_counts *t, int (*fn)(const struct kp_counts *, uint64_t, uint64_t, void *),
+                    void *arg)
 {
-	for (uint64_t id = 0; t->arr && id < t->narr; id++)
+	unsigned char touched[512]; /* pages of 4 KiB or more: 16 MiB, twice the largest array */
+	size_t page = 0;
+	if (!t->arr || !t->narr)
+		return 0;
+	if (t->map_bytes && t->map_bytes / 4096 + 8 <= 8 * sizeof touched)
+		page = kp_sparse_touched(t->arr - KP_HDR, t->map_bytes, touched);
+	if (!page)
+		return fn(t, 0, t->narr, arg);
+	size_t per = page / sizeof *t->arr, npages = (t->map_bytes + page - 1) / page;
+	for (size_t i = 0; i < npages; i++) {
+		if (!(touched[i / 8] >> (i % 8) & 1))
+			continue;
+		uint64_t lo = i * per > KP_HDR ? i * per - KP_HDR : 0, hi = (i + 1) * per - KP_HDR;
+		if (hi > t->narr)
+			hi = t->narr;
+		int rc = lo < hi ? fn(t, lo, hi, arg) : 0;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int run_to_ipf(const struct kp_counts *t, uint64_t lo, uint64_t hi, void *dst)
+{
+	for (uint64_t id = lo; id < hi; id++)
 		if (add_root(dst, id, t->arr[id]) != 0)
 			return KP_ENOMEM;
+	return 0;
+}
+
+int kp_counts_to_ipf(const struct kp_counts *t, struct kp_ipf *dst)
+{
+	if (each_run(t, run_to_ipf, dst) != 0)
+		return KP_ENOMEM;
 	for (uint32_t i = 0; i < t->cap; i++)
 		if (t->keys && t->keys[i] && add_root(dst, t->keys[i] - 1, t->vals[i]) != 0)
 			return KP_ENOMEM;
 	return 0;
 }
 
+static int run_sum(const struct kp_counts *t, uint64_t lo, uint64_t hi, void *sum)
+{
+	for (uint64_t i = lo; i < hi; i++)
+		*(uint64_t *)sum += t->arr[i];
+	return 0;
+}
+
 uint64_t kp_counts_sum(const struct kp_counts *t)
 {
 	uint64_t sum = 0;
-	for (uint64_t i = 0; t->arr && i < t->narr; i++)
-		sum += t->arr[i];
+	each_run(t, run_sum, &sum);
 	for (uint32_t i = 0; t->vals && i < t->cap; i++)
 		sum += t->vals[i];
 	return sum;
+}
+
+static int run_zero(const struct kp_counts *t, uint64_t lo, uint64_t hi, void *arg)
+{
+	(void)arg;
+	for (uint64_t i = lo; i < hi; i++)
+		if (t->arr[i]) /* writes only where counts are */
+			t->arr[i] = 0;
+	return 0;
 }
 
 void kp_counts_zero(struct kp_counts *t)
 {
 	if (t->arr && !t->map_bytes)
 		memset(t->arr, 0, (size_t)t->narr * sizeof *t->arr);
-	for (uint64_t i = 0; t->map_bytes && i < t->narr; i++)
-		if (t->arr[i]) /* writes only where counts are: no page committed */
-			t->arr[i] = 0;
+	else
+		each_run(t, run_zero, NULL);
 	if (t->vals)
 		memset(t->vals, 0, t->cap * sizeof *t->vals);
 }
