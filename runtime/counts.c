@@ -167,14 +167,16 @@ static int add_root(struct kp_ipf *dst, uint64_t id, uint64_t n)
 static int each_run(const struct kp_counts *t, int (*fn)(const struct kp_counts *, uint64_t, uint64_t, void *),
                     void *arg)
 {
-	unsigned char touched[512]; /* pages of 4 KiB or more: 16 MiB, twice the largest array */
+	unsigned char *touched = NULL; /* a bit per page of 4 KiB or more: 16 KiB at most */
 	size_t page = 0;
 	if (!t->arr || !t->narr)
 		return 0;
-	if (t->map_bytes && t->map_bytes / 4096 + 8 <= 8 * sizeof touched)
+	if (t->map_bytes && (touched = malloc(t->map_bytes / 4096 / 8 + 1)) != NULL)
 		page = kp_sparse_touched(t->arr - KP_HDR, t->map_bytes, touched);
-	if (!page)
+	if (!page) {
+		free(touched);
 		return fn(t, 0, t->narr, arg);
+	}
 	size_t per = page / sizeof *t->arr, npages = (t->map_bytes + page - 1) / page;
 	for (size_t i = 0; i < npages; i++) {
 		if (!(touched[i / 8] >> (i % 8) & 1))
@@ -183,9 +185,12 @@ static int each_run(const struct kp_counts *t, int (*fn)(const struct kp_counts 
 		if (hi > t->narr)
 			hi = t->narr;
 		int rc = lo < hi ? fn(t, lo, hi, arg) : 0;
-		if (rc)
+		if (rc) {
+			free(touched);
 			return rc;
+		}
 	}
+	free(touched);
 	return 0;
 }
 

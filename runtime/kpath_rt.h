@@ -153,7 +153,7 @@ struct kpath_rt_state {
 #define KPATH_RT_P(s) ((struct kpath_rt_node *)(s).x)
 #define KPATH_RT_W(s) (KPATH_RT_P(s)->lim)
 #define KPATH_RT_CNT(s) ((kpath_rt_u64 *)(void *)(KPATH_RT_P(s) + 1))
-#define KPATH_RT_LIM 0x100000u /* the largest lim the runtime sets (KP_COUNTS_SPARSE_MAX) */
+#define KPATH_RT_LIM 0x4000000u /* the largest lim the runtime sets (KP_COUNTS_SPARSE_MAX) */
 
 /* Per-activation stream cursor, a local of the instrumented function so
  * that recursion and threads never mix sequences: the state, and the

@@ -349,9 +349,11 @@ static long rss_kb(void)
  * its untouched pages; one path more, the hash table. */
 static void counts_sparse(void)
 {
-	static const uint64_t npaths[] = { KP_COUNTS_ARRAY_MAX + 1, 557901, KP_COUNTS_SPARSE_MAX };
+	static const uint64_t npaths[] = { KP_COUNTS_ARRAY_MAX + 1, 557901, 58382670, KP_COUNTS_SPARSE_MAX };
 	static uint64_t s[20000];
 	for (size_t pi = 0; pi < sizeof npaths / sizeof *npaths; pi++) {
+		/* 2,000 IDs in the largest array: each random one commits a page */
+		size_t nitems = npaths[pi] > 1000000 ? 2000 : 20000;
 		struct kpath_rt_func f = { .num_paths = npaths[pi] };
 		struct kp_tfunc *tf = kp_tfunc_new(&f, 1);
 		struct kp_cursor c;
@@ -363,15 +365,15 @@ static void counts_sparse(void)
 		rng_state = 7 + pi;
 		tf->cons->enter(tf, &c);
 		CHECK(c.lim == npaths[pi]);
-		for (size_t i = 0; i < 20000; i++) {
+		for (size_t i = 0; i < nitems; i++) {
 			/* the first and last IDs, and a spread of others */
 			s[i] = i % 5 == 0 ? 0 : i % 5 == 1 ? npaths[pi] - 1 : rnd() % npaths[pi];
 			kp_tfunc_item(tf, &c, s[i]);
 		}
 		CHECK(tf->cons->to_ipf(tf, &on) == 0);
-		CHECK(rt_ngrams(&bf, s, 20000, 1) == 0);
+		CHECK(rt_ngrams(&bf, s, nitems, 1) == 0);
 		CHECK(rt_ipf_equal(&on, &bf));
-		CHECK(tf->cons->sum(tf) == 20000);
+		CHECK(tf->cons->sum(tf) == nitems);
 		tf->cons->zero(tf);
 		CHECK(tf->cons->sum(tf) == 0);
 		kp_ipf_free(&on);
@@ -395,8 +397,8 @@ static void counts_sparse(void)
 		tw->cons->zero(tw);
 		/* and the scans read only the written pages: a read of another
 		 * maps the zero page, which the page map shows as present (each
-		 * scan read all 2,049 pages before kp_sparse_touched) */
-		static unsigned char touched[512];
+		 * scan read every page before kp_sparse_touched) */
+		static unsigned char touched[((size_t)KP_COUNTS_SPARSE_MAX + 64) * 8 / 4096 / 8 + 8]; /* a bit per page */
 		size_t page = kp_sparse_touched(tw->u.counts.arr - sizeof(struct kpath_rt_node) / sizeof(kpath_rt_u64), tw->u.counts.map_bytes, touched);
 		size_t npages = page ? (tw->u.counts.map_bytes + page - 1) / page : 0, present = 0;
 		for (size_t i = 0; i < npages; i++)
