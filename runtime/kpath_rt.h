@@ -388,11 +388,19 @@ KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 i
 /* n items id in a row (repeat counting, below).  Once the cursor is at a
  * node whose child labelled id leads back to the same node (the last k-1
  * items, or all of them, are id), every further id counts on that child:
- * the rest of the run is one addition.  Until then, and where the inline
- * step does not apply, items go one by one. */
+ * the rest of the run is one addition.  Until then items go one by one,
+ * each on the child the loop just looked up (one lookup per item, and one
+ * copy of the step's code per site: an inline kpath_rt_emit here would
+ * look the child up again and add the k = 1 test and the two-way lookup
+ * once more to every flush site: 6% of gcc's work on the instrumented
+ * corpus/macro_heavy.c, docs/realcode.md "Build cost").  Where the child
+ * is not cached the library does the item, as kpath_rt_emit would (a k = 1
+ * state has no children, so if the library ever returned one with another
+ * lim, its items would still go to the library, never be lost). */
 KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n)
 {
 	struct kpath_rt_node *p, *y;
+	void *x;
 	if (id < KPATH_RT_W(c->s)) {
 		KPATH_RT_ADD(KPATH_RT_CNT(c->s)[id], n);
 		return;
@@ -400,11 +408,20 @@ KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 
 	for (; n; n--) {
 		p = KPATH_RT_P(c->s);
 		y = kpath_rt_child(p, id);
-		if (y && y->next == p) {
+		if (__builtin_expect(!y, 0)) {
+			x = c->s.x;
+			if (c->pinned)
+				x = kpath_rt_emit_slow(c->f, x, id);
+			else
+				__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_emit_tr_v5") : "+a"(x) : "D"(c->f), "S"(id) : KPATH_RT_CLOB);
+			c->s.x = x;
+		} else if (y->next == p) {
 			KPATH_RT_ADD(y->count, n);
 			return;
+		} else {
+			KPATH_RT_INC(y->count);
+			c->s.x = y->next;
 		}
-		kpath_rt_emit(c, id);
 	}
 }
 
