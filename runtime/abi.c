@@ -118,7 +118,11 @@ void kp_trec_free_all(struct kp_thread *th)
 static void *enter(struct kpath_rt_func *f);
 static struct kp_tfunc *count(struct kpath_rt_func *f, kpath_rt_u64 id);
 
-void *kpath_rt_enter_slow(struct kpath_rt_func *f)
+/* The library half of both entries, with kp_busy set; t, when not null,
+ * then gets this thread's template of f: kpath_rt_enter_t's pointer of
+ * the instrumented file, which the inline enter uses from then on
+ * (kp_thread_template). */
+static void *enter_busy(struct kpath_rt_func *f, void **t)
 {
 	void *s;
 	if (kp_busy) {
@@ -127,28 +131,21 @@ void *kpath_rt_enter_slow(struct kpath_rt_func *f)
 	}
 	kp_busy = 1;
 	s = enter(f);
+	if (t)
+		kp_thread_template(f, t);
 	bound_restore();
 	kp_busy = 0;
 	return s;
 }
 
-/* kpath_rt_enter_t's library half (kpath_rt.h): the entry as
- * kpath_rt_enter_slow makes it, then this thread's template of f into
- * *t, this thread's pointer of the instrumented file, which the inline
- * enter uses from then on (kp_thread_template). */
+void *kpath_rt_enter_slow(struct kpath_rt_func *f)
+{
+	return enter_busy(f, NULL);
+}
+
 void *kpath_rt_enter_t_slow(struct kpath_rt_func *f, void **t)
 {
-	void *s;
-	if (kp_busy) {
-		kp_rt_drop(1);
-		return inactive();
-	}
-	kp_busy = 1;
-	s = enter(f);
-	kp_thread_template(f, t);
-	bound_restore();
-	kp_busy = 0;
-	return s;
+	return enter_busy(f, t);
 }
 
 /* This thread's state of f, registering f and creating the state (with a
