@@ -52,12 +52,14 @@ void kp_sparse_free(void *p, size_t n)
 		munmap(p, n);
 }
 
-size_t kp_sparse_touched(const void *p, size_t n, unsigned char *touched)
+size_t kp_sparse_touched(const void *p, size_t n, unsigned char *touched, size_t cap)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 	if (ps <= 0 || (uintptr_t)p % (size_t)ps)
 		return 0;
 	size_t npages = (n + (size_t)ps - 1) / (size_t)ps, done = 0;
+	if ((npages + 7) / 8 > cap)
+		return 0;
 	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
@@ -91,9 +93,9 @@ void kp_sparse_free(void *p, size_t n)
 	free(p);
 }
 
-size_t kp_sparse_touched(const void *p, size_t n, unsigned char *touched)
+size_t kp_sparse_touched(const void *p, size_t n, unsigned char *touched, size_t cap)
 {
-	(void)p, (void)n, (void)touched;
+	(void)p, (void)n, (void)touched, (void)cap;
 	return 0;
 }
 #endif

@@ -54,8 +54,9 @@ void kp_sparse_free(void *p, size_t n);
  * is neither, as long as nobody read it either: a read maps the shared
  * zero page, which shows present, so the scans read only the pages set
  * here).  Returns the page size, or 0 when that cannot be known (no
- * pagemap, a calloc'd fallback): then every page counts as written. */
-size_t kp_sparse_touched(const void *p, size_t n, unsigned char *touched);
+ * pagemap, a calloc'd fallback, touched shorter than cap bytes would
+ * need): then every page counts as written. */
+size_t kp_sparse_touched(const void *p, size_t n, unsigned char *touched, size_t cap);
 /* The runtime's growable array (it must never exit a program, so unlike
  * the tool's util/array.h it fails): ARR (capacity *cap elements of ELEM
  * bytes) with room for NEED, doubling from 16; NULL on failure, when ARR

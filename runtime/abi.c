@@ -115,13 +115,12 @@ void kp_trec_free_all(struct kp_thread *th)
 }
 
 /* The routine-entry marker "*" of the k-BLPP paper. */
-static void *enter(struct kpath_rt_func *f);
+static void *enter(struct kpath_rt_func *f, void **t);
 static struct kp_tfunc *count(struct kpath_rt_func *f, kpath_rt_u64 id);
 
 /* The library half of both entries, with kp_busy set; t, when not null,
- * then gets this thread's template of f: kpath_rt_enter_t's pointer of
- * the instrumented file, which the inline enter uses from then on
- * (kp_thread_template). */
+ * is kpath_rt_enter_t's pointer of the instrumented file, which gets this
+ * thread's template of f and serves the inline enter from then on. */
 static void *enter_busy(struct kpath_rt_func *f, void **t)
 {
 	void *s;
@@ -130,9 +129,7 @@ static void *enter_busy(struct kpath_rt_func *f, void **t)
 		return inactive();
 	}
 	kp_busy = 1;
-	s = enter(f);
-	if (t)
-		kp_thread_template(f, t);
+	s = enter(f, t);
 	bound_restore();
 	kp_busy = 0;
 	return s;
@@ -177,7 +174,9 @@ static struct kp_tfunc *state(struct kpath_rt_func *f, unsigned k, int *slotp)
 	return tf;
 }
 
-static void *enter(struct kpath_rt_func *f)
+/* t, when not null: kpath_rt_enter_t's pointer, which gets the template
+ * (kp_thread_template). */
+static void *enter(struct kpath_rt_func *f, void **t)
 {
 	int slot;
 	struct kp_tfunc *tf = state(f, kp_rt.k, &slot);
@@ -199,6 +198,8 @@ static void *enter(struct kpath_rt_func *f)
 		struct kp_cursor c = tf->marker;
 		kp_streams_enter(tf->th, (uint32_t)slot - 1, &c);
 	}
+	if (t)
+		kp_thread_template(tf, t);
 	return tf->pub.x;
 }
 
@@ -263,8 +264,7 @@ void kpath_rt_count_slow(struct kpath_rt_func *f, kpath_rt_u64 id)
  * set increments the array with one instruction, as the interrupted
  * thread would.  kpath_rt_ncounters needs no zeroing: the inline tally
  * does not read it.  Not stored for a function whose state holds no
- * array (hash table, trace or WPP: counters_of), nor from a thread
- * without its own state (swapcontext). */
+ * array (hash table, trace or WPP: counters_of). */
 void kpath_rt_tally_slow(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 **a)
 {
 	if (kp_busy) {
@@ -272,8 +272,8 @@ void kpath_rt_tally_slow(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 
 		return;
 	}
 	kp_busy = 1;
-	struct kp_tfunc *tf = count(f, id);
-	if (tf && tf->th == kp_thread_current)
+	struct kp_tfunc *tf = count(f, id); /* the current thread's (state) */
+	if (tf)
 		kp_thread_tally(tf, a);
 	kp_busy = 0;
 }

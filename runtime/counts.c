@@ -168,11 +168,11 @@ static int each_run(const struct kp_counts *t, int (*fn)(const struct kp_counts 
                     void *arg)
 {
 	unsigned char *touched = NULL; /* a bit per page of 4 KiB or more: 16 KiB at most */
-	size_t page = 0;
+	size_t page = 0, cap = t->map_bytes / 4096 / 8 + 1;
 	if (!t->arr || !t->narr)
 		return 0;
-	if (t->map_bytes && (touched = malloc(t->map_bytes / 4096 / 8 + 1)) != NULL)
-		page = kp_sparse_touched(t->arr - KP_HDR, t->map_bytes, touched);
+	if (t->map_bytes && (touched = malloc(cap)) != NULL)
+		page = kp_sparse_touched(t->arr - KP_HDR, t->map_bytes, touched, cap);
 	if (!page) {
 		free(touched);
 		return fn(t, 0, t->narr, arg);

@@ -445,10 +445,11 @@ struct kp_tfunc *kp_thread_func_slow(struct kp_thread *th, struct kpath_rt_func 
  * there is an array for the inline count (not for a hash table, trace or
  * WPP).  tf belongs to the current thread. */
 void kp_thread_tally(struct kp_tfunc *tf, kpath_rt_u64 **a);
-/* kpath_rt_enter_t: stores the current thread's template of f into t and
- * keeps t in its state of f, where the inline enter may use the template
- * (kpath_rt_markers would list it: not in trace or WPP mode). */
-void kp_thread_template(const struct kpath_rt_func *f, void **t);
+/* kpath_rt_enter_t: stores tf's template into t, the current thread's
+ * pointer of the instrumented file, and keeps t in tf, where the inline
+ * enter may use the template (kpath_rt_markers would list it: not in
+ * trace or WPP mode).  tf belongs to the current thread. */
+void kp_thread_template(struct kp_tfunc *tf, void **t);
 /* Sets the tally and template pointers of th's functions back to null and
  * forgets them, before th's arrays and forests are freed.  Caller holds kp_rt.mu, and runs in
  * th's thread or while every module whose pointer th has is loaded (the

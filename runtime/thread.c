@@ -146,12 +146,9 @@ void kp_thread_tally(struct kp_tfunc *tf, kpath_rt_u64 **a)
 	*a = cnt;
 }
 
-void kp_thread_template(const struct kpath_rt_func *f, void **t)
+void kp_thread_template(struct kp_tfunc *tf, void **t)
 {
-	struct kp_thread *th = kp_thread_current;
-	uint32_t i = (uint32_t)__atomic_load_n(&f->slot, __ATOMIC_RELAXED) - 1u;
-	struct kp_tfunc *tf = th && i < th->nfuncs ? th->funcs[i] : NULL;
-	if (!tf || kp_thread_lib_only(th) || !tf->pub.x || *t)
+	if (kp_thread_lib_only(tf->th) || !tf->pub.x || *t)
 		return;
 	tf->tpl = t;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);

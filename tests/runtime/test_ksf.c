@@ -399,7 +399,8 @@ static void counts_sparse(void)
 		 * maps the zero page, which the page map shows as present (each
 		 * scan read every page before kp_sparse_touched) */
 		static unsigned char touched[((size_t)KP_COUNTS_SPARSE_MAX + 64) * 8 / 4096 / 8 + 8]; /* a bit per page */
-		size_t page = kp_sparse_touched(tw->u.counts.arr - sizeof(struct kpath_rt_node) / sizeof(kpath_rt_u64), tw->u.counts.map_bytes, touched);
+		size_t page = kp_sparse_touched(tw->u.counts.arr - sizeof(struct kpath_rt_node) / sizeof(kpath_rt_u64),
+		                                tw->u.counts.map_bytes, touched, sizeof touched);
 		size_t npages = page ? (tw->u.counts.map_bytes + page - 1) / page : 0, present = 0;
 		for (size_t i = 0; i < npages; i++)
 			present += touched[i / 8] >> (i % 8) & 1;
