@@ -207,6 +207,8 @@ static void builder_free(struct builder *b)
 	calls_free(b);
 }
 
+bool build_gnu89_inline;
+
 struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct fn_plan *plan)
 {
 	struct builder b;
@@ -235,6 +237,13 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 		builder_free(&b);
 		return NULL;
 	}
+	enum inline_kind inl = inline_function_kind(fn, build_gnu89_inline);
+	if (inl == INLINE_ONLY)
+		fail_at(&b, name_off, "an inline definition that this file never emits on its own (C99 6.7.4p7, or "
+		                      "GNU 'extern inline'): it may not refer to the file's static counters");
+	if (inl == INLINE_EXTERNAL)
+		fail_at(&b, name_off, "an inline function with external linkage: clang -pedantic rejects the file's "
+		                      "static counters in it (-Wstatic-in-inline)");
 	uint32_t body = CFG_NONE;
 	struct kids k = children(&b, 0);
 	for (unsigned i = 0; i < k.n; i++)

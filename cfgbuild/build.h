@@ -181,4 +181,16 @@ bool src_prefix_used(const struct src_file *src, const char *prefix);
 struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct fn_plan *plan);
 void build_plan_free(struct fn_plan *plan);
 
+/* The compile flags ask for GNU89 inline semantics (-std=c89, gnu89,
+ * -fgnu89-inline: frontend/pipeline.c sets it); inline_def.c reads it. */
+extern bool build_gnu89_inline;
+/* What kind of inline function definition fn is (inline_def.c): those
+ * with external linkage are not instrumented. */
+enum inline_kind {
+	INLINE_NONE,     /* not inline, or static */
+	INLINE_ONLY,     /* an inline definition its file never emits */
+	INLINE_EXTERNAL, /* inline, external linkage, emitted by its file */
+};
+enum inline_kind inline_function_kind(CXCursor fn, bool gnu89_inline);
+
 #endif

@@ -43,6 +43,8 @@
 	F(unsigned, clang_defaultDiagnosticDisplayOptions, (void), ()) \
 	V(clang_disposeDiagnostic, (CXDiagnostic a0), (a0)) \
 	V(clang_disposeIndex, (CXIndex a0), (a0)) \
+	V(clang_PrintingPolicy_dispose, (CXPrintingPolicy a0), (a0)) \
+	V(clang_PrintingPolicy_setProperty, (CXPrintingPolicy a0, enum CXPrintingPolicyProperty a1, unsigned a2), (a0, a1, a2)) \
 	V(clang_disposeSourceRangeList, (CXSourceRangeList*a0), (a0)) \
 	V(clang_disposeString, (CXString a0), (a0)) \
 	V(clang_disposeTokens, (CXTranslationUnit a0, CXToken*a1, unsigned a2), (a0, a1, a2)) \
@@ -60,6 +62,8 @@
 	F(CXSourceRange, clang_getCursorExtent, (CXCursor a0), (a0)) \
 	F(enum CXCursorKind, clang_getCursorKind, (CXCursor a0), (a0)) \
 	F(enum CXLinkageKind, clang_getCursorLinkage, (CXCursor a0), (a0)) \
+	F(CXPrintingPolicy, clang_getCursorPrintingPolicy, (CXCursor a0), (a0)) \
+	F(CXString, clang_getCursorPrettyPrinted, (CXCursor a0, CXPrintingPolicy a1), (a0, a1)) \
 	F(CXSourceLocation, clang_getCursorLocation, (CXCursor a0), (a0)) \
 	F(CXCursor, clang_getCursorReferenced, (CXCursor a0), (a0)) \
 	F(CXString, clang_getCursorSpelling, (CXCursor a0), (a0)) \

@@ -405,6 +405,37 @@ static int check_files(struct run *r)
 	return 0;
 }
 
+/* Whether the flags ask for GNU89 inline semantics, as clang decides it
+ * (LangOptions::GNUInline): a C standard before C99, or -fgnu89-inline;
+ * the last of each kind wins.  clang 14's default, gnu17, has C99's. */
+static bool gnu89_inline(const char **flags, int n)
+{
+	bool old_std = false;
+	int forced = -1; /* -f[no-]gnu89-inline: 1 or 0 */
+	static const char *const pre_c99[] = {"c89", "c90", "gnu89", "gnu90", "iso9899:1990", "iso9899:199409"};
+	for (int i = 0; i < n; i++) {
+		const char *f = flags[i], *std = NULL;
+		if (!strncmp(f, "-std=", 5))
+			std = f + 5;
+		else if (!strncmp(f, "--std=", 6))
+			std = f + 6;
+		else if ((!strcmp(f, "-std") || !strcmp(f, "--std")) && i + 1 < n)
+			std = flags[++i];
+		else if (!strcmp(f, "-ansi"))
+			std = "c89";
+		else if (!strcmp(f, "-fgnu89-inline"))
+			forced = 1;
+		else if (!strcmp(f, "-fno-gnu89-inline"))
+			forced = 0;
+		if (std) {
+			old_std = false;
+			for (size_t j = 0; j < sizeof pre_c99 / sizeof *pre_c99; j++)
+				old_std |= !strcmp(std, pre_c99[j]);
+		}
+	}
+	return forced >= 0 ? forced == 1 : old_std;
+}
+
 int kp_run(const struct kp_run_opts *o)
 {
 	struct run r;
@@ -417,6 +448,7 @@ int kp_run(const struct kp_run_opts *o)
 		return status;
 	}
 	r.index = clang_createIndex(0, 0);
+	build_gnu89_inline = gnu89_inline(o->flags, o->nflags);
 	status = parse_main(&r);
 	if (!status)
 		status = walk_all(&r);
