@@ -119,6 +119,9 @@ static bool pp_spawn(struct pp *pp, const char *path, struct sb *out, char *err,
 			argv[argc++] = rq->flags[i];
 	argv[argc++] = "-E";
 	argv[argc++] = "-P";
+	/* comments, also those of macro definitions: an expansion written out
+	 * keeps its fall-through comments (keep_fallthrough_comments) */
+	argv[argc++] = "-CC";
 	argv[argc++] = "-w";
 	argv[argc++] = "-x";
 	argv[argc++] = "c";
@@ -276,6 +279,24 @@ static size_t tok_len(const char *s, const char *e)
 	return 1;
 }
 
+/* The end of the comment at s (a block or a line comment), or s if none
+ * starts there. */
+static const char *comment_end(const char *s, const char *e)
+{
+	if (s + 1 >= e || s[0] != '/' || (s[1] != '*' && s[1] != '/'))
+		return s;
+	if (s[1] == '/') {
+		while (s < e && *s != '\n')
+			s++;
+		return s;
+	}
+	for (s += 2; s + 1 < e; s++)
+		if (s[0] == '*' && s[1] == '/')
+			return s + 2;
+	return e;
+}
+
+/* The preprocessor's output, comments skipped (the runs keep them, -CC). */
 static void tokenize(const char *text, size_t len, struct ptoks *out)
 {
 	out->n = 0;
@@ -283,6 +304,11 @@ static void tokenize(const char *text, size_t len, struct ptoks *out)
 	while (s < e) {
 		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' || *s == '\v') {
 			s++;
+			continue;
+		}
+		const char *c = comment_end(s, e);
+		if (c != s) {
+			s = c;
 			continue;
 		}
 		size_t n = tok_len(s, e);
@@ -324,6 +350,40 @@ static void flatten(struct sb *b, const char *s, const char *e)
 			sb_put(b, *s == '\n' ? " " : s, 1);
 			s++;
 		}
+	}
+}
+
+/* Text [s, e) of an expansion without its comments (each becomes a
+ * space), but for those that may mark an intended fall-through: gcc's
+ * -Wimplicit-fallthrough (level 3, its default) accepts a comment such as
+ * "fall through" or "FALLTHRU" just before a case label, also inside a
+ * macro's definition, and an expansion written out without it would
+ * warn where the original does not (expat's DEFINE_UTF16_TO_UTF8).  Any
+ * comment with "fall" in it, in any case, is kept, as a block comment
+ * on the line (newlines become spaces). */
+static void keep_fallthrough_comments(struct sb *b, const char *s, const char *e)
+{
+	while (s < e) {
+		const char *c = comment_end(s, e);
+		if (c == s) {
+			const char *p = s + ((*s == '"' || *s == '\'') ? tok_len(s, e) : 1);
+			sb_put(b, s, (size_t)(p - s));
+			s = p;
+			continue;
+		}
+		bool fall = false;
+		for (const char *p = s; p + 4 <= c && !fall; p++)
+			fall = (p[0] | 0x20) == 'f' && (p[1] | 0x20) == 'a' && (p[2] | 0x20) == 'l' && (p[3] | 0x20) == 'l';
+		if (fall) {
+			const char *body = s + 2, *end = s[1] == '*' && c - s >= 4 ? c - 2 : c;
+			sb_put(b, " /*", 3);
+			for (const char *p = body; p < end; p++)
+				sb_put(b, *p == '\n' || *p == '\r' ? " " : p, 1);
+			sb_put(b, "*/ ", 3);
+		} else {
+			sb_put(b, " ", 1);
+		}
+		s = c;
 	}
 }
 
@@ -613,21 +673,27 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 			goto fail;
 		}
 		const struct xp_region *r = &rq->regions[idx];
-		const char *a = out.s + t.t[open].off + t.t[open].len, *e = s;
+		struct sb clean = {0};
+		sb_put(&clean, "", 0);
+		keep_fallthrough_comments(&clean, out.s + t.t[open].off + t.t[open].len, s);
+		const char *a = clean.s, *e = clean.s + clean.n;
 		open = UINT32_MAX;
 		/* an empty expansion is written out too: a statement after it (as
 		 * in "case 0: Trace((...)); x = 1;") then starts in the file */
 		bool blank = true;
 		for (const char *p = a; p < e && blank; p++)
 			blank = *p == ' ' || *p == '\t' || *p == '\n';
-		if (!blank && !has_control(a, (size_t)(e - a)))
+		if (!blank && !has_control(a, (size_t)(e - a))) {
+			free(clean.s);
 			continue;
+		}
 		for (const char *p = a; p < e; p++)
 			if (*p == '\n') {
 				const char *q = p + 1;
 				while (q < e && (*q == ' ' || *q == '\t'))
 					q++;
 				if (q < e && *q == '#') {
+					free(clean.s);
 					snprintf(err, sizeof err, "the expansion of %s holds a _Pragma", r->name);
 					goto fail;
 				}
@@ -636,6 +702,7 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 		sb_put(&x, "", 0);
 		for (const char *p = a; p < e; p++)
 			sb_put(&x, *p == '\n' ? " " : p, 1);
+		free(clean.s);
 		if (strstr(x.s, j->pp.tmp_base)) {
 			free(x.s);
 			snprintf(err, sizeof err, "the expansion of %s names the file being compiled (__BASE_FILE__)",
