@@ -514,6 +514,9 @@ static void scan_idents(const char *t, size_t k, size_t end, struct idents *ids)
 			for (k += 2; k + 1 < end && !(t[k] == '*' && t[k + 1] == '/'); k++)
 				;
 			k += 2;
+		} else if (c == '/' && k + 1 < end && t[k + 1] == '/') { /* a line comment ending a #define */
+			while (k < end && t[k] != '\n')
+				k++;
 		} else if (c >= '0' && c <= '9') { /* a number, suffix included */
 			while (k < end && (is_ident_char(t[k]) || t[k] == '.'))
 				k++;
@@ -588,9 +591,19 @@ static void append_macro_uses(const struct xp_request *rq, const struct job *j, 
 				scan_idents(t, n, defs.v[d].n, &ids);
 		}
 	free(defs.v);
-	for (size_t i = 0; i < ids.n; i++)
-		sb_printf(b, "%sdefined(%.*s)", i ? " + " : "\n#if ", (int)ids.v[i].n, ids.v[i].s);
-	if (ids.n)
+	/* names a #if may not hold: "defined", and the parameters of a
+	 * variadic macro's definition (gcc and clang -pedantic warn on them
+	 * anywhere else; duktape's DUK_DPRINT) */
+	static const char *const not_macros[] = {"defined", "__VA_ARGS__", "__VA_OPT__"};
+	size_t used = 0;
+	for (size_t i = 0; i < ids.n; i++) {
+		bool skip = false;
+		for (size_t k = 0; k < sizeof not_macros / sizeof *not_macros && !skip; k++)
+			skip = ids.v[i].n == strlen(not_macros[k]) && !memcmp(ids.v[i].s, not_macros[k], ids.v[i].n);
+		if (!skip)
+			sb_printf(b, "%sdefined(%.*s)", used++ ? " + " : "\n#if ", (int)ids.v[i].n, ids.v[i].s);
+	}
+	if (used)
 		sb_str(b, "\n#endif\n");
 	free(ids.v);
 }
