@@ -434,19 +434,45 @@ static void set_reason(struct job *j, uint32_t fn, const char *fmt, ...)
 }
 
 /* Compares a preprocessed text with the original's tokens, ignoring the
- * marker tokens (prefix "Pxp") when markers is set. */
-static bool same_tokens(struct job *j, const char *text, const struct ptoks *t, const char *marker)
+ * marker tokens (prefix "Pxp") when markers is set.  On a difference,
+ * *at (if given) is the index in t of the first token that differs (t->n
+ * when t ends early). */
+static bool same_tokens(struct job *j, const char *text, const struct ptoks *t, const char *marker, uint32_t *at)
 {
 	size_t ml = marker ? strlen(marker) : 0;
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < t->n; i++) {
 		if (marker && t->t[i].len > ml && !memcmp(text + t->t[i].off, marker, ml))
 			continue;
-		if (k >= j->orig.n || !tok_eq(text, t->t[i], j->orig_pp.s, j->orig.t[k]))
+		if (k >= j->orig.n || !tok_eq(text, t->t[i], j->orig_pp.s, j->orig.t[k])) {
+			if (at)
+				*at = i;
 			return false;
+		}
 		k++;
 	}
+	if (at)
+		*at = t->n;
 	return k == j->orig.n;
+}
+
+/* The function whose marked region (between the markers "<marker>b<i>"
+ * and "<marker>e<i>") holds token at of the marked copy's output t, or
+ * UINT32_MAX when none does. */
+static uint32_t region_fn_at(const struct xp_request *rq, const char *text, const struct ptoks *t,
+                             const char *marker, uint32_t at)
+{
+	size_t ml = strlen(marker);
+	for (uint32_t i = at < t->n ? at + 1 : t->n; i-- > 0;) {
+		const char *s = text + t->t[i].off;
+		if (t->t[i].len <= ml + 1 || memcmp(s, marker, ml))
+			continue;
+		if (s[ml] == 'e' && i != at)
+			return UINT32_MAX; /* after a region's end: in none */
+		unsigned idx = (unsigned)strtoul(s + ml + 1, NULL, 10);
+		return s[ml] == 'b' && idx < rq->nregions ? rq->regions[idx].fn : UINT32_MAX;
+	}
+	return UINT32_MAX;
 }
 
 /* The edited text: regions of the functions in sel with an expansion are
@@ -629,13 +655,15 @@ static bool pp_marked(const struct xp_request *rq, struct job *j, const struct s
  * j->expansion holds them, otherwise each function of sel gets a reason
  * (when sel holds a single function) or false is returned for a retry one
  * by one. */
-static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel, bool single)
+static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel, bool single, uint32_t *culprit)
 {
 	char err[256];
 	struct sb m = {0}, out = {0};
 	struct ptoks t = {0};
 	char marker[48];
 	snprintf(marker, sizeof marker, "%sxp", rq->prefix);
+	if (culprit)
+		*culprit = UINT32_MAX;
 	/* 1. marked and flattened copy */
 	size_t pos = 0;
 	uint32_t nsel = 0;
@@ -664,7 +692,10 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 		goto fail;
 	}
 	tokenize(out.s, out.n, &t);
-	if (!same_tokens(j, out.s, &t, marker)) {
+	uint32_t at;
+	if (!same_tokens(j, out.s, &t, marker, &at)) {
+		if (culprit)
+			*culprit = region_fn_at(rq, out.s, &t, marker, at);
 		snprintf(err, sizeof err, "its expansion depends on the invocation's layout (__LINE__ in a "
 		                          "multi-line invocation?) or on tokens after it");
 		goto fail;
@@ -730,7 +761,7 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 	if (!pp_run(&j->pp, m.s, m.n, &out, err, sizeof err))
 		goto fail;
 	tokenize(out.s, out.n, &t);
-	if (!same_tokens(j, out.s, &t, NULL)) {
+	if (!same_tokens(j, out.s, &t, NULL, NULL)) {
 		snprintf(err, sizeof err, "its expansion reads differently when preprocessed again "
 		                          "(a self-referential macro, __COUNTER__?)");
 		goto fail;
@@ -757,10 +788,14 @@ out:
 /* Tries the functions fns[0..n) together; where that fails, each half on
  * its own, down to single functions, which get their reason.  A set with
  * f functions that cannot be written out costs O(f log n) preprocessor
- * runs instead of two per function: on duktape.c (80,000 lines, 801
- * functions with macro control flow, 6 that cannot be written out) the
- * retry one by one made 1,600 runs of clang, 271 s of CPU; the halving 83,
- * 16 s, for the same output (tests/instrument/expand_retry.sh). */
+ * runs instead of two per function.  xp_expand first sets aside, a run
+ * each, the functions whose marked region holds the first token that
+ * differs, and halves only when a difference is in no region (or shows
+ * only in the edited file).  duktape.c (80,000 lines, 801 functions with
+ * macro control flow, 6 that cannot be written out): one function at a
+ * time made 1,600 runs of clang, 271 s of CPU; the halving alone 83 runs,
+ * 16 s; with the setting aside 17 runs, 4 s; the same output each time
+ * (tests/instrument/expand_retry.sh). */
 static void try_halves(const struct xp_request *rq, struct job *j, bool *sel, const uint32_t *fns, uint32_t n)
 {
 	if (!n)
@@ -768,7 +803,7 @@ static void try_halves(const struct xp_request *rq, struct job *j, bool *sel, co
 	memset(sel, 0, rq->nfns * sizeof *sel);
 	for (uint32_t i = 0; i < n; i++)
 		sel[fns[i]] = true;
-	if (try_set(rq, j, sel, n == 1) || n == 1)
+	if (try_set(rq, j, sel, n == 1, NULL) || n == 1)
 		return;
 	try_halves(rq, j, sel, fns, n / 2);
 	try_halves(rq, j, sel, fns + n / 2, n - n / 2);
@@ -863,34 +898,55 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 		for (uint32_t f = 0; f < rq->nfns; f++)
 			sel[f] = true;
 		j.orig_pending = true;
-		bool all = try_set(rq, &j, sel, rq->nfns == 1);
+		uint32_t culprit;
+		bool all = try_set(rq, &j, sel, rq->nfns == 1, &culprit);
 		bool orig_ok = true;
 		if (j.both_failed) { /* the original alone: if it fails, every function says so */
 			orig_ok = pp_run(&j.pp, j.text, rq->len, &j.orig_pp, err, sizeof err);
 			if (orig_ok) {
 				tokenize(j.orig_pp.s, j.orig_pp.n, &j.orig);
-				all = try_set(rq, &j, sel, rq->nfns == 1);
+				all = try_set(rq, &j, sel, rq->nfns == 1, &culprit);
 			} else {
 				for (uint32_t f = 0; f < rq->nfns; f++)
 					set_reason(&j, f, "%s", err);
 			}
 		}
 		if (orig_ok && !all && rq->nfns > 1) {
-			/* each half on its own, down to the functions that fail,
-			 * then once more all that worked together */
-			uint32_t *fns = malloc(rq->nfns * sizeof *fns);
-			if (!fns) {
+			/* Set aside the function whose region the first differing
+			 * token is in (a run each) while there is one; each half of
+			 * the rest on its own, down to the functions that fail, when
+			 * there is none; those set aside alone (each gets its own
+			 * reason, or is written out after all); then once more all
+			 * that worked together. */
+			bool *aside = calloc(rq->nfns, sizeof *aside);
+			uint32_t *fns = malloc(rq->nfns * sizeof *fns), n = 0;
+			if (!aside || !fns) {
 				fprintf(stderr, "kpath: out of memory\n");
 				exit(1);
 			}
+			while (!all && culprit != UINT32_MAX && !aside[culprit]) {
+				aside[culprit] = true;
+				sel[culprit] = false;
+				all = try_set(rq, &j, sel, false, &culprit);
+			}
 			for (uint32_t f = 0; f < rq->nfns; f++)
-				fns[f] = f;
-			try_halves(rq, &j, sel, fns, rq->nfns / 2);
-			try_halves(rq, &j, sel, fns + rq->nfns / 2, rq->nfns - rq->nfns / 2);
+				if (!aside[f])
+					fns[n++] = f;
+			if (!all) {
+				try_halves(rq, &j, sel, fns, n / 2);
+				try_halves(rq, &j, sel, fns + n / 2, n - n / 2);
+			}
+			for (uint32_t f = 0; f < rq->nfns; f++)
+				if (aside[f]) {
+					memset(sel, 0, rq->nfns * sizeof *sel);
+					sel[f] = true;
+					try_set(rq, &j, sel, true, NULL);
+				}
 			free(fns);
+			free(aside);
 			for (uint32_t f = 0; f < rq->nfns; f++)
 				sel[f] = !j.reason[f];
-			if (!try_set(rq, &j, sel, false))
+			if (!try_set(rq, &j, sel, false, NULL))
 				for (uint32_t f = 0; f < rq->nfns; f++)
 					if (sel[f])
 						set_reason(&j, f, "its expansion interferes with another function's (__COUNTER__?)");
