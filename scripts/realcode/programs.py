@@ -25,6 +25,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 SQLITE_NPM = "better-sqlite3@12.11.1"      # SQLite 3.53.2 amalgamation in deps/
 TS_C_NPM = "tree-sitter-c@0.23.6"          # parser.c of LANGUAGE_VERSION 14 (Debian's runtime)
 CMARK_NPM = "cmark-gfm@0.9.0"              # GitHub's cmark-gfm in vendor/cmark
+EXPAT_NPM = "node-expat@2.4.1"             # expat 2.2.1 in deps/libexpat
+DUKTAPE_NPM = "duktape@0.3.0"              # Duktape 1.3.0 amalgamation in lib/duktape/src
 GCC_MEMBERS = ["zlib/", "libiberty/", "include/", "config/", "install-sh", "config.sub",
                "config.guess", "mkinstalldirs", "move-if-change"]
 
@@ -169,5 +171,56 @@ def sqlite(cache):
                    [Step("workload.sql", "sql_run", [os.path.join(HERE, "workload.sql")])])
 
 
-ALL = [zlib, libiberty, tree_sitter_c, cmark_gfm, sqlite]
+def _expat_input(cache):
+    """A generated document (4,000 elements: attributes, entities, CDATA,
+    comments, processing instructions, namespaces, non-ASCII text) in
+    UTF-8 and, with a byte-order mark, UTF-16LE and UTF-16BE: expat's three
+    tokenizers (xmltok_impl.c compiled for each)."""
+    paths = [os.path.join(cache, "expat-input" + s + ".xml") for s in ("", "-utf16le", "-utf16be")]
+    if all(os.path.exists(p) for p in paths):
+        return paths
+    parts = ['<?xml version="1.0" encoding="%s"?>\n<!DOCTYPE doc [\n<!ENTITY co "kpath &amp; co">\n'
+             '<!ATTLIST item kind CDATA "plain">\n]>\n<doc xmlns="urn:doc" xmlns:k="urn:k">\n']
+    for i in range(4000):
+        kind = ' kind="k%d"' % (i % 7) if i % 3 else ""
+        body = ["text %d &co; caf\u00e9 \u2211" % i, "<![CDATA[a<b && c>d %d]]>" % i,
+                "<!-- note %d -->" % i, "<?step n=%d?>" % i, "<k:sub k:n='%d'>x&#%d;</k:sub>" % (i, 65 + i % 26)]
+        parts.append('<item id="i%d"%s>%s</item>\n' % (i, kind, body[i % len(body)]))
+    parts.append("</doc>\n")
+    text = "".join(parts)
+    for path, enc, codec in zip(paths, ("UTF-8", "UTF-16", "UTF-16"), ("utf-8", "utf-16-le", "utf-16-be")):
+        data = (text % enc).encode(codec)
+        if codec != "utf-8":
+            data = "\ufeff".encode(codec) + data
+        with open(path + ".tmp", "wb") as out:
+            out.write(data)
+        os.replace(path + ".tmp", path)
+    return paths
+
+
+def expat(cache):
+    pkg = npm_package(cache, EXPAT_NPM)
+    src = os.path.join(pkg, "deps", "libexpat")
+    lib = [os.path.join(src, "lib", f + ".c") for f in ("xmlparse", "xmlrole", "xmltok")]
+    tests = [os.path.join(src, "tests", f + ".c") for f in ("runtests", "chardata", "minicheck", "memcheck")]
+    driver = os.path.join(HERE, "xml_run.c")
+    docs = [os.path.join(src, "doc", "xmlwf.xml"), os.path.join(src, "doc", "reference.html")]
+    steps = [Step("runtests", "runtests"), Step("parse", "xml_run", docs + _expat_input(cache))]
+    return Program("expat", "expat 2.2.1, npm node-expat 2.4.1", src, lib + tests + [driver],
+                   ["-O2", "-DHAVE_EXPAT_CONFIG_H", "-I" + src, "-I" + os.path.join(src, "lib"), "-Wall"],
+                   {"runtests": lib + tests, "xml_run": lib + [driver]}, [], steps)
+
+
+def duktape(cache):
+    pkg = npm_package(cache, DUKTAPE_NPM)
+    top = os.path.join(pkg, "lib", "duktape")
+    src = os.path.join(top, "src")
+    units = [os.path.join(src, "duktape.c"), os.path.join(top, "examples", "cmdline", "duk_cmdline.c")]
+    steps = [Step("mandel.js", "duk", [os.path.join(top, "mandel.js")]),
+             Step("workload.js", "duk", [os.path.join(HERE, "workload.js")])]
+    return Program("duktape", "Duktape 1.3.0 amalgamation, npm duktape 0.3.0", src, units,
+                   ["-O2", "-std=c99", "-I" + src, "-Wall"], {"duk": units}, ["-lm"], steps)
+
+
+ALL = [zlib, libiberty, tree_sitter_c, cmark_gfm, sqlite, expat, duktape]
 NAMES = [p.__name__.replace("_", "-") for p in ALL]
