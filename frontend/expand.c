@@ -396,7 +396,7 @@ static unsigned count_newlines(const char *s, const char *e)
 }
 
 static const char *const control_words[] = {"if", "else", "for", "while", "do", "switch", "case", "default",
-                                            "break", "continue", "return", "goto", "{", ":", NULL};
+                                            "break", "continue", "return", "goto", "{", "}", ":", NULL};
 
 static bool has_control(const char *text, size_t len)
 {
@@ -419,6 +419,7 @@ struct job {
 	bool both_failed;     /* that run failed */
 	struct sb orig_pp;
 	char **expansion;     /* per region: its expansion on one line, NULL if not written out */
+	bool *keep;           /* per region: left as it is, neither marked nor flattened (try_set) */
 	char **reason;        /* per function */
 };
 
@@ -456,21 +457,19 @@ static bool same_tokens(struct job *j, const char *text, const struct ptoks *t, 
 	return k == j->orig.n;
 }
 
-/* The function whose marked region (between the markers "<marker>b<i>"
- * and "<marker>e<i>") holds token at of the marked copy's output t, or
- * UINT32_MAX when none does. */
-static uint32_t region_fn_at(const struct xp_request *rq, const char *text, const struct ptoks *t,
-                             const char *marker, uint32_t at)
+/* The region (between the markers "<marker>b<i>" and "<marker>e<i>")
+ * that holds token at of the marked copy's output t, or UINT32_MAX when
+ * none does. */
+static uint32_t region_at(const struct xp_request *rq, const char *text, const struct ptoks *t, const char *marker,
+                          uint32_t at)
 {
 	size_t ml = strlen(marker);
 	for (uint32_t i = at < t->n ? at + 1 : t->n; i-- > 0;) {
 		const char *s = text + t->t[i].off;
 		if (t->t[i].len <= ml + 1 || memcmp(s, marker, ml))
 			continue;
-		if (s[ml] == 'e' && i != at)
-			return UINT32_MAX; /* after a region's end: in none */
 		unsigned idx = (unsigned)strtoul(s + ml + 1, NULL, 10);
-		return s[ml] == 'b' && idx < rq->nregions ? rq->regions[idx].fn : UINT32_MAX;
+		return s[ml] == 'b' && idx < rq->nregions ? idx : UINT32_MAX; /* after an end: in none */
 	}
 	return UINT32_MAX;
 }
@@ -651,6 +650,36 @@ static bool pp_marked(const struct xp_request *rq, struct job *j, const struct s
 	return true;
 }
 
+/* Whether region ri of the marked copy's output would be written out: its
+ * expansion (between its markers) is empty or holds control flow (step 2
+ * of try_set); a region whose markers are not both there counts as
+ * needed. */
+static bool region_needed(const char *text, const struct ptoks *t, const char *marker, uint32_t ri)
+{
+	char b[64], e[64];
+	snprintf(b, sizeof b, "%sb%u", marker, ri);
+	snprintf(e, sizeof e, "%se%u", marker, ri);
+	const char *from = NULL, *to = NULL;
+	for (uint32_t i = 0; i < t->n && !to; i++) {
+		const char *s = text + t->t[i].off;
+		if (!from && t->t[i].len == strlen(b) && !memcmp(s, b, t->t[i].len))
+			from = s + t->t[i].len;
+		else if (from && t->t[i].len == strlen(e) && !memcmp(s, e, t->t[i].len))
+			to = s;
+	}
+	if (!from || !to)
+		return true;
+	struct sb clean = {0};
+	sb_put(&clean, "", 0);
+	keep_fallthrough_comments(&clean, from, to);
+	bool blank = true;
+	for (size_t k = 0; k < clean.n && blank; k++)
+		blank = clean.s[k] == ' ' || clean.s[k] == '\t' || clean.s[k] == '\n';
+	bool needed = blank || has_control(clean.s, clean.n);
+	free(clean.s);
+	return needed;
+}
+
 /* Tries to write out the invocations of the functions in sel; on success
  * j->expansion holds them, otherwise each function of sel gets a reason
  * (when sel holds a single function) or false is returned for a retry one
@@ -664,12 +693,14 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 	snprintf(marker, sizeof marker, "%sxp", rq->prefix);
 	if (culprit)
 		*culprit = UINT32_MAX;
+again:;
 	/* 1. marked and flattened copy */
 	size_t pos = 0;
 	uint32_t nsel = 0;
+	m.n = 0;
 	for (uint32_t i = 0; i < rq->nregions; i++) {
 		const struct xp_region *r = &rq->regions[i];
-		if (!sel[r->fn])
+		if (!sel[r->fn] || j->keep[i])
 			continue;
 		nsel++;
 		sb_put(&m, j->text + pos, r->start - pos);
@@ -694,8 +725,17 @@ static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel,
 	tokenize(out.s, out.n, &t);
 	uint32_t at;
 	if (!same_tokens(j, out.s, &t, marker, &at)) {
+		uint32_t ri = region_at(rq, out.s, &t, marker, at);
+		if (ri != UINT32_MAX && !region_needed(out.s, &t, marker, ri)) {
+			/* a region that would not be written out (no control flow:
+			 * expat's run_character_check(...) over two lines, with
+			 * __LINE__, in a function whose braces a macro spells)
+			 * need not be flattened: left as it is, then again */
+			j->keep[ri] = true;
+			goto again;
+		}
 		if (culprit)
-			*culprit = region_fn_at(rq, out.s, &t, marker, at);
+			*culprit = ri == UINT32_MAX ? UINT32_MAX : rq->regions[ri].fn;
 		snprintf(err, sizeof err, "its expansion depends on the invocation's layout (__LINE__ in a "
 		                          "multi-line invocation?) or on tokens after it");
 		goto fail;
@@ -880,9 +920,10 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	j.pp.rq = rq;
 	j.expansion = calloc(rq->nregions + 1, sizeof *j.expansion);
 	j.reason = calloc(rq->nfns + 1, sizeof *j.reason);
+	j.keep = calloc(rq->nregions + 1, sizeof *j.keep);
 	bool *sel = calloc(rq->nfns + 1, sizeof *sel);
 	res->expanded = calloc(rq->nfns + 1, sizeof *res->expanded);
-	if (!j.expansion || !j.reason || !sel || !res->expanded) {
+	if (!j.expansion || !j.reason || !j.keep || !sel || !res->expanded) {
 		fprintf(stderr, "kpath: out of memory\n");
 		exit(1);
 	}
@@ -978,6 +1019,7 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	res->reason = j.reason;
 	free(quiet);
 	free(j.expansion);
+	free(j.keep);
 	free(sel);
 	free(j.pp.tmp);
 	free(j.pp.tmp2);
