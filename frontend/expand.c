@@ -380,10 +380,13 @@ static void keep_fallthrough_comments(struct sb *b, const char *s, const char *e
 			for (const char *p = body; p < end; p++)
 				sb_put(b, *p == '\n' || *p == '\r' ? " " : p, 1);
 			sb_put(b, "*/ ", 3);
-		} else {
-			sb_put(b, " ", 1);
+		} else if (b->n && b->s[b->n - 1] != ' ' && b->s[b->n - 1] != '\t' && b->s[b->n - 1] != '\n') {
+			sb_put(b, " ", 1); /* one space, as the preprocessor leaves for a comment */
 		}
 		s = c;
+		if (!fall && (!b->n || b->s[b->n - 1] == ' ' || b->s[b->n - 1] == '\t'))
+			while (s < e && (*s == ' ' || *s == '\t'))
+				s++;
 	}
 }
 
