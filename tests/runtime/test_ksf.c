@@ -249,22 +249,24 @@ static void paper_example(void)
 	/* copy the k-SF into an ipf, node for node */
 	CHECK(s.n - 1 == 23);
 	for (uint64_t r = 0; r < 8; r++) {
-		uint32_t root = kp_ksf_root(&s, r);
-		CHECK((root != 0) == (r == 0 || r == 2 || r == 6));
+		const struct kpath_rt_node *root = kp_ksf_root(&s, r), *ch;
+		CHECK((root != NULL) == (r == 0 || r == 2 || r == 6));
 		if (!root)
 			continue;
 		/* depth-first copy */
-		uint32_t stack[64], at[64];
+		const struct kpath_rt_node *stack[64];
+		uint32_t at[64];
 		int sp = 0;
 		CHECK(kp_ipf_child(&ksf, 0, r, &at[0]) == 0);
-		ksf.nodes[at[0]].count = kp_ksf_node(&s, root)->count;
+		ksf.nodes[at[0]].count = root->count;
 		stack[sp++] = root;
 		while (sp > 0) {
-			uint32_t x = stack[--sp], y = at[sp];
-			for (uint32_t ch = kp_ksf_node(&s, x)->first_child; ch; ch = kp_ksf_node(&s, ch)->next_sibling) {
+			const struct kpath_rt_node *x = stack[--sp];
+			uint32_t y = at[sp];
+			for (uint32_t i = 0; (ch = kp_kids_next(x, &i));) {
 				uint32_t z;
-				CHECK(kp_ipf_child(&ksf, y, kp_ksf_node(&s, ch)->id, &z) == 0);
-				ksf.nodes[z].count = kp_ksf_node(&s, ch)->count;
+				CHECK(kp_ipf_child(&ksf, y, ch->id, &z) == 0);
+				ksf.nodes[z].count = ch->count;
 				CHECK(sp < 63);
 				at[sp] = z;
 				stack[sp++] = ch;
@@ -509,16 +511,30 @@ static void alloc_failures(void)
 	kp_ipf_free(&t);
 }
 
+/* The children of x (a node of forest a) and y (of b) have the same
+ * labels and the same arena indices. */
+static int same_kids(const struct kp_ksf *a, const struct kpath_rt_node *x, const struct kp_ksf *b,
+		     const struct kpath_rt_node *y)
+{
+	const struct kpath_rt_node *u, *v;
+	if (kp_kids_count(x) != kp_kids_count(y))
+		return 0;
+	for (uint32_t i = 0; (u = kp_kids_next(x, &i));)
+		if (!(v = kp_kids_find(y, u->id)) || kp_ksf_index(a, u) != kp_ksf_index(b, v))
+			return 0;
+	return 1;
+}
+
 /* Two k-SFs built from the same stream are the same arena node for node
  * (label, counter, links) when nodes were created in the same order. */
 static int same_ksf(const struct kp_ksf *a, const struct kp_ksf *b)
 {
-	if (a->n != b->n || a->roots_used != b->roots_used)
+	if (a->n != b->n || !same_kids(a, &a->start, b, &b->start))
 		return 0;
 	for (uint32_t i = 1; i < a->n; i++) {
 		const struct kpath_rt_node *x = kp_ksf_node(a, i), *y = kp_ksf_node(b, i);
-		if (x->id != y->id || x->count != y->count || x->first_child != y->first_child ||
-		    x->next_sibling != y->next_sibling)
+		if (x->id != y->id || x->count != y->count || x->up != y->up || x->level != y->level ||
+		    !same_kids(a, x, b, y))
 			return 0;
 	}
 	return 1;
@@ -617,14 +633,10 @@ static void window_example(void)
 	const size_t nn = sizeof lens / sizeof *lens;
 	CHECK(s.n - 1 == nn);
 	for (size_t i = 0; i < nn; i++) {
-		uint32_t v = kp_ksf_root(&s, nodes[i][0]);
-		for (unsigned d = 1; v && d < lens[i]; d++) {
-			uint32_t ch = kp_ksf_node(&s, v)->first_child;
-			while (ch && kp_ksf_node(&s, ch)->id != nodes[i][d])
-				ch = kp_ksf_node(&s, ch)->next_sibling;
-			v = ch;
-		}
-		CHECK(v != 0 && kp_ksf_node(&s, v)->count == counts[i]);
+		const struct kpath_rt_node *v = kp_ksf_root(&s, nodes[i][0]);
+		for (unsigned d = 1; v && d < lens[i]; d++)
+			v = kp_kids_find(v, nodes[i][d]);
+		CHECK(v != NULL && v->count == counts[i]);
 	}
 	struct kp_ipf ipf, bf;
 	CHECK(kp_ipf_init(&ipf) == 0 && kp_ksf_to_ipf(&s, &ipf) == 0);
