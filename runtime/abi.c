@@ -369,9 +369,10 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id)
  * go to the red zone: the caller stepped over its own, and this path
  * calls nothing.  Anything else (no table, an empty entry: a new child or
  * an invalid ID) restores them and takes the library half below. */
-#define KP_TR_KIDS(name, next) \
+#define KP_TR_HEAD(name) \
 	"\t.pushsection .text\n\t.globl " name "\n\t.type " name ", @function\n" name ":\n" \
-	"\t.cfi_startproc\n\tendbr64\n" \
+	"\t.cfi_startproc\n\tendbr64\n"
+#define KP_TR_KIDS(next) \
 	"\tmovq %rcx, -8(%rsp)\n\tmovq %rdx, -16(%rsp)\n\tmovq %r8, -24(%rsp)\n" \
 	"\tmovq 24(%rax), %rdx\n"      /* t = x->kids */ \
 	"\ttestq %rdx, %rdx\n\tje 9f\n" \
@@ -391,7 +392,7 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id)
 	"\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n\tret\n" \
 	"9:\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n"
 #define KP_TR_FAST(name, next, body) \
-	KP_TR_KIDS(name, next) \
+	KP_TR_HEAD(name) KP_TR_KIDS(next) \
 	"\tpushq %rbp\n\t.cfi_def_cfa_offset 16\n\t.cfi_offset %rbp, -16\n" \
 	"\tmovq %rsp, %rbp\n\t.cfi_def_cfa_register %rbp\n" KP_TR_REST body KP_TR_RESTORE \
 	"\t.size " name ", .-" name "\n\t.popsection\n"
@@ -402,8 +403,13 @@ _Static_assert(offsetof(struct kpath_rt_node, next) == 0 && offsetof(struct kpat
 _Static_assert(offsetof(struct kp_kids, mask) == 0 && offsetof(struct kp_kids, fast) == 4 &&
                    offsetof(struct kp_kids, e) == 16,
                "KP_TR_KIDS's offsets");
-/* emit and leave: f(rdi), x(rsi) = rax, id(rdx) = rsi */
-__asm__(KP_TR_FAST("kpath_rt_emit_tr_v5", "\tmovq (%r8), %rax\n",
+/* emit and leave: f(rdi), x(rsi) = rax, id(rdx) = rsi.  kp_tr_kids_probe
+ * is emit's fast path as a C function, for tests/runtime/test_ksf.c:
+ * x (rdi), id (rsi); the new state, or null where the trampoline would
+ * call the library. */
+__asm__(KP_TR_HEAD("kp_tr_kids_probe") "\tmovq %rdi, %rax\n" KP_TR_KIDS("\tmovq (%r8), %rax\n")
+        "\txorl %eax, %eax\n\tret\n\t.cfi_endproc\n\t.size kp_tr_kids_probe, .-kp_tr_kids_probe\n\t.popsection\n"
+        KP_TR_FAST("kpath_rt_emit_tr_v5", "\tmovq (%r8), %rax\n",
                    "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_emit_slow_v5@PLT\n")
         KP_TR_FAST("kpath_rt_leave_tr_v5", "",
                    "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_leave_slow_v5@PLT\n")

@@ -98,6 +98,12 @@ static inline struct kpath_rt_node *kp_kids_next(const struct kpath_rt_node *p, 
 			return t->e[(*i)++];
 	return NULL;
 }
+/* The emit trampoline's child-table fast path (abi.c) as a C function,
+ * for tests: the state after item id from state x (counted on x's child,
+ * which x's cache slots then hold), or NULL where the trampoline calls
+ * the library (x has no usable table, or no child labelled id).  Only
+ * where the inline half exists (KPATH_RT_INLINE). */
+struct kpath_rt_node *kp_tr_kids_probe(struct kpath_rt_node *x, uint64_t id);
 /* The number of children of p. */
 static inline uint32_t kp_kids_count(const struct kpath_rt_node *p)
 {
