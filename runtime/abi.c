@@ -4,10 +4,12 @@
  *
  * Division of work (DESIGN.md, Runtime): kpath_rt_step, inline in the
  * instrumented code, does an item when every node it needs is in a child
- * cache; everything else comes here: cache misses (a child list scan, maybe
- * a new node), invalid IDs, trace mode (kp_tfunc_library_only: the caches
- * stay empty) and inactive cursors (lim 0, p kp_rt_idle: the inline step
- * never succeeds), the k = 1 hash table.  Likewise the inline
+ * cache; the emit and leave trampolines do one whose node is in the child
+ * table of the cursor's node (KP_TR_KIDS, before they save registers);
+ * everything else comes here: new nodes, invalid IDs, trace mode
+ * (kp_tfunc_library_only: the caches stay empty and the tables are not
+ * fast) and inactive cursors (lim 0, p kp_rt_idle: the inline step never
+ * succeeds), the k = 1 hash table.  Likewise the inline
  * kpath_rt_count of an acyclic function increments a counter of the
  * thread's array (kpath_rt_counters) and leaves the rest to
  * kpath_rt_count_slow: the first activation in a thread, invalid IDs,
@@ -26,12 +28,22 @@
  *  - The inline step does not set kp_busy.  It reads only fields that a
  *    concurrent update cannot leave half-written (a node's id never
  *    changes; a cache slot is one pointer, always some child of its node
- *    or the sentinel; the cursor belongs to the interrupted activation)
+ *    or null; the cursor belongs to the interrupted activation)
  *    and writes one counter with a single instruction.  So a handler that
  *    interrupts it may record its own activation normally: the interrupted
  *    step then finishes on nodes that are still correct.
- * Invariant: only the library half ever links, creates or re-caches nodes,
- * and only with kp_busy set; the inline half only increments a counter.
+ *  - The trampolines' child-table step (KP_TR_KIDS) does not set it
+ *    either: it reads a table (one pointer in the node; entries null or
+ *    children, each one store; a replaced table stays readable), counts
+ *    with one instruction and stores the child into one or two cache
+ *    slots of its node, each a pointer store of a child of that node.  A
+ *    handler interrupting it may re-cache the same slots: every slot
+ *    still holds null or a child (at worst one child twice, a lost cache
+ *    entry, never a wrong one).  It never runs inside the library: an
+ *    activation entered there is inactive (kp_rt_idle, no table).
+ * Invariant: only the library half ever links or creates nodes, and only
+ * with kp_busy set; outside it, the inline step only increments a counter
+ * and the trampolines' table step increments one and re-caches a child.
  */
 #include <signal.h>
 #include <stddef.h>
@@ -355,7 +367,7 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id)
 	KP_TR_RESTORE "\t.size " name ", .-" name "\n\t.popsection\n"
 /* The child table's fast path of emit and leave (kp_internal.h, struct
  * kp_kids), before any register is saved: x (rax) a node whose table may
- * be used (kids not null, fast set; kids is null in every node that is
+ * be used (kids not null, its fast bit set; kids is null in every node that is
  * not a forest's: kp_rt_idle, kp_rt_lib, a trace record, the node before
  * a k = 1 counter array), its child y labelled id (rsi) found by
  * kp_kids_hash and linear probing; then, as the library would do:
@@ -376,10 +388,10 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id)
 	"\tmovq %rcx, -8(%rsp)\n\tmovq %rdx, -16(%rsp)\n\tmovq %r8, -24(%rsp)\n" \
 	"\tmovq 24(%rax), %rdx\n"      /* t = x->kids */ \
 	"\ttestq %rdx, %rdx\n\tje 9f\n" \
-	"\tcmpl $0, 4(%rdx)\n\tje 9f\n" /* t->fast */ \
+	"\ttestb $1, 4(%rdx)\n\tje 9f\n" /* fast: t->nf & 1 */ \
 	"\tmovabsq $0x9e3779b97f4a7c15, %rcx\n\timulq %rsi, %rcx\n\tshrq $32, %rcx\n" /* kp_kids_hash */ \
 	"1:\tandl (%rdx), %ecx\n"       /* & t->mask */ \
-	"\tmovq 16(%rdx,%rcx,8), %r8\n" /* y = t->e[i] */ \
+	"\tmovq 8(%rdx,%rcx,8), %r8\n" /* y = t->e[i] */ \
 	"\ttestq %r8, %r8\n\tje 9f\n" \
 	"\tcmpq %rsi, 8(%r8)\n\tje 2f\n" /* y->id == id */ \
 	"\taddl $1, %ecx\n\tjmp 1b\n" \
@@ -400,8 +412,8 @@ _Static_assert(offsetof(struct kpath_rt_node, next) == 0 && offsetof(struct kpat
                    offsetof(struct kpath_rt_node, count) == 16 && offsetof(struct kpath_rt_node, kids) == 24 &&
                    offsetof(struct kpath_rt_node, slot) == 48 && KPATH_RT_WAYS == 4,
                "KP_TR_KIDS's offsets");
-_Static_assert(offsetof(struct kp_kids, mask) == 0 && offsetof(struct kp_kids, fast) == 4 &&
-                   offsetof(struct kp_kids, e) == 16,
+_Static_assert(offsetof(struct kp_kids, mask) == 0 && offsetof(struct kp_kids, nf) == 4 &&
+                   offsetof(struct kp_kids, e) == 8,
                "KP_TR_KIDS's offsets");
 /* emit and leave: f(rdi), x(rsi) = rax, id(rdx) = rsi.  kp_tr_kids_probe
  * is emit's fast path as a C function, for tests/runtime/test_ksf.c:

@@ -59,9 +59,9 @@
 #define KP_NSEG 25
 struct kp_kids {
 	uint32_t mask;  /* entries - 1 (a power of two minus 1) */
-	uint32_t fast;  /* the trampolines may count through it (not nocache) */
-	uint32_t n;     /* children */
-	uint32_t pad;
+	/* children << 1 | fast: fast = the trampolines may count through
+	 * the table (its forest fills caches: not nocache) */
+	uint32_t nf;
 	struct kpath_rt_node *e[]; /* mask + 1 entries: a child or null */
 };
 /* The arena's chunks: a list, newest first. */
@@ -107,7 +107,7 @@ struct kpath_rt_node *kp_tr_kids_probe(struct kpath_rt_node *x, uint64_t id);
 /* The number of children of p. */
 static inline uint32_t kp_kids_count(const struct kpath_rt_node *p)
 {
-	return p->kids ? ((const struct kp_kids *)p->kids)->n : 0;
+	return p->kids ? ((const struct kp_kids *)p->kids)->nf >> 1 : 0;
 }
 struct kp_ksf {
 	unsigned k;                   /* >= 2 */
@@ -230,6 +230,8 @@ struct kpath_rt_node *kp_ksf_child(struct kp_ksf *s, struct kpath_rt_node *p, ui
 int kp_ksf_to_ipf(const struct kp_ksf *s, struct kp_ipf *dst);
 /* Sets every counter to 0, keeping the nodes (so cursors stay valid). */
 void kp_ksf_zero(struct kp_ksf *s);
+/* Bytes of s's child tables, the replaced ones included (KPATH_STATS). */
+uint64_t kp_ksf_table_bytes(const struct kp_ksf *s);
 
 /* ---- window forest (window.c) ------------------------------------------ */
 
@@ -391,8 +393,9 @@ static inline void kp_tfunc_pack(struct kp_tfunc *tf)
 {
 	tf->pub = kp_cursor_pack(&tf->marker);
 }
-/* Nodes of tf's forest (window or k-SF; 0 for counters). */
-uint64_t kp_tfunc_nodes(const struct kp_tfunc *tf);
+/* Nodes of tf's forest (window or k-SF; 0 for counters), and the bytes
+ * of its child tables in *tables. */
+uint64_t kp_tfunc_nodes(const struct kp_tfunc *tf, uint64_t *tables);
 /* Valid IDs emitted since the last zero. */
 static inline uint64_t kp_tfunc_emitted(const struct kp_tfunc *tf)
 {
@@ -469,6 +472,7 @@ struct kp_rt {
 	                            counted yet (profile totals: dump.c) */
 	int stats;               /* KPATH_STATS: print forest sizes at exit */
 	uint64_t forest_nodes;   /* nodes of the forests of the threads that ended */
+	uint64_t forest_table_bytes; /* and their child tables' bytes */
 	uint64_t forest_threads; /* threads that had a forest */
 	uint64_t lib_items, items; /* of the threads that ended: items through the library, all items */
 	char *out;               /* KPATH_OUT, absolute, with its patterns (out_path.c) */

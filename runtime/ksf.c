@@ -96,7 +96,7 @@ static struct kp_kids *kids_new(struct kp_ksf *s, unsigned bits)
 	c->used += bytes; /* a multiple of 8: data[] stays aligned */
 	memset(t, 0, bytes);
 	t->mask = (uint32_t)(((size_t)1 << bits) - 1);
-	t->fast = !s->nocache;
+	t->nf = !s->nocache;
 	return t;
 }
 
@@ -108,10 +108,13 @@ static struct kp_kids *kids_new(struct kp_ksf *s, unsigned bits)
 static int kids_add(struct kp_ksf *s, struct kpath_rt_node *p, struct kpath_rt_node *x)
 {
 	struct kp_kids *t = p->kids;
-	if (!t || 4 * ((uint64_t)t->n + 1) > 3 * ((uint64_t)t->mask + 1)) {
+	uint64_t n = t ? t->nf >> 1 : 0; /* children */
+	if (!t || 4 * (n + 1) > 3 * ((uint64_t)t->mask + 1)) {
 		unsigned bits = 1;
-		while (bits < 31 && 4 * ((uint64_t)(t ? t->n : 0) + 1) > 3 * ((uint64_t)1 << bits))
+		while (bits < 31 && 4 * (n + 1) > 3 * ((uint64_t)1 << bits))
 			bits++;
+		if (4 * (n + 1) > 3 * ((uint64_t)1 << bits))
+			return KP_ENOMEM; /* 2^31 entries: the largest table */
 		struct kp_kids *u = kids_new(s, bits);
 		if (!u)
 			return KP_ENOMEM;
@@ -124,13 +127,13 @@ static int kids_add(struct kp_ksf *s, struct kpath_rt_node *p, struct kpath_rt_n
 				j = (j + 1) & u->mask;
 			u->e[j] = y;
 		}
-		u->n = t ? t->n : 0;
+		u->nf += (uint32_t)n << 1;
 		t = u;
 	}
 	uint32_t j = kp_kids_hash(x->id) & t->mask;
 	while (t->e[j])
 		j = (j + 1) & t->mask;
-	t->n++;
+	t->nf += 2;
 	__atomic_store_n(&t->e[j], x, __ATOMIC_RELEASE);
 	if (p->kids != t)
 		__atomic_store_n(&p->kids, (void *)t, __ATOMIC_RELEASE);
@@ -296,6 +299,14 @@ int kp_ksf_to_ipf(const struct kp_ksf *s, struct kp_ipf *dst)
 		if (join_ksf(dst, 0, s, kp_ksf_node(s, rho), s->k) != 0)
 			return KP_ENOMEM;
 	return 0;
+}
+
+uint64_t kp_ksf_table_bytes(const struct kp_ksf *s)
+{
+	uint64_t b = 0;
+	for (const struct kp_tchunk *c = s->tab; c; c = c->next)
+		b += c->used;
+	return b;
 }
 
 void kp_ksf_zero(struct kp_ksf *s)

@@ -612,6 +612,7 @@ static void inline_vs_library(void)
 	CHECK(n_kids > kids0); /* the alphabets exceed the cache slots */
 #else
 	(void)inl0;
+	(void)kids0;
 	(void)items0;
 #endif
 }
