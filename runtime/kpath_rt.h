@@ -226,7 +226,10 @@ void kpath_dump(void);
  * an activation's first chunk) is the child of p labelled r: one cache
  * lookup, one compare (only valid IDs label nodes), one counter, and the
  * node tells where the next item looks.  Trace mode and inactive cursors
- * have lim 0 and a p without children, so they always go to the library. */
+ * have lim 0 and a p without children, so they always go to the library.
+ * (A child the slots miss is looked up by the emit and leave trampolines
+ * in the table of all of p's children before they save any register:
+ * runtime/abi.c, KP_TR_KIDS.) */
 KPATH_RT_INLINE_FN struct kpath_rt_node *kpath_rt_child(const struct kpath_rt_node *p, kpath_rt_u64 r)
 {
 	struct kpath_rt_node *y = p->slot[r % KPATH_RT_WAYS];
