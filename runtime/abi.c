@@ -4,10 +4,12 @@
  *
  * Division of work (DESIGN.md, Runtime): kpath_rt_step, inline in the
  * instrumented code, does an item when every node it needs is in a child
- * cache; everything else comes here: cache misses (a child list scan, maybe
- * a new node), invalid IDs, trace mode (kp_tfunc_library_only: the caches
- * stay empty) and inactive cursors (lim 0, p kp_rt_idle: the inline step
- * never succeeds), the k = 1 hash table.  Likewise the inline
+ * cache; the emit and leave trampolines do one whose node is in the child
+ * table of the cursor's node (KP_TR_KIDS, before they save registers);
+ * everything else comes here: new nodes, invalid IDs, trace mode
+ * (kp_tfunc_library_only: the caches stay empty and the tables are not
+ * fast) and inactive cursors (lim 0, p kp_rt_idle: the inline step never
+ * succeeds), the k = 1 hash table.  Likewise the inline
  * kpath_rt_count of an acyclic function increments a counter of the
  * thread's array (kpath_rt_counters) and leaves the rest to
  * kpath_rt_count_slow: the first activation in a thread, invalid IDs,
@@ -26,14 +28,25 @@
  *  - The inline step does not set kp_busy.  It reads only fields that a
  *    concurrent update cannot leave half-written (a node's id never
  *    changes; a cache slot is one pointer, always some child of its node
- *    or the sentinel; the cursor belongs to the interrupted activation)
+ *    or null; the cursor belongs to the interrupted activation)
  *    and writes one counter with a single instruction.  So a handler that
  *    interrupts it may record its own activation normally: the interrupted
  *    step then finishes on nodes that are still correct.
- * Invariant: only the library half ever links, creates or re-caches nodes,
- * and only with kp_busy set; the inline half only increments a counter.
+ *  - The trampolines' child-table step (KP_TR_KIDS) does not set it
+ *    either: it reads a table (one pointer in the node; entries null or
+ *    children, each one store; a replaced table stays readable), counts
+ *    with one instruction and stores the child into one or two cache
+ *    slots of its node, each a pointer store of a child of that node.  A
+ *    handler interrupting it may re-cache the same slots: every slot
+ *    still holds null or a child (at worst one child twice, a lost cache
+ *    entry, never a wrong one).  It never runs inside the library: an
+ *    activation entered there is inactive (kp_rt_idle, no table).
+ * Invariant: only the library half ever links or creates nodes, and only
+ * with kp_busy set; outside it, the inline step only increments a counter
+ * and the trampolines' table step increments one and re-caches a child.
  */
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "kp_internal.h"
@@ -339,7 +352,8 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id)
 #define KP_TR_SAVE \
 	"\t.cfi_startproc\n\tendbr64\n" \
 	"\tpushq %rbp\n\t.cfi_def_cfa_offset 16\n\t.cfi_offset %rbp, -16\n" \
-	"\tmovq %rsp, %rbp\n\t.cfi_def_cfa_register %rbp\n" \
+	"\tmovq %rsp, %rbp\n\t.cfi_def_cfa_register %rbp\n" KP_TR_REST
+#define KP_TR_REST \
 	"\tpushq %rcx\n\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n" \
 	"\tandq $-16, %rsp\n\tsubq $256, %rsp\n" \
 	"\tmovaps %xmm0, 0(%rsp)\n\tmovaps %xmm1, 16(%rsp)\n\tmovaps %xmm2, 32(%rsp)\n\tmovaps %xmm3, 48(%rsp)\n\tmovaps %xmm4, 64(%rsp)\n\tmovaps %xmm5, 80(%rsp)\n\tmovaps %xmm6, 96(%rsp)\n\tmovaps %xmm7, 112(%rsp)\n\tmovaps %xmm8, 128(%rsp)\n\tmovaps %xmm9, 144(%rsp)\n\tmovaps %xmm10, 160(%rsp)\n\tmovaps %xmm11, 176(%rsp)\n\tmovaps %xmm12, 192(%rsp)\n\tmovaps %xmm13, 208(%rsp)\n\tmovaps %xmm14, 224(%rsp)\n\tmovaps %xmm15, 240(%rsp)\n"
@@ -351,9 +365,66 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id)
 #define KP_TR(name, body) \
 	"\t.pushsection .text\n\t.globl " name "\n\t.type " name ", @function\n" name ":\n" KP_TR_SAVE body \
 	KP_TR_RESTORE "\t.size " name ", .-" name "\n\t.popsection\n"
-/* emit and leave: f(rdi), x(rsi) = rax, id(rdx) = rsi */
-__asm__(KP_TR("kpath_rt_emit_tr_v5", "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_emit_slow_v5@PLT\n")
-        KP_TR("kpath_rt_leave_tr_v5", "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_leave_slow_v5@PLT\n")
+/* The child table's fast path of emit and leave (kp_internal.h, struct
+ * kp_kids), before any register is saved: x (rax) a node whose table may
+ * be used (kids not null, its fast bit set; kids is null in every node that is
+ * not a forest's: kp_rt_idle, kp_rt_lib, a trace record, the node before
+ * a k = 1 counter array), its child y labelled id (rsi) found by
+ * kp_kids_hash and linear probing; then, as the library would do:
+ * y->count += 1 (one instruction, the inline step's signal-handler rule
+ * above), y cached in x's slot pair (kp_cache_put: a free slot of the
+ * pair, else y in slot[id % 4] and its old child in the other slot; each
+ * slot one pointer store of a child of x), and for emit the new state
+ * y->next in rax.  Everything it reads is fixed once published (a
+ * table's entries are null or children; a node's id and next), and a
+ * table replaced meanwhile stays readable (kp_ksf.tab).  rcx, rdx and r8
+ * go to the red zone: the caller stepped over its own, and this path
+ * calls nothing.  Anything else (no table, an empty entry: a new child or
+ * an invalid ID) restores them and takes the library half below. */
+#define KP_TR_HEAD(name) \
+	"\t.pushsection .text\n\t.globl " name "\n\t.type " name ", @function\n" name ":\n" \
+	"\t.cfi_startproc\n\tendbr64\n"
+#define KP_TR_KIDS(next) \
+	"\tmovq %rcx, -8(%rsp)\n\tmovq %rdx, -16(%rsp)\n\tmovq %r8, -24(%rsp)\n" \
+	"\tmovq 24(%rax), %rdx\n"      /* t = x->kids */ \
+	"\ttestq %rdx, %rdx\n\tje 9f\n" \
+	"\ttestb $1, 4(%rdx)\n\tje 9f\n" /* fast: t->nf & 1 */ \
+	"\tmovabsq $0x9e3779b97f4a7c15, %rcx\n\timulq %rsi, %rcx\n\tshrq $32, %rcx\n" /* kp_kids_hash */ \
+	"1:\tandl (%rdx), %ecx\n"       /* & t->mask */ \
+	"\tmovq 8(%rdx,%rcx,8), %r8\n" /* y = t->e[i] */ \
+	"\ttestq %r8, %r8\n\tje 9f\n" \
+	"\tcmpq %rsi, 8(%r8)\n\tje 2f\n" /* y->id == id */ \
+	"\taddl $1, %ecx\n\tjmp 1b\n" \
+	"2:\taddq $1, 16(%r8)\n"        /* y->count += 1 */ \
+	"\tmovl %esi, %ecx\n\tandl $3, %ecx\n" /* i = id % 4 */ \
+	"\tmovq 48(%rax,%rcx,8), %rdx\n\ttestq %rdx, %rdx\n\tje 3f\n" \
+	"\txorl $1, %ecx\n\tcmpq $0, 48(%rax,%rcx,8)\n\tje 3f\n" \
+	"\tmovq %rdx, 48(%rax,%rcx,8)\n\txorl $1, %ecx\n" \
+	"3:\tmovq %r8, 48(%rax,%rcx,8)\n" next \
+	"\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n\tret\n" \
+	"9:\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n"
+#define KP_TR_FAST(name, next, body) \
+	KP_TR_HEAD(name) KP_TR_KIDS(next) \
+	"\tpushq %rbp\n\t.cfi_def_cfa_offset 16\n\t.cfi_offset %rbp, -16\n" \
+	"\tmovq %rsp, %rbp\n\t.cfi_def_cfa_register %rbp\n" KP_TR_REST body KP_TR_RESTORE \
+	"\t.size " name ", .-" name "\n\t.popsection\n"
+_Static_assert(offsetof(struct kpath_rt_node, next) == 0 && offsetof(struct kpath_rt_node, id) == 8 &&
+                   offsetof(struct kpath_rt_node, count) == 16 && offsetof(struct kpath_rt_node, kids) == 24 &&
+                   offsetof(struct kpath_rt_node, slot) == 48 && KPATH_RT_WAYS == 4,
+               "KP_TR_KIDS's offsets");
+_Static_assert(offsetof(struct kp_kids, mask) == 0 && offsetof(struct kp_kids, nf) == 4 &&
+                   offsetof(struct kp_kids, e) == 8,
+               "KP_TR_KIDS's offsets");
+/* emit and leave: f(rdi), x(rsi) = rax, id(rdx) = rsi.  kp_tr_kids_probe
+ * is emit's fast path as a C function, for tests/runtime/test_ksf.c:
+ * x (rdi), id (rsi); the new state, or null where the trampoline would
+ * call the library. */
+__asm__(KP_TR_HEAD("kp_tr_kids_probe") "\tmovq %rdi, %rax\n" KP_TR_KIDS("\tmovq (%r8), %rax\n")
+        "\txorl %eax, %eax\n\tret\n\t.cfi_endproc\n\t.size kp_tr_kids_probe, .-kp_tr_kids_probe\n\t.popsection\n"
+        KP_TR_FAST("kpath_rt_emit_tr_v5", "\tmovq (%r8), %rax\n",
+                   "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_emit_slow_v5@PLT\n")
+        KP_TR_FAST("kpath_rt_leave_tr_v5", "",
+                   "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_leave_slow_v5@PLT\n")
         KP_TR("kpath_rt_enter_tr_v5", "\tcall kpath_rt_enter_slow_v5@PLT\n")
         /* enter_t: f(rdi), the pointer's address (rsi), as they came */
         KP_TR("kpath_rt_enter_t_tr_v5", "\tcall kpath_rt_enter_t_slow@PLT\n")

@@ -159,10 +159,12 @@ struct kp_tfunc *kp_tfunc_new(const struct kpath_rt_func *f, unsigned k)
 	return tf;
 }
 
-uint64_t kp_tfunc_nodes(const struct kp_tfunc *tf)
+uint64_t kp_tfunc_nodes(const struct kp_tfunc *tf, uint64_t *tables)
 {
-	if (tf->cons == &kp_consumer_ksf || tf->cons == &kp_consumer_window)
+	if (tf->cons == &kp_consumer_ksf || tf->cons == &kp_consumer_window) {
+		*tables += kp_ksf_table_bytes(&tf->u.ksf);
 		return tf->u.ksf.n - 1;
+	}
 	return 0;
 }
 

@@ -32,13 +32,83 @@
 
 /* ---- k-slab forest (ksf.c) ------------------------------------------- */
 
-/* Nodes (struct kpath_rt_node, kpath_rt.h) live in geometric segments that
- * never move (segment s holds 2^(s+KP_SEG0) nodes), so that cursors and
- * caches can point at them and the exit handler can walk the forest of a
- * thread still running without reading freed memory.  Node index 0 is
- * null. */
+/* Nodes (struct kpath_rt_node, kpath_rt.h) live in geometric segments
+ * that never move (segment s holds 2^(s+KP_SEG0) nodes), so that cursors
+ * and caches can point at them and the exit handler can walk the forest of
+ * a thread still running without reading freed memory.  Node index 0 is
+ * null.
+ *
+ * A node's children are in its child table, node->kids (struct kp_kids,
+ * null while it has none): open addressing on kp_kids_hash(label), linear
+ * probing, at most three quarters full, so that the library finds a child
+ * in O(1) whatever the node's degree (the k-BLPP paper's "find child" of
+ * process_bl_path_id, lines 13 and 21, which it bounds by the degree).
+ * The start node's table is the paper's R (roots by label).  The
+ * trampolines (abi.c) look a child up there too before they save
+ * registers for the library: the inline step finds a child only in the
+ * node's four cache slots, and a node with more children, or with
+ * children whose labels share a slot pair, would otherwise send every
+ * item the slots miss through the whole library half (tokenizer's
+ * next_token at k = 4: 590,000 items of 9 million, about 420
+ * instructions each).  Tables come from a per-forest arena (kp_ksf.tab)
+ * and are never freed before the forest: a full one is replaced by a copy
+ * twice its size, published with one pointer store, and the old one stays
+ * readable for a reader that had loaded it (a signal handler's step, the
+ * exit handler). */
 #define KP_SEG0 8
 #define KP_NSEG 25
+struct kp_kids {
+	uint32_t mask;  /* entries - 1 (a power of two minus 1) */
+	/* children << 1 | fast: fast = the trampolines may count through
+	 * the table (its forest fills caches: not nocache) */
+	uint32_t nf;
+	struct kpath_rt_node *e[]; /* mask + 1 entries: a child or null */
+};
+/* The arena's chunks: a list, newest first. */
+struct kp_tchunk {
+	struct kp_tchunk *next;
+	size_t cap, used; /* bytes of data[] */
+	uint64_t data[];
+};
+/* The hash of a label in a child table (the trampolines' fast path,
+ * abi.c, computes the same): Fibonacci hashing, whose high half spreads
+ * consecutive Ball-Larus IDs and IDs that differ in high bits alike. */
+static inline uint32_t kp_kids_hash(uint64_t r)
+{
+	return (uint32_t)((r * 0x9e3779b97f4a7c15ull) >> 32);
+}
+/* The child of p labelled r in its table, or NULL. */
+static inline struct kpath_rt_node *kp_kids_find(const struct kpath_rt_node *p, uint64_t r)
+{
+	const struct kp_kids *t = (const struct kp_kids *)p->kids;
+	if (!t)
+		return NULL;
+	for (uint32_t i = kp_kids_hash(r) & t->mask;; i = (i + 1) & t->mask) {
+		struct kpath_rt_node *x = t->e[i];
+		if (!x || x->id == r)
+			return x;
+	}
+}
+/* Every child of p, in table order: for (i = 0; (x = kp_kids_next(p, &i));) */
+static inline struct kpath_rt_node *kp_kids_next(const struct kpath_rt_node *p, uint32_t *i)
+{
+	const struct kp_kids *t = (const struct kp_kids *)p->kids;
+	for (; t && *i <= t->mask; ++*i)
+		if (t->e[*i])
+			return t->e[(*i)++];
+	return NULL;
+}
+/* The emit trampoline's child-table fast path (abi.c) as a C function,
+ * for tests: the state after item id from state x (counted on x's child,
+ * which x's cache slots then hold), or NULL where the trampoline calls
+ * the library (x has no usable table, or no child labelled id).  Only
+ * where the inline half exists (KPATH_RT_INLINE). */
+struct kpath_rt_node *kp_tr_kids_probe(struct kpath_rt_node *x, uint64_t id);
+/* The number of children of p. */
+static inline uint32_t kp_kids_count(const struct kpath_rt_node *p)
+{
+	return p->kids ? ((const struct kp_kids *)p->kids)->nf >> 1 : 0;
+}
 struct kp_ksf {
 	unsigned k;                   /* >= 2 */
 	/* The deepest level, whose nodes' next is their up: 2k-3 in the
@@ -48,16 +118,10 @@ struct kp_ksf {
 	uint32_t n;                   /* next free node index (>= 1) */
 	int nocache;                  /* leave child caches empty: no inline steps */
 	/* The cursor's node right after a marker: not in the forest; its
-	 * child cache holds roots. */
+	 * child cache and its child table hold roots (R of the paper). */
 	struct kpath_rt_node start;
 	struct kpath_rt_node *seg[KP_NSEG];
-	/* R of the paper: roots hashed by label, open addressing on node
-	 * indices (0 = empty).  Old tables are retired, not freed, until
-	 * kp_ksf_free (same reason as the segments). */
-	uint32_t *roots;
-	uint32_t roots_cap, roots_used;
-	void **retired;
-	uint32_t nretired;
+	struct kp_tchunk *tab;        /* the child tables' arena */
 };
 
 /* A node without children: the cursor's p of an activation that is not
@@ -144,21 +208,30 @@ void kp_ksf_marker(struct kp_ksf *s, struct kp_cursor *c);
  * succeeds, has the same effect.  0, or KP_ENOMEM: r is dropped and c
  * restarts as after a marker. */
 int kp_ksf_process(struct kp_ksf *s, struct kp_cursor *c, uint64_t r);
-/* find(R, r): the index of the root labelled r, or 0. */
-uint32_t kp_ksf_root(const struct kp_ksf *s, uint64_t r);
+/* find(R, r): the root labelled r, or NULL. */
+static inline struct kpath_rt_node *kp_ksf_root(const struct kp_ksf *s, uint64_t r)
+{
+	return kp_kids_find(&s->start, r);
+}
+/* The index of node v of s (the inverse of kp_ksf_node). */
+uint32_t kp_ksf_index(const struct kp_ksf *s, const struct kpath_rt_node *v);
 /* The root labelled r, created if absent; NULL if out of memory. */
 struct kpath_rt_node *kp_ksf_root_node(struct kp_ksf *s, uint64_t r);
-/* The child of p labelled r (through p's child cache, else p's list),
- * created if absent at level p->level + 1 with the given up (whose index
- * goes to the new node's up; at level bottom, next = up, else next is
- * the node itself); p's cache slot for r then holds it.  NULL if out of
- * memory. */
+/* The child of p labelled r (through p's child cache, else p's table),
+ * or NULL; p's cache slot for r then holds it (unless nocache). */
+struct kpath_rt_node *kp_ksf_find(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r);
+/* The child of p labelled r (kp_ksf_find), created if absent at level
+ * p->level + 1 with the given up (whose index goes to the new node's up;
+ * at level bottom, next = up, else next is the node itself); p's cache
+ * slot for r then holds it.  NULL if out of memory. */
 struct kpath_rt_node *kp_ksf_child(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r,
 				   struct kpath_rt_node *up);
 /* make_k_ipf of the k-BLPP paper: adds the k-IPF of s into dst. */
 int kp_ksf_to_ipf(const struct kp_ksf *s, struct kp_ipf *dst);
 /* Sets every counter to 0, keeping the nodes (so cursors stay valid). */
 void kp_ksf_zero(struct kp_ksf *s);
+/* Bytes of s's child tables, the replaced ones included (KPATH_STATS). */
+uint64_t kp_ksf_table_bytes(const struct kp_ksf *s);
 
 /* ---- window forest (window.c) ------------------------------------------ */
 
@@ -320,8 +393,9 @@ static inline void kp_tfunc_pack(struct kp_tfunc *tf)
 {
 	tf->pub = kp_cursor_pack(&tf->marker);
 }
-/* Nodes of tf's forest (window or k-SF; 0 for counters). */
-uint64_t kp_tfunc_nodes(const struct kp_tfunc *tf);
+/* Nodes of tf's forest (window or k-SF; 0 for counters), and the bytes
+ * of its child tables in *tables. */
+uint64_t kp_tfunc_nodes(const struct kp_tfunc *tf, uint64_t *tables);
 /* Valid IDs emitted since the last zero. */
 static inline uint64_t kp_tfunc_emitted(const struct kp_tfunc *tf)
 {
@@ -398,6 +472,7 @@ struct kp_rt {
 	                            counted yet (profile totals: dump.c) */
 	int stats;               /* KPATH_STATS: print forest sizes at exit */
 	uint64_t forest_nodes;   /* nodes of the forests of the threads that ended */
+	uint64_t forest_table_bytes; /* and their child tables' bytes */
 	uint64_t forest_threads; /* threads that had a forest */
 	uint64_t lib_items, items; /* of the threads that ended: items through the library, all items */
 	char *out;               /* KPATH_OUT, absolute, with its patterns (out_path.c) */

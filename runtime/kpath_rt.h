@@ -122,12 +122,16 @@ struct kpath_rt_func {
  * two children whose IDs collide both stay cached.  id and next never
  * change once the node is linked into the forest.  lim is 0 in every
  * node of a forest; only the node before a k = 1 counter array has
- * another (struct kpath_rt_state). */
+ * another (struct kpath_rt_state).  kids, up and level belong to the
+ * runtime (kids: the table of all the node's children, null in every
+ * node that is not a forest's, runtime/kp_internal.h); instrumented code
+ * reads next, id, count, lim and slot, whose offsets ABI 5 fixes. */
 struct kpath_rt_node {
 	struct kpath_rt_node *next;   /* the cursor's node after an item that ends here */
 	kpath_rt_u64 id;              /* label: a path ID */
 	kpath_rt_u64 count;           /* c(node) */
-	unsigned first_child, next_sibling, up, level; /* runtime-owned */
+	void *kids;                   /* runtime-owned */
+	unsigned up, level;           /* runtime-owned */
 	kpath_rt_u64 lim;             /* k = 1: IDs below it count in the array that follows */
 	struct kpath_rt_node *slot[KPATH_RT_WAYS];
 };
@@ -222,7 +226,10 @@ void kpath_dump(void);
  * an activation's first chunk) is the child of p labelled r: one cache
  * lookup, one compare (only valid IDs label nodes), one counter, and the
  * node tells where the next item looks.  Trace mode and inactive cursors
- * have lim 0 and a p without children, so they always go to the library. */
+ * have lim 0 and a p without children, so they always go to the library.
+ * (A child the slots miss is looked up by the emit and leave trampolines
+ * in the table of all of p's children before they save any register:
+ * runtime/abi.c, KP_TR_KIDS.) */
 KPATH_RT_INLINE_FN struct kpath_rt_node *kpath_rt_child(const struct kpath_rt_node *p, kpath_rt_u64 r)
 {
 	struct kpath_rt_node *y = p->slot[r % KPATH_RT_WAYS];

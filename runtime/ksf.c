@@ -33,12 +33,6 @@
 struct kpath_rt_node kp_rt_idle;
 struct kpath_rt_node kp_rt_lib;
 
-static uint32_t hash_label(uint64_t r)
-{
-	uint64_t h = r * 0x9e3779b97f4a7c15ull;
-	return (uint32_t)(h >> 32);
-}
-
 int kp_ksf_init(struct kp_ksf *s, unsigned k)
 {
 	memset(s, 0, sizeof *s);
@@ -46,12 +40,10 @@ int kp_ksf_init(struct kp_ksf *s, unsigned k)
 	s->bottom = 2 * k - 3;
 	s->n = 1; /* index 0 is null */
 	s->seg[0] = kp_malloc(((size_t)1 << KP_SEG0) * sizeof(struct kpath_rt_node));
-	s->roots = kp_calloc(16, sizeof *s->roots);
-	if (!s->seg[0] || !s->roots) {
+	if (!s->seg[0]) {
 		kp_ksf_free(s);
 		return KP_ENOMEM;
 	}
-	s->roots_cap = 16;
 	return 0;
 }
 
@@ -59,18 +51,17 @@ void kp_ksf_free(struct kp_ksf *s)
 {
 	for (unsigned i = 0; i < KP_NSEG; i++)
 		free(s->seg[i]);
-	free(s->roots);
-	for (uint32_t i = 0; i < s->nretired; i++)
-		free(s->retired[i]);
-	free(s->retired);
+	for (struct kp_tchunk *c = s->tab, *n; c; c = n) {
+		n = c->next;
+		free(c);
+	}
 	memset(s, 0, sizeof *s);
 }
 
-/* The index of node v (a node of s, not s->start): the inverse of
- * kp_ksf_node, by finding v's segment, from the newest (which holds half
- * of the nodes, and the ones the stream just created). */
-static uint32_t index_of(const struct kp_ksf *s, const struct kpath_rt_node *v)
+uint32_t kp_ksf_index(const struct kp_ksf *s, const struct kpath_rt_node *v)
 {
+	/* v's segment, from the newest (which holds half of the nodes, and
+	 * the ones the stream just created) */
 	uint32_t last = s->n - 1 + (1u << KP_SEG0);
 	for (unsigned g = 31u - (unsigned)__builtin_clz(last) - KP_SEG0 + 1; g-- > 0;) {
 		size_t len = (size_t)1 << (g + KP_SEG0);
@@ -80,12 +71,79 @@ static uint32_t index_of(const struct kp_ksf *s, const struct kpath_rt_node *v)
 	return 0; /* not reached */
 }
 
-/* A new node labelled r at depth level, with counter 0, no links, an empty
- * child cache, and for the lower slab the upper-slab node up (tau of the
- * same item); *idx its index; NULL if out of memory.  next: see
- * kp_ksf_process. */
-static struct kpath_rt_node *new_node(struct kp_ksf *s, uint64_t r, unsigned level,
-				      struct kpath_rt_node *up, uint32_t *idx)
+/* A child table of 2^bits entries, all null, from s's arena (chunks of
+ * 1 KiB doubling to 1 MiB, or just the table when it is larger); NULL if
+ * out of memory. */
+static struct kp_kids *kids_new(struct kp_ksf *s, unsigned bits)
+{
+	size_t bytes = sizeof(struct kp_kids) + ((size_t)1 << bits) * sizeof(struct kpath_rt_node *);
+	struct kp_tchunk *c = s->tab;
+	if (!c || c->cap - c->used < bytes) {
+		size_t cap = c ? 2 * c->cap : 1024;
+		if (cap > ((size_t)1 << 20))
+			cap = (size_t)1 << 20;
+		if (cap < bytes)
+			cap = bytes;
+		c = kp_malloc(sizeof *c + cap);
+		if (!c)
+			return NULL;
+		c->cap = cap;
+		c->used = 0;
+		c->next = s->tab;
+		s->tab = c;
+	}
+	struct kp_kids *t = (struct kp_kids *)(void *)((char *)c->data + c->used);
+	c->used += bytes; /* a multiple of 8: data[] stays aligned */
+	memset(t, 0, bytes);
+	t->mask = (uint32_t)(((size_t)1 << bits) - 1);
+	t->nf = !s->nocache;
+	return t;
+}
+
+/* Enters x, a new child of p (no child of p has its label), into p's
+ * table; a table that would be more than three quarters full is replaced
+ * by one twice its size.  Stores that a reader may see (the entry, the
+ * new table) come after what they publish is written.  0 or KP_ENOMEM
+ * (p unchanged). */
+static int kids_add(struct kp_ksf *s, struct kpath_rt_node *p, struct kpath_rt_node *x)
+{
+	struct kp_kids *t = p->kids;
+	uint64_t n = t ? t->nf >> 1 : 0; /* children */
+	if (!t || 4 * (n + 1) > 3 * ((uint64_t)t->mask + 1)) {
+		unsigned bits = 1;
+		while (bits < 31 && 4 * (n + 1) > 3 * ((uint64_t)1 << bits))
+			bits++;
+		if (4 * (n + 1) > 3 * ((uint64_t)1 << bits))
+			return KP_ENOMEM; /* 2^31 entries: the largest table */
+		struct kp_kids *u = kids_new(s, bits);
+		if (!u)
+			return KP_ENOMEM;
+		for (uint32_t i = 0; t && i <= t->mask; i++) {
+			struct kpath_rt_node *y = t->e[i];
+			if (!y)
+				continue;
+			uint32_t j = kp_kids_hash(y->id) & u->mask;
+			while (u->e[j])
+				j = (j + 1) & u->mask;
+			u->e[j] = y;
+		}
+		u->nf += (uint32_t)n << 1;
+		t = u;
+	}
+	uint32_t j = kp_kids_hash(x->id) & t->mask;
+	while (t->e[j])
+		j = (j + 1) & t->mask;
+	t->nf += 2;
+	__atomic_store_n(&t->e[j], x, __ATOMIC_RELEASE);
+	if (p->kids != t)
+		__atomic_store_n(&p->kids, (void *)t, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* A new node labelled r at depth level, with counter 0, no children, an
+ * empty child cache, and for the lower slab the upper-slab node up (tau
+ * of the same item); NULL if out of memory.  next: see kp_ksf_process. */
+static struct kpath_rt_node *new_node(struct kp_ksf *s, uint64_t r, unsigned level, struct kpath_rt_node *up)
 {
 	uint32_t i = s->n;
 	uint32_t j = i + (1u << KP_SEG0);
@@ -104,100 +162,55 @@ static struct kpath_rt_node *new_node(struct kp_ksf *s, uint64_t r, unsigned lev
 	memset(v, 0, sizeof *v);
 	v->id = r;
 	v->level = level;
-	v->up = up ? index_of(s, up) : 0;
+	v->up = up ? kp_ksf_index(s, up) : 0;
 	v->next = level == s->bottom ? up : v;
 	s->n++;
-	*idx = i;
 	return v;
 }
 
-uint32_t kp_ksf_root(const struct kp_ksf *s, uint64_t r)
+/* The child of p labelled r, created if absent (level: its level; up:
+ * as new_node wants) and entered into p's table; NULL if out of memory
+ * (a node created but not entered is just garbage). */
+static struct kpath_rt_node *child_of(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r, unsigned level,
+				      struct kpath_rt_node *up)
 {
-	uint32_t m = s->roots_cap - 1;
-	for (uint32_t i = hash_label(r) & m;; i = (i + 1) & m) {
-		uint32_t v = s->roots[i];
-		if (v == 0 || kp_ksf_node(s, v)->id == r)
-			return v;
-	}
-}
-
-/* Adds root v to R (load <= 1/2).  The old table is retired, not freed. */
-static int add_root(struct kp_ksf *s, uint32_t v)
-{
-	if (2 * (s->roots_used + 1) > s->roots_cap) {
-		uint32_t cap = s->roots_cap * 2;
-		uint32_t *t = kp_calloc(cap, sizeof *t);
-		void **ret = kp_realloc(s->retired, (s->nretired + 1) * sizeof *ret);
-		if (!t || !ret || cap == 0) {
-			free(t);
-			if (ret)
-				s->retired = ret;
-			return KP_ENOMEM;
-		}
-		s->retired = ret;
-		for (uint32_t i = 0; i < s->roots_cap; i++) {
-			uint32_t w = s->roots[i];
-			if (!w)
-				continue;
-			uint32_t j = hash_label(kp_ksf_node(s, w)->id) & (cap - 1);
-			while (t[j])
-				j = (j + 1) & (cap - 1);
-			t[j] = w;
-		}
-		s->retired[s->nretired++] = s->roots;
-		s->roots = t;
-		s->roots_cap = cap;
-	}
-	uint32_t m = s->roots_cap - 1;
-	uint32_t i = hash_label(kp_ksf_node(s, v)->id) & m;
-	while (s->roots[i])
-		i = (i + 1) & m;
-	s->roots[i] = v;
-	s->roots_used++;
-	return 0;
+	struct kpath_rt_node *x = kp_kids_find(p, r);
+	if (x)
+		return x;
+	x = new_node(s, r, level, up);
+	if (!x || kids_add(s, p, x) != 0)
+		return NULL;
+	return x;
 }
 
 /* The root labelled r (find(R, r)), created if absent; NULL if out of
  * memory. */
 struct kpath_rt_node *kp_ksf_root_node(struct kp_ksf *s, uint64_t r)
 {
-	uint32_t v = kp_ksf_root(s, r);
-	if (v)
-		return kp_ksf_node(s, v);
-	struct kpath_rt_node *x = new_node(s, r, 0, NULL, &v);
-	if (!x || add_root(s, v) != 0)
-		return NULL; /* an unlisted node is just garbage */
+	return child_of(s, &s->start, r, 0, NULL);
+}
+
+struct kpath_rt_node *kp_ksf_find(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r)
+{
+	struct kpath_rt_node *x = kp_cache_get(p, r);
+	if (x)
+		return x;
+	x = kp_kids_find(p, r);
+	if (x && !s->nocache)
+		kp_cache_put(p, x);
 	return x;
 }
 
-/* The child of p labelled r: through p's child cache, else p's list,
- * else created (appended to the list, with up as new_node wants); p's
- * cache then holds it.  NULL if out of memory. */
+/* The child of p labelled r: through p's child cache, else p's table,
+ * else created; p's cache then holds it.  NULL if out of memory. */
 struct kpath_rt_node *kp_ksf_child(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r,
 				   struct kpath_rt_node *up)
 {
 	struct kpath_rt_node *x = kp_cache_get(p, r);
 	if (x)
 		return x;
-	uint32_t c = p->first_child, last = 0;
-	while (c) {
-		x = kp_ksf_node(s, c);
-		if (x->id == r)
-			goto found;
-		last = c;
-		c = x->next_sibling;
-	}
-	x = new_node(s, r, p->level + 1, up, &c);
-	if (!x)
-		return NULL;
-	/* Publish the node after it is initialised: an exit-time reader of a
-	 * live thread sees either the old list or the new one. */
-	if (last)
-		kp_ksf_node(s, last)->next_sibling = c;
-	else
-		p->first_child = c;
-found:
-	if (!s->nocache)
+	x = child_of(s, p, r, p->level + 1, up);
+	if (x && !s->nocache)
 		kp_cache_put(p, x);
 	return x;
 }
@@ -259,17 +272,19 @@ int kp_ksf_process(struct kp_ksf *s, struct kp_cursor *c, uint64_t r)
 }
 
 /* join_subtree(rho, gamma, d) with rho in the k-SF (see kp_ipf_join). */
-static int join_ksf(struct kp_ipf *dst, uint32_t gamma, const struct kp_ksf *s, uint32_t rho, unsigned d)
+static int join_ksf(struct kp_ipf *dst, uint32_t gamma, const struct kp_ksf *s, const struct kpath_rt_node *rn,
+		    unsigned d)
 {
-	const struct kpath_rt_node *rn = kp_ksf_node(s, rho);
 	uint32_t delta;
 	if (kp_ipf_child(dst, gamma, rn->id, &delta) != 0)
 		return KP_ENOMEM;
 	dst->nodes[delta].count += rn->count;
-	if (d > 1)
-		for (uint32_t sg = rn->first_child; sg; sg = kp_ksf_node(s, sg)->next_sibling)
+	if (d > 1) {
+		const struct kpath_rt_node *sg;
+		for (uint32_t i = 0; (sg = kp_kids_next(rn, &i));)
 			if (join_ksf(dst, delta, s, sg, d - 1) != 0)
 				return KP_ENOMEM;
+	}
 	return 0;
 }
 
@@ -281,9 +296,17 @@ static int join_ksf(struct kp_ipf *dst, uint32_t gamma, const struct kp_ksf *s, 
 int kp_ksf_to_ipf(const struct kp_ksf *s, struct kp_ipf *dst)
 {
 	for (uint32_t rho = 1; rho < s->n; rho++)
-		if (join_ksf(dst, 0, s, rho, s->k) != 0)
+		if (join_ksf(dst, 0, s, kp_ksf_node(s, rho), s->k) != 0)
 			return KP_ENOMEM;
 	return 0;
+}
+
+uint64_t kp_ksf_table_bytes(const struct kp_ksf *s)
+{
+	uint64_t b = 0;
+	for (const struct kp_tchunk *c = s->tab; c; c = c->next)
+		b += c->used;
+	return b;
 }
 
 void kp_ksf_zero(struct kp_ksf *s)

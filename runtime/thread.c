@@ -223,7 +223,7 @@ void kp_thread_count_nodes(struct kp_thread *th)
 	uint64_t n = 0;
 	for (uint32_t i = 0; i < th->nfuncs; i++)
 		if (th->funcs[i])
-			n += kp_tfunc_nodes(th->funcs[i]);
+			n += kp_tfunc_nodes(th->funcs[i], &kp_rt.forest_table_bytes);
 	kp_rt.forest_nodes += n;
 	kp_rt.forest_threads += n > 0;
 	kp_rt.lib_items += th->lib_items;

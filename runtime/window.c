@@ -44,14 +44,9 @@ int kp_win_init(struct kp_ksf *s, unsigned k)
  * links it needs, if absent); NULL if out of memory.  p is a node of s. */
 static struct kpath_rt_node *window_child(struct kp_ksf *s, struct kpath_rt_node *p, uint64_t r)
 {
-	struct kpath_rt_node *x = kp_cache_get(p, r);
+	struct kpath_rt_node *x = kp_ksf_find(s, p, r);
 	if (x)
 		return x;
-	for (uint32_t c = p->first_child; c; c = x->next_sibling) {
-		x = kp_ksf_node(s, c);
-		if (x->id == r)
-			return kp_ksf_child(s, p, r, NULL); /* found: fills the cache */
-	}
 	/* the suffix of p.r: p's suffix followed by r */
 	struct kpath_rt_node *sfx = p->up ? window_child(s, kp_ksf_node(s, p->up), r) : kp_ksf_root_node(s, r);
 	return sfx ? kp_ksf_child(s, p, r, sfx) : NULL;

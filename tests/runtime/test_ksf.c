@@ -46,22 +46,31 @@ static size_t make_stream(uint64_t *s, size_t len, unsigned alpha, unsigned mark
 	return n;
 }
 
-/* Items that took the inline step / all items given to item(). */
-static uint64_t n_inline, n_items;
+/* Items that took the inline step, the trampoline's child-table fast
+ * path / all items given to item(). */
+static uint64_t n_inline, n_kids, n_items;
 
 /* One item as kpath_rt_emit does it: the inline step if the header has it
- * and it applies, else the library (kp_tfunc_item is what
- * kpath_rt_emit_slow does outside trace mode).  with_inline = 0: the
- * library alone. */
+ * and it applies, else the trampoline's fast path through the node's child
+ * table (kp_tr_kids_probe runs its instructions), else the library
+ * (kp_tfunc_item is what kpath_rt_emit_slow does outside trace mode).
+ * with_inline = 0: the library alone. */
 static void item(struct kp_tfunc *tf, struct kp_cursor *c, uint64_t id, int with_inline)
 {
 	n_items++;
 #ifdef KPATH_RT_INLINE
 	if (with_inline) {
 		struct kpath_rt_state s = kp_cursor_pack(c);
+		struct kpath_rt_node *y;
 		if (kpath_rt_step(&s, id)) {
 			*c = kp_cursor_unpack(s, c->state);
 			n_inline++;
+			return;
+		}
+		if ((y = kp_tr_kids_probe(s.x, id))) {
+			s.x = y;
+			*c = kp_cursor_unpack(s, c->state);
+			n_kids++;
 			return;
 		}
 	}
@@ -249,22 +258,24 @@ static void paper_example(void)
 	/* copy the k-SF into an ipf, node for node */
 	CHECK(s.n - 1 == 23);
 	for (uint64_t r = 0; r < 8; r++) {
-		uint32_t root = kp_ksf_root(&s, r);
-		CHECK((root != 0) == (r == 0 || r == 2 || r == 6));
+		const struct kpath_rt_node *root = kp_ksf_root(&s, r), *ch;
+		CHECK((root != NULL) == (r == 0 || r == 2 || r == 6));
 		if (!root)
 			continue;
 		/* depth-first copy */
-		uint32_t stack[64], at[64];
+		const struct kpath_rt_node *stack[64];
+		uint32_t at[64];
 		int sp = 0;
 		CHECK(kp_ipf_child(&ksf, 0, r, &at[0]) == 0);
-		ksf.nodes[at[0]].count = kp_ksf_node(&s, root)->count;
+		ksf.nodes[at[0]].count = root->count;
 		stack[sp++] = root;
 		while (sp > 0) {
-			uint32_t x = stack[--sp], y = at[sp];
-			for (uint32_t ch = kp_ksf_node(&s, x)->first_child; ch; ch = kp_ksf_node(&s, ch)->next_sibling) {
+			const struct kpath_rt_node *x = stack[--sp];
+			uint32_t y = at[sp];
+			for (uint32_t i = 0; (ch = kp_kids_next(x, &i));) {
 				uint32_t z;
-				CHECK(kp_ipf_child(&ksf, y, kp_ksf_node(&s, ch)->id, &z) == 0);
-				ksf.nodes[z].count = kp_ksf_node(&s, ch)->count;
+				CHECK(kp_ipf_child(&ksf, y, ch->id, &z) == 0);
+				ksf.nodes[z].count = ch->count;
 				CHECK(sp < 63);
 				at[sp] = z;
 				stack[sp++] = ch;
@@ -509,16 +520,30 @@ static void alloc_failures(void)
 	kp_ipf_free(&t);
 }
 
+/* The children of x (a node of forest a) and y (of b) have the same
+ * labels and the same arena indices. */
+static int same_kids(const struct kp_ksf *a, const struct kpath_rt_node *x, const struct kp_ksf *b,
+		     const struct kpath_rt_node *y)
+{
+	const struct kpath_rt_node *u, *v;
+	if (kp_kids_count(x) != kp_kids_count(y))
+		return 0;
+	for (uint32_t i = 0; (u = kp_kids_next(x, &i));)
+		if (!(v = kp_kids_find(y, u->id)) || kp_ksf_index(a, u) != kp_ksf_index(b, v))
+			return 0;
+	return 1;
+}
+
 /* Two k-SFs built from the same stream are the same arena node for node
  * (label, counter, links) when nodes were created in the same order. */
 static int same_ksf(const struct kp_ksf *a, const struct kp_ksf *b)
 {
-	if (a->n != b->n || a->roots_used != b->roots_used)
+	if (a->n != b->n || !same_kids(a, &a->start, b, &b->start))
 		return 0;
 	for (uint32_t i = 1; i < a->n; i++) {
 		const struct kpath_rt_node *x = kp_ksf_node(a, i), *y = kp_ksf_node(b, i);
-		if (x->id != y->id || x->count != y->count || x->first_child != y->first_child ||
-		    x->next_sibling != y->next_sibling)
+		if (x->id != y->id || x->count != y->count || x->up != y->up || x->level != y->level ||
+		    !same_kids(a, x, b, y))
 			return 0;
 	}
 	return 1;
@@ -534,7 +559,7 @@ static void inline_vs_library(void)
 {
 	static uint64_t s[6000];
 	static const uint64_t npaths[] = { 1, 2, 3, 5, 9, 17, 5000, 100000, UINT64_MAX };
-	uint64_t inl0 = n_inline, items0 = n_items;
+	uint64_t inl0 = n_inline, kids0 = n_kids, items0 = n_items;
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		for (size_t pi = 0; pi < sizeof npaths / sizeof *npaths; pi++) {
 			uint64_t np = npaths[pi];
@@ -581,10 +606,13 @@ static void inline_vs_library(void)
 #ifdef KPATH_RT_INLINE
 	/* the inline step did a good part of the work (random streams with
 	 * repetitions: each k-SF item needs two cache hits) */
-	fprintf(stderr, "inline steps: %" PRIu64 " of %" PRIu64 " items\n", n_inline - inl0, (n_items - items0) / 2);
+	fprintf(stderr, "inline steps: %" PRIu64 ", child-table steps %" PRIu64 " of %" PRIu64 " items\n",
+		n_inline - inl0, n_kids - kids0, (n_items - items0) / 2);
 	CHECK(10 * (n_inline - inl0) > (n_items - items0) / 2);
+	CHECK(n_kids > kids0); /* the alphabets exceed the cache slots */
 #else
 	(void)inl0;
+	(void)kids0;
 	(void)items0;
 #endif
 }
@@ -617,14 +645,10 @@ static void window_example(void)
 	const size_t nn = sizeof lens / sizeof *lens;
 	CHECK(s.n - 1 == nn);
 	for (size_t i = 0; i < nn; i++) {
-		uint32_t v = kp_ksf_root(&s, nodes[i][0]);
-		for (unsigned d = 1; v && d < lens[i]; d++) {
-			uint32_t ch = kp_ksf_node(&s, v)->first_child;
-			while (ch && kp_ksf_node(&s, ch)->id != nodes[i][d])
-				ch = kp_ksf_node(&s, ch)->next_sibling;
-			v = ch;
-		}
-		CHECK(v != 0 && kp_ksf_node(&s, v)->count == counts[i]);
+		const struct kpath_rt_node *v = kp_ksf_root(&s, nodes[i][0]);
+		for (unsigned d = 1; v && d < lens[i]; d++)
+			v = kp_kids_find(v, nodes[i][d]);
+		CHECK(v != NULL && v->count == counts[i]);
 	}
 	struct kp_ipf ipf, bf;
 	CHECK(kp_ipf_init(&ipf) == 0 && kp_ksf_to_ipf(&s, &ipf) == 0);
@@ -633,6 +657,67 @@ static void window_example(void)
 	kp_ipf_free(&ipf);
 	kp_ipf_free(&bf);
 	kp_ksf_free(&s);
+}
+
+/* Child tables (kp_internal.h, struct kp_kids): a node with more
+ * children than cache slots, whose labels also share one bucket of the
+ * table's hash (so every lookup probes past the others, in every table
+ * the node gets while it grows to 64 entries), finds each child through
+ * kp_kids_find and through the trampolines' fast path, which counts it
+ * and caches it in its slot pair; absent labels and nodes without a
+ * table go to the library; a forest without caches (trace and WPP mode)
+ * never lets the fast path count. */
+static void child_tables(void)
+{
+	uint64_t lab[40];
+	size_t nl = 0;
+	for (uint64_t r = 0; nl < 40; r++)
+		if ((kp_kids_hash(r) & 63) == 5)
+			lab[nl++] = r;
+	for (int nocache = 0; nocache <= 1; nocache++) {
+		struct kp_ksf s;
+		CHECK(kp_ksf_init(&s, 4) == 0);
+		s.nocache = nocache;
+		struct kpath_rt_node *p = kp_ksf_root_node(&s, 7), *kid[40];
+		CHECK(p && kp_ksf_root(&s, 7) == p && kp_kids_count(&s.start) == 1);
+		for (size_t i = 0; p && i < nl; i++) {
+			kid[i] = kp_ksf_child(&s, p, lab[i], NULL);
+			CHECK(kid[i] && kid[i]->id == lab[i] && kid[i]->next == kid[i] && kp_kids_count(p) == i + 1);
+			for (size_t j = 0; j <= i; j++)
+				CHECK(kp_kids_find(p, lab[j]) == kid[j]);
+			CHECK(!kp_kids_find(p, lab[nl - 1] + 1));
+		}
+		uint32_t it = 0, seen = 0;
+		for (const struct kpath_rt_node *x; (x = kp_kids_next(p, &it));)
+			seen++;
+		CHECK(seen == nl);
+#ifdef KPATH_RT_INLINE
+		for (size_t i = 0; p && i < nl; i++) {
+			/* the slots kp_cache_put gives, where the inline step misses */
+			struct kpath_rt_node want = *p;
+			int missed = !kp_cache_get(p, lab[i]);
+			if (missed)
+				kp_cache_put(&want, kid[i]);
+			struct kpath_rt_node *y = kp_tr_kids_probe(p, lab[i]);
+			unsigned a = (unsigned)(lab[i] % KPATH_RT_WAYS);
+			if (nocache) {
+				CHECK(!y && kid[i]->count == 0);
+				continue;
+			}
+			CHECK(y == kid[i] && kid[i]->count == 1);
+			CHECK(p->slot[a] == kid[i] || p->slot[a ^ 1] == kid[i]);
+			CHECK(!missed || memcmp(p->slot, want.slot, sizeof want.slot) == 0);
+			for (unsigned w = 0; w < KPATH_RT_WAYS; w++)
+				CHECK(!p->slot[w] || (p->slot[w]->id % KPATH_RT_WAYS) / 2 == w / 2);
+		}
+		CHECK(!kp_tr_kids_probe(p, lab[nl - 1] + 1));                 /* a new child */
+		CHECK(!kp_tr_kids_probe(&kp_rt_idle, 7) && !kp_tr_kids_probe(&kp_rt_lib, 7)); /* no table */
+		CHECK(kp_tr_kids_probe(&s.start, 7) == (nocache ? NULL : p)); /* a root (R) */
+		CHECK(p->count == (nocache ? 0u : 1u));
+		CHECK(kp_ksf_sum(&s) == (nocache ? 0u : nl + 1));
+#endif
+		kp_ksf_free(&s);
+	}
 }
 
 int main(void)
@@ -653,5 +738,6 @@ int main(void)
 	CHECK(kp_forest_select("slab") == -1);
 	paper_example();
 	window_example();
+	child_tables();
 	return rt_done("test_ksf");
 }
