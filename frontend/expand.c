@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE /* memmem */
 #include "expand.h"
+#include "pp_text.h"
 #include "array.h"
 #include "xalloc.h"
 #include "strbuf.h"
@@ -120,7 +121,7 @@ static bool pp_spawn(struct pp *pp, const char *path, struct sb *out, char *err,
 	argv[argc++] = "-E";
 	argv[argc++] = "-P";
 	/* comments, also those of macro definitions: an expansion written out
-	 * keeps its fall-through comments (keep_fallthrough_comments) */
+	 * keeps its fall-through comments (pp_keep_fallthrough_comments) */
 	argv[argc++] = "-CC";
 	argv[argc++] = "-w";
 	argv[argc++] = "-x";
@@ -210,210 +211,6 @@ static bool pp_run(struct pp *pp, const char *text, size_t len, struct sb *out, 
 	return pp_run_both(pp, text, len, out, NULL, 0, NULL, err, errsz);
 }
 
-/* --- preprocessing tokens (C11 6.4) of clang -E output ------------------------ */
-
-struct ptok {
-	uint32_t off, len;
-};
-
-struct ptoks {
-	struct ptok *t;
-	uint32_t n, cap;
-};
-
-static bool is_idc(char c)
-{
-	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       (unsigned char)c >= 0x80;
-}
-
-static const char *const punct[] = {"%:%:", "...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=",
-                                    "==", "!=", "&&", "||", "*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=",
-                                    "##", "<:", ":>", "<%", "%>", "%:", NULL};
-
-/* Length of the token at s (s < e, not whitespace). */
-static size_t tok_len(const char *s, const char *e)
-{
-	const char *p = s;
-	if (is_idc(*p) && !(*p >= '0' && *p <= '9')) {
-		while (p < e && is_idc(*p))
-			p++;
-		/* encoding prefix of a literal: u8"...", L'x' */
-		if (p < e && (*p == '"' || *p == '\'') && p - s <= 2)
-			goto literal;
-		return (size_t)(p - s);
-	}
-	if ((*p >= '0' && *p <= '9') || (*p == '.' && p + 1 < e && p[1] >= '0' && p[1] <= '9')) {
-		p++;
-		while (p < e) {
-			if ((*p == '+' || *p == '-') && strchr("eEpP", p[-1]))
-				p++;
-			else if (is_idc(*p) || *p == '.')
-				p++;
-			else
-				break;
-		}
-		return (size_t)(p - s);
-	}
-	if (*p == '"' || *p == '\'') {
-	literal:;
-		char q = *p++;
-		while (p < e && *p != q && *p != '\n') {
-			if (*p == '\\' && p + 1 < e)
-				p++;
-			p++;
-		}
-		return (size_t)(p < e && *p == q ? p + 1 - s : p - s);
-	}
-	/* the first character first: most punctuators are one character,
-	 * and this loop ran strlen and memcmp on all 29 for each of them
-	 * (14% of kpath instrument's own instructions on
-	 * corpus/macro_heavy.c) */
-	for (int i = 0; punct[i]; i++) {
-		if (punct[i][0] != *s)
-			continue;
-		size_t n = strlen(punct[i]);
-		if ((size_t)(e - s) >= n && !memcmp(s, punct[i], n))
-			return n;
-	}
-	return 1;
-}
-
-/* The end of the comment at s (a block or a line comment), or s if none
- * starts there. */
-static const char *comment_end(const char *s, const char *e)
-{
-	if (s + 1 >= e || s[0] != '/' || (s[1] != '*' && s[1] != '/'))
-		return s;
-	if (s[1] == '/') {
-		while (s < e && *s != '\n')
-			s++;
-		return s;
-	}
-	for (s += 2; s + 1 < e; s++)
-		if (s[0] == '*' && s[1] == '/')
-			return s + 2;
-	return e;
-}
-
-/* The preprocessor's output, comments skipped (the runs keep them, -CC). */
-static void tokenize(const char *text, size_t len, struct ptoks *out)
-{
-	out->n = 0;
-	const char *s = text, *e = text + len;
-	while (s < e) {
-		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' || *s == '\v') {
-			s++;
-			continue;
-		}
-		const char *c = comment_end(s, e);
-		if (c != s) {
-			s = c;
-			continue;
-		}
-		size_t n = tok_len(s, e);
-		KP_RESERVE(out->t, out->cap, out->n + 1);
-		out->t[out->n++] = (struct ptok){(uint32_t)(s - text), (uint32_t)n};
-		s += n;
-	}
-}
-
-static bool tok_eq(const char *a, struct ptok ta, const char *b, struct ptok tb)
-{
-	return ta.len == tb.len && !memcmp(a + ta.off, b + tb.off, ta.len);
-}
-
-/* --- the edit --------------------------------------------------------------- */
-
-/* The region's text on one line: comments and line splices removed,
- * newlines turned into spaces (string literals cannot hold a raw newline). */
-static void flatten(struct sb *b, const char *s, const char *e)
-{
-	while (s < e) {
-		if (*s == '\\' && s + 1 < e && s[1] == '\n') {
-			s += 2;
-		} else if (*s == '/' && s + 1 < e && s[1] == '/') {
-			while (s < e && *s != '\n')
-				s++;
-			sb_put(b, " ", 1);
-		} else if (*s == '/' && s + 1 < e && s[1] == '*') {
-			s += 2;
-			while (s + 1 < e && !(s[0] == '*' && s[1] == '/'))
-				s++;
-			s = s + 2 <= e ? s + 2 : e;
-			sb_put(b, " ", 1);
-		} else if (*s == '"' || *s == '\'') {
-			const char *p = s + tok_len(s, e);
-			sb_put(b, s, (size_t)(p - s));
-			s = p;
-		} else {
-			sb_put(b, *s == '\n' ? " " : s, 1);
-			s++;
-		}
-	}
-}
-
-/* Text [s, e) of an expansion without its comments (each becomes a
- * space), but for those that may mark an intended fall-through: gcc's
- * -Wimplicit-fallthrough (level 3, its default) accepts a comment such as
- * "fall through" or "FALLTHRU" just before a case label, also inside a
- * macro's definition, and an expansion written out without it would
- * warn where the original does not (expat's DEFINE_UTF16_TO_UTF8).  Any
- * comment with "fall" in it, in any case, is kept, as a block comment
- * on the line (newlines become spaces). */
-static void keep_fallthrough_comments(struct sb *b, const char *s, const char *e)
-{
-	while (s < e) {
-		const char *c = comment_end(s, e);
-		if (c == s) {
-			const char *p = s + ((*s == '"' || *s == '\'') ? tok_len(s, e) : 1);
-			sb_put(b, s, (size_t)(p - s));
-			s = p;
-			continue;
-		}
-		bool fall = false;
-		for (const char *p = s; p + 4 <= c && !fall; p++)
-			fall = (p[0] | 0x20) == 'f' && (p[1] | 0x20) == 'a' && (p[2] | 0x20) == 'l' && (p[3] | 0x20) == 'l';
-		if (fall) {
-			const char *body = s + 2, *end = s[1] == '*' && c - s >= 4 ? c - 2 : c;
-			sb_put(b, " /*", 3);
-			for (const char *p = body; p < end; p++)
-				sb_put(b, *p == '\n' || *p == '\r' ? " " : p, 1);
-			sb_put(b, "*/ ", 3);
-		} else if (b->n && b->s[b->n - 1] != ' ' && b->s[b->n - 1] != '\t' && b->s[b->n - 1] != '\n') {
-			sb_put(b, " ", 1); /* one space, as the preprocessor leaves for a comment */
-		}
-		s = c;
-		if (!fall && (!b->n || b->s[b->n - 1] == ' ' || b->s[b->n - 1] == '\t'))
-			while (s < e && (*s == ' ' || *s == '\t'))
-				s++;
-	}
-}
-
-static unsigned count_newlines(const char *s, const char *e)
-{
-	unsigned n = 0;
-	for (; s < e; s++)
-		n += *s == '\n';
-	return n;
-}
-
-static const char *const control_words[] = {"if", "else", "for", "while", "do", "switch", "case", "default",
-                                            "break", "continue", "return", "goto", "{", "}", ":", NULL};
-
-static bool has_control(const char *text, size_t len)
-{
-	struct ptoks t = {0};
-	tokenize(text, len, &t);
-	bool found = false;
-	for (uint32_t i = 0; i < t.n && !found; i++)
-		for (int k = 0; control_words[k] && !found; k++)
-			found = t.t[i].len == strlen(control_words[k]) &&
-			        !memcmp(text + t.t[i].off, control_words[k], t.t[i].len);
-	free(t.t);
-	return found;
-}
-
 struct job {
 	struct pp pp;
 	const char *text;     /* what the preprocessor reads: rq->text with the quiet spans blanked */
@@ -448,7 +245,7 @@ static bool same_tokens(struct job *j, const char *text, const struct ptoks *t, 
 	for (uint32_t i = 0; i < t->n; i++) {
 		if (marker && t->t[i].len > ml && !memcmp(text + t->t[i].off, marker, ml))
 			continue;
-		if (k >= j->orig.n || !tok_eq(text, t->t[i], j->orig_pp.s, j->orig.t[k])) {
+		if (k >= j->orig.n || !pp_tok_eq(text, t->t[i], j->orig_pp.s, j->orig.t[k])) {
 			if (at)
 				*at = i;
 			return false;
@@ -494,7 +291,7 @@ static void build_edit(const struct xp_request *rq, struct job *j, const bool *s
 		sb_printf(b, "/* kpath: expansion of %s */ ", r->name);
 		sb_str(b, j->expansion[i]);
 		sb_put(b, " ", 1);
-		for (unsigned k = count_newlines(text + r->start, text + r->end); k; k--)
+		for (unsigned k = pp_count_newlines(text + r->start, text + r->end); k; k--)
 			sb_put(b, "\n", 1);
 		pos = r->end;
 		if (res) { /* the offset map (xp_map) */
@@ -649,7 +446,7 @@ static bool pp_marked(const struct xp_request *rq, struct job *j, const struct s
 		j->both_failed = true;
 		return false;
 	}
-	tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
+	pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
 	return true;
 }
 
@@ -674,13 +471,78 @@ static bool region_needed(const char *text, const struct ptoks *t, const char *m
 		return true;
 	struct sb clean = {0};
 	sb_put(&clean, "", 0);
-	keep_fallthrough_comments(&clean, from, to);
+	pp_keep_fallthrough_comments(&clean, from, to);
 	bool blank = true;
 	for (size_t k = 0; k < clean.n && blank; k++)
 		blank = clean.s[k] == ' ' || clean.s[k] == '\t' || clean.s[k] == '\n';
-	bool needed = blank || has_control(clean.s, clean.n);
+	bool needed = blank || pp_has_control(clean.s, clean.n);
 	free(clean.s);
 	return needed;
+}
+
+/* Step 2 of try_set: the expansion between each region's markers in the
+ * marked copy's output (out, its tokens t) goes to j->expansion when it is
+ * empty or holds control flow (the others are not written out).  false
+ * with err when one cannot be written out. */
+static bool take_expansions(const struct xp_request *rq, struct job *j, const struct sb *out, const struct ptoks *t,
+                            const char *marker, char *err, size_t errsz)
+{
+	size_t ml = strlen(marker);
+	for (uint32_t i = 0, open = UINT32_MAX; i < t->n; i++) {
+		const char *s = out->s + t->t[i].off;
+		if (t->t[i].len <= ml + 1 || memcmp(s, marker, ml))
+			continue;
+		unsigned idx = (unsigned)strtoul(s + ml + 1, NULL, 10);
+		if (s[ml] == 'b') {
+			open = i;
+			continue;
+		}
+		if (idx >= rq->nregions || open == UINT32_MAX ||
+		    (unsigned)strtoul(out->s + t->t[open].off + ml + 1, NULL, 10) != idx) {
+			snprintf(err, errsz, "a macro invocation whose expansion is not contiguous");
+			return false;
+		}
+		const struct xp_region *r = &rq->regions[idx];
+		struct sb clean = {0};
+		sb_put(&clean, "", 0);
+		pp_keep_fallthrough_comments(&clean, out->s + t->t[open].off + t->t[open].len, s);
+		const char *a = clean.s, *e = clean.s + clean.n;
+		open = UINT32_MAX;
+		/* an empty expansion is written out too: a statement after it (as
+		 * in "case 0: Trace((...)); x = 1;") then starts in the file */
+		bool blank = true;
+		for (const char *p = a; p < e && blank; p++)
+			blank = *p == ' ' || *p == '\t' || *p == '\n';
+		if (!blank && !pp_has_control(a, (size_t)(e - a))) {
+			free(clean.s);
+			continue;
+		}
+		for (const char *p = a; p < e; p++)
+			if (*p == '\n') {
+				const char *q = p + 1;
+				while (q < e && (*q == ' ' || *q == '\t'))
+					q++;
+				if (q < e && *q == '#') {
+					free(clean.s);
+					snprintf(err, errsz, "the expansion of %s holds a _Pragma", r->name);
+					return false;
+				}
+			}
+		struct sb x = {0};
+		sb_put(&x, "", 0);
+		for (const char *p = a; p < e; p++)
+			sb_put(&x, *p == '\n' ? " " : p, 1);
+		free(clean.s);
+		if (strstr(x.s, j->pp.tmp_base)) {
+			free(x.s);
+			snprintf(err, errsz, "the expansion of %s names the file being compiled (__BASE_FILE__)",
+			         r->name);
+			return false;
+		}
+		free(j->expansion[idx]);
+		j->expansion[idx] = x.s;
+	}
+	return true;
 }
 
 /* Tries to write out the invocations of the functions in sel; on success
@@ -708,9 +570,9 @@ again:;
 		nsel++;
 		sb_put(&m, j->text + pos, r->start - pos);
 		sb_printf(&m, " %sb%u ", marker, i);
-		flatten(&m, rq->text + r->start, rq->text + r->end);
+		pp_flatten(&m, rq->text + r->start, rq->text + r->end);
 		sb_printf(&m, " %se%u ", marker, i);
-		for (unsigned k = count_newlines(rq->text + r->start, rq->text + r->end); k; k--)
+		for (unsigned k = pp_count_newlines(rq->text + r->start, rq->text + r->end); k; k--)
 			sb_put(&m, "\n", 1);
 		pos = r->end;
 	}
@@ -725,7 +587,7 @@ again:;
 			goto out; /* xp_expand tells which copy failed */
 		goto fail;
 	}
-	tokenize(out.s, out.n, &t);
+	pp_tokenize(out.s, out.n, &t);
 	uint32_t at;
 	if (!same_tokens(j, out.s, &t, marker, &at)) {
 		uint32_t ri = region_at(rq, out.s, &t, marker, at);
@@ -744,66 +606,13 @@ again:;
 		goto fail;
 	}
 	/* 2. the expansions between the markers */
-	size_t ml = strlen(marker);
-	for (uint32_t i = 0, open = UINT32_MAX; i < t.n; i++) {
-		const char *s = out.s + t.t[i].off;
-		if (t.t[i].len <= ml + 1 || memcmp(s, marker, ml))
-			continue;
-		unsigned idx = (unsigned)strtoul(s + ml + 1, NULL, 10);
-		if (s[ml] == 'b') {
-			open = i;
-			continue;
-		}
-		if (idx >= rq->nregions || open == UINT32_MAX ||
-		    (unsigned)strtoul(out.s + t.t[open].off + ml + 1, NULL, 10) != idx) {
-			snprintf(err, sizeof err, "a macro invocation whose expansion is not contiguous");
-			goto fail;
-		}
-		const struct xp_region *r = &rq->regions[idx];
-		struct sb clean = {0};
-		sb_put(&clean, "", 0);
-		keep_fallthrough_comments(&clean, out.s + t.t[open].off + t.t[open].len, s);
-		const char *a = clean.s, *e = clean.s + clean.n;
-		open = UINT32_MAX;
-		/* an empty expansion is written out too: a statement after it (as
-		 * in "case 0: Trace((...)); x = 1;") then starts in the file */
-		bool blank = true;
-		for (const char *p = a; p < e && blank; p++)
-			blank = *p == ' ' || *p == '\t' || *p == '\n';
-		if (!blank && !has_control(a, (size_t)(e - a))) {
-			free(clean.s);
-			continue;
-		}
-		for (const char *p = a; p < e; p++)
-			if (*p == '\n') {
-				const char *q = p + 1;
-				while (q < e && (*q == ' ' || *q == '\t'))
-					q++;
-				if (q < e && *q == '#') {
-					free(clean.s);
-					snprintf(err, sizeof err, "the expansion of %s holds a _Pragma", r->name);
-					goto fail;
-				}
-			}
-		struct sb x = {0};
-		sb_put(&x, "", 0);
-		for (const char *p = a; p < e; p++)
-			sb_put(&x, *p == '\n' ? " " : p, 1);
-		free(clean.s);
-		if (strstr(x.s, j->pp.tmp_base)) {
-			free(x.s);
-			snprintf(err, sizeof err, "the expansion of %s names the file being compiled (__BASE_FILE__)",
-			         r->name);
-			goto fail;
-		}
-		free(j->expansion[idx]);
-		j->expansion[idx] = x.s;
-	}
+	if (!take_expansions(rq, j, &out, &t, marker, err, sizeof err))
+		goto fail;
 	/* 3. the edited file must preprocess to the same tokens */
 	build_edit(rq, j, sel, j->text, &m, NULL);
 	if (!pp_run(&j->pp, m.s, m.n, &out, err, sizeof err))
 		goto fail;
-	tokenize(out.s, out.n, &t);
+	pp_tokenize(out.s, out.n, &t);
 	if (!same_tokens(j, out.s, &t, NULL, NULL)) {
 		snprintf(err, sizeof err, "its expansion reads differently when preprocessed again "
 		                          "(a self-referential macro, __COUNTER__?)");
@@ -948,7 +757,7 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 		if (j.both_failed) { /* the original alone: if it fails, every function says so */
 			orig_ok = pp_run(&j.pp, j.text, rq->len, &j.orig_pp, err, sizeof err);
 			if (orig_ok) {
-				tokenize(j.orig_pp.s, j.orig_pp.n, &j.orig);
+				pp_tokenize(j.orig_pp.s, j.orig_pp.n, &j.orig);
 				all = try_set(rq, &j, sel, rq->nfns == 1, &culprit);
 			} else {
 				for (uint32_t f = 0; f < rq->nfns; f++)

@@ -1,0 +1,204 @@
+/*
+ * pp_text.c: the text of clang -E output and of macro invocations, for
+ * expand.c: preprocessing tokens (C11 6.4), comments, the one-line form
+ * of an invocation, the comments an expansion keeps.  Pure functions of
+ * their text.
+ */
+#include "pp_text.h"
+#include "array.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_idc(char c)
+{
+	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (unsigned char)c >= 0x80;
+}
+
+static const char *const punct[] = {"%:%:", "...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=",
+                                    "==", "!=", "&&", "||", "*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=",
+                                    "##", "<:", ":>", "<%", "%>", "%:", NULL};
+
+/* Length of the token at s (s < e, not whitespace). */
+size_t pp_tok_len(const char *s, const char *e)
+{
+	const char *p = s;
+	if (is_idc(*p) && !(*p >= '0' && *p <= '9')) {
+		while (p < e && is_idc(*p))
+			p++;
+		/* encoding prefix of a literal: u8"...", L'x' */
+		if (p < e && (*p == '"' || *p == '\'') && p - s <= 2)
+			goto literal;
+		return (size_t)(p - s);
+	}
+	if ((*p >= '0' && *p <= '9') || (*p == '.' && p + 1 < e && p[1] >= '0' && p[1] <= '9')) {
+		p++;
+		while (p < e) {
+			if ((*p == '+' || *p == '-') && strchr("eEpP", p[-1]))
+				p++;
+			else if (is_idc(*p) || *p == '.')
+				p++;
+			else
+				break;
+		}
+		return (size_t)(p - s);
+	}
+	if (*p == '"' || *p == '\'') {
+	literal:;
+		char q = *p++;
+		while (p < e && *p != q && *p != '\n') {
+			if (*p == '\\' && p + 1 < e)
+				p++;
+			p++;
+		}
+		return (size_t)(p < e && *p == q ? p + 1 - s : p - s);
+	}
+	/* the first character first: most punctuators are one character,
+	 * and this loop ran strlen and memcmp on all 29 for each of them
+	 * (14% of kpath instrument's own instructions on
+	 * corpus/macro_heavy.c) */
+	for (int i = 0; punct[i]; i++) {
+		if (punct[i][0] != *s)
+			continue;
+		size_t n = strlen(punct[i]);
+		if ((size_t)(e - s) >= n && !memcmp(s, punct[i], n))
+			return n;
+	}
+	return 1;
+}
+
+/* The end of the comment at s (a block or a line comment), or s if none
+ * starts there. */
+static const char *comment_end(const char *s, const char *e)
+{
+	if (s + 1 >= e || s[0] != '/' || (s[1] != '*' && s[1] != '/'))
+		return s;
+	if (s[1] == '/') {
+		while (s < e && *s != '\n')
+			s++;
+		return s;
+	}
+	for (s += 2; s + 1 < e; s++)
+		if (s[0] == '*' && s[1] == '/')
+			return s + 2;
+	return e;
+}
+
+/* The preprocessor's output, comments skipped (the runs keep them, -CC). */
+void pp_tokenize(const char *text, size_t len, struct ptoks *out)
+{
+	out->n = 0;
+	const char *s = text, *e = text + len;
+	while (s < e) {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' || *s == '\v') {
+			s++;
+			continue;
+		}
+		const char *c = comment_end(s, e);
+		if (c != s) {
+			s = c;
+			continue;
+		}
+		size_t n = pp_tok_len(s, e);
+		KP_RESERVE(out->t, out->cap, out->n + 1);
+		out->t[out->n++] = (struct ptok){(uint32_t)(s - text), (uint32_t)n};
+		s += n;
+	}
+}
+
+bool pp_tok_eq(const char *a, struct ptok ta, const char *b, struct ptok tb)
+{
+	return ta.len == tb.len && !memcmp(a + ta.off, b + tb.off, ta.len);
+}
+
+
+/* The region's text on one line: comments and line splices removed,
+ * newlines turned into spaces (string literals cannot hold a raw newline). */
+void pp_flatten(struct sb *b, const char *s, const char *e)
+{
+	while (s < e) {
+		if (*s == '\\' && s + 1 < e && s[1] == '\n') {
+			s += 2;
+		} else if (*s == '/' && s + 1 < e && s[1] == '/') {
+			while (s < e && *s != '\n')
+				s++;
+			sb_put(b, " ", 1);
+		} else if (*s == '/' && s + 1 < e && s[1] == '*') {
+			s += 2;
+			while (s + 1 < e && !(s[0] == '*' && s[1] == '/'))
+				s++;
+			s = s + 2 <= e ? s + 2 : e;
+			sb_put(b, " ", 1);
+		} else if (*s == '"' || *s == '\'') {
+			const char *p = s + pp_tok_len(s, e);
+			sb_put(b, s, (size_t)(p - s));
+			s = p;
+		} else {
+			sb_put(b, *s == '\n' ? " " : s, 1);
+			s++;
+		}
+	}
+}
+
+/* Text [s, e) of an expansion without its comments (each becomes a
+ * space), but for those that may mark an intended fall-through: gcc's
+ * -Wimplicit-fallthrough (level 3, its default) accepts a comment such as
+ * "fall through" or "FALLTHRU" just before a case label, also inside a
+ * macro's definition, and an expansion written out without it would
+ * warn where the original does not (expat's DEFINE_UTF16_TO_UTF8).  Any
+ * comment with "fall" in it, in any case, is kept, as a block comment
+ * on the line (newlines become spaces). */
+void pp_keep_fallthrough_comments(struct sb *b, const char *s, const char *e)
+{
+	while (s < e) {
+		const char *c = comment_end(s, e);
+		if (c == s) {
+			const char *p = s + ((*s == '"' || *s == '\'') ? pp_tok_len(s, e) : 1);
+			sb_put(b, s, (size_t)(p - s));
+			s = p;
+			continue;
+		}
+		bool fall = false;
+		for (const char *p = s; p + 4 <= c && !fall; p++)
+			fall = (p[0] | 0x20) == 'f' && (p[1] | 0x20) == 'a' && (p[2] | 0x20) == 'l' && (p[3] | 0x20) == 'l';
+		if (fall) {
+			const char *body = s + 2, *end = s[1] == '*' && c - s >= 4 ? c - 2 : c;
+			sb_put(b, " /*", 3);
+			for (const char *p = body; p < end; p++)
+				sb_put(b, *p == '\n' || *p == '\r' ? " " : p, 1);
+			sb_put(b, "*/ ", 3);
+		} else if (b->n && b->s[b->n - 1] != ' ' && b->s[b->n - 1] != '\t' && b->s[b->n - 1] != '\n') {
+			sb_put(b, " ", 1); /* one space, as the preprocessor leaves for a comment */
+		}
+		s = c;
+		if (!fall && (!b->n || b->s[b->n - 1] == ' ' || b->s[b->n - 1] == '\t'))
+			while (s < e && (*s == ' ' || *s == '\t'))
+				s++;
+	}
+}
+
+unsigned pp_count_newlines(const char *s, const char *e)
+{
+	unsigned n = 0;
+	for (; s < e; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static const char *const control_words[] = {"if", "else", "for", "while", "do", "switch", "case", "default",
+                                            "break", "continue", "return", "goto", "{", "}", ":", NULL};
+
+bool pp_has_control(const char *text, size_t len)
+{
+	struct ptoks t = {0};
+	pp_tokenize(text, len, &t);
+	bool found = false;
+	for (uint32_t i = 0; i < t.n && !found; i++)
+		for (int k = 0; control_words[k] && !found; k++)
+			found = t.t[i].len == strlen(control_words[k]) &&
+			        !memcmp(text + t.t[i].off, control_words[k], t.t[i].len);
+	free(t.t);
+	return found;
+}
+

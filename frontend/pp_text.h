@@ -1,0 +1,39 @@
+/*
+ * pp_text.h: reading clang -E output and macro invocations as text
+ * (pp_text.c), for the macro write-out (expand.c).
+ */
+#ifndef KPATH_PP_TEXT_H
+#define KPATH_PP_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strbuf.h"
+
+/* A preprocessing token: its offset and length in the text. */
+struct ptok {
+	uint32_t off, len;
+};
+
+struct ptoks {
+	struct ptok *t;
+	uint32_t n, cap;
+};
+
+/* Length of the token at s (s < e, not whitespace). */
+size_t pp_tok_len(const char *s, const char *e);
+/* The tokens of text[0, len), comments skipped, into out (reused). */
+void pp_tokenize(const char *text, size_t len, struct ptoks *out);
+bool pp_tok_eq(const char *a, struct ptok ta, const char *b, struct ptok tb);
+/* [s, e) on one line into b: comments and line splices removed, newlines
+ * turned into spaces. */
+void pp_flatten(struct sb *b, const char *s, const char *e);
+/* [s, e) into b without its comments but those that may mark an intended
+ * fall-through. */
+void pp_keep_fallthrough_comments(struct sb *b, const char *s, const char *e);
+unsigned pp_count_newlines(const char *s, const char *e);
+/* Whether text holds a statement keyword, a brace or a colon. */
+bool pp_has_control(const char *text, size_t len);
+
+#endif
