@@ -158,3 +158,76 @@ int kp_cfg_from_json(json_t *o, struct kp_cfg *c, char *where, size_t wlen)
 	}
 	return 0;
 }
+
+/* get_uint's values, at *s: a plain integer, or a decimal string (vals
+ * above INT64_MAX) below UINT64_MAX; 0 or -1. */
+static int slice_uint(const char **s, const char *e, uint64_t max, uint64_t *out)
+{
+	if (*s == e || **s != '"') /* jansson's integers end at INT64_MAX */
+		return kp_slice_uint(s, e, max < (uint64_t)INT64_MAX ? max : (uint64_t)INT64_MAX, out);
+	return kp_slice_u64(s, e, out) || *out == UINT64_MAX || *out > max ? -1 : 0;
+}
+
+/* The elements [[a, b, ...], ...] of a "blocks" or "edges" array, each of
+ * width integers (the last one up to last_max, the others up to
+ * UINT32_MAX), appended to *v (grown, *n elements, *cap capacity). */
+static int slice_tuples(const char **s, const char *e, unsigned width, uint64_t last_max, uint64_t **v, size_t *n,
+			size_t *cap)
+{
+	int more = kp_slice_open(s, e, '[', ']');
+	while (more > 0) {
+		uint64_t *q = kp_grow(*v, cap, (*n + 1) * width, sizeof **v);
+		if (!q)
+			return KP_ENOMEM;
+		*v = q;
+		if (kp_slice_open(s, e, '[', ']') != 1)
+			return KP_SLICE_UNCLEAN;
+		for (unsigned i = 0; i < width; i++)
+			if (slice_uint(s, e, i + 1 == width ? last_max : UINT32_MAX, &q[*n * width + i]) ||
+			    kp_slice_next(s, e, ']') != (i + 1 < width))
+				return KP_SLICE_UNCLEAN;
+		++*n;
+		more = kp_slice_next(s, e, ']');
+	}
+	return more < 0 ? KP_SLICE_UNCLEAN : 0;
+}
+
+int kp_cfg_from_slice(const char *s, const char *e, struct kp_func *f)
+{
+	uint64_t *blocks = NULL, *edges = NULL;
+	size_t nb = 0, ne = 0, capb = 0, cape = 0;
+	enum { BLOCKS = 1, EDGES = 2 };
+	unsigned have = 0;
+	int rc = 0, more = kp_slice_open(&s, e, '{', '}');
+	while (more > 0 && rc == 0) {
+		char key[8];
+		if (kp_slice_key(&s, e, key, sizeof key))
+			rc = KP_SLICE_UNCLEAN;
+		else if (!strcmp(key, "blocks") && !(have & BLOCKS))
+			rc = slice_tuples(&s, e, 2, UINT32_MAX, &blocks, &nb, &capb), have |= BLOCKS;
+		else if (!strcmp(key, "edges") && !(have & EDGES))
+			rc = slice_tuples(&s, e, 3, UINT64_MAX, &edges, &ne, &cape), have |= EDGES;
+		else
+			rc = KP_SLICE_UNCLEAN; /* unknown or repeated */
+		if (rc == 0 && (more = kp_slice_next(&s, e, '}')) < 0)
+			rc = KP_SLICE_UNCLEAN;
+	}
+	if (rc == 0 && (more < 0 || have != (BLOCKS | EDGES) || kp_skip_ws(s, e) != e || nb > UINT32_MAX ||
+	                ne > UINT32_MAX))
+		rc = KP_SLICE_UNCLEAN;
+	if (rc == 0 && cfg_alloc(&f->cfg, (uint32_t)nb, (uint32_t)ne))
+		rc = KP_ENOMEM;
+	for (size_t b = 0; rc == 0 && b < nb; b++) {
+		f->cfg.line[b] = (uint32_t)blocks[2 * b];
+		f->cfg.last_line[b] = (uint32_t)blocks[2 * b + 1];
+	}
+	for (size_t i = 0; rc == 0 && i < ne; i++)
+		f->cfg.edges[i] = (struct kp_cfg_edge){ (uint32_t)edges[3 * i], (uint32_t)edges[3 * i + 1], edges[3 * i + 2] };
+	free(blocks);
+	free(edges);
+	char field;
+	uint32_t at;
+	if (rc == 0 && kp_rule_cfg(&f->cfg, f->num_paths, &field, &at))
+		rc = KP_SLICE_UNCLEAN; /* the whole-file read names the rule */
+	return rc;
+}

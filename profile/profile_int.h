@@ -145,6 +145,40 @@ const char *kp_kiter_read(const json_t *o, void **out, char *field, size_t field
 const char *kp_program_read(const json_t *prog, struct kp_profile *p, char *field, size_t fieldlen);
 #endif
 
+/* ---- sliced reading (profile_slice.c) ----------------------------------
+ * The function-at-a-time reader (profile_json.c, read_sliced) reads the
+ * hot arrays straight from the file's bytes.  A slice reader returns 0,
+ * KP_ENOMEM, or KP_SLICE_UNCLEAN: not the writer's form, or a broken rule;
+ * the caller then reads the whole file with jansson, which names the
+ * error.  It accepts a subset of what the tree reader accepts and builds
+ * the same data from it. */
+#define KP_SLICE_UNCLEAN 1
+/* Past JSON whitespace at s (e at most). */
+const char *kp_skip_ws(const char *s, const char *e);
+/* Just past the JSON value at s, found by its delimiters only (strings,
+ * brackets; a scalar up to the next delimiter): NULL when it does not end
+ * before e.  Not a validation: the value is parsed after. */
+const char *kp_value_end(const char *s, const char *e);
+/* A plain JSON integer in 0..max at *s (advanced past it): 0, or -1. */
+int kp_slice_uint(const char **s, const char *e, uint64_t max, uint64_t *out);
+/* An ID or count: a JSON integer up to INT64_MAX, or a string of decimal
+ * digits as profile_json.c's get_u64 takes it: 0, or -1. */
+int kp_slice_u64(const char **s, const char *e, uint64_t *out);
+/* An object key without escapes, shorter than cap, and its ':' (*s is then
+ * at the value): 0, or -1. */
+int kp_slice_key(const char **s, const char *e, char *key, size_t cap);
+/* After an element: 1 at a ',' (*s then at the next element), 0 at close
+ * (*s past it), -1 otherwise (a trailing comma too). */
+int kp_slice_next(const char **s, const char *e, char close);
+/* open, then 0 at close (empty; *s past it), 1 at a first element (*s at
+ * it), -1 without open. */
+int kp_slice_open(const char **s, const char *e, char open, char close);
+/* The "paths" array [s, e) into f->paths (sorted by id, unique, every
+ * rule of read_paths held). */
+int kp_slice_paths(const char *s, const char *e, struct kp_func *f);
+/* The "cfg" object [s, e) into f->cfg (profile_cfg.c; kp_rule_cfg held). */
+int kp_cfg_from_slice(const char *s, const char *e, struct kp_func *f);
+
 /* profile_json.c: how many reads were not clean a function at a time and
  * went the whole-file way (tests check that clean files never do). */
 extern unsigned long kp_read_fallbacks;

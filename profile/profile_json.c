@@ -41,7 +41,9 @@ struct rd {
 	int forked;      /* the profile says "forked": true (struct kp_profile) */
 	unsigned version; /* the schema: 1 (kpath-profile/1) or 2 */
 	int sliced;       /* read_sliced: read_profile stops before "functions" */
-	const char *kipf_s, *kipf_e; /* read_sliced: the "kipf" elements' bytes */
+	/* read_sliced: the bytes of the "kipf" elements, and of the "paths"
+	 * and "cfg" values (NULL when absent), read by profile_slice.c */
+	const char *kipf_s, *kipf_e, *paths_s, *paths_e, *cfg_s, *cfg_e;
 };
 
 static int bad(struct rd *r, const char *field, const char *what)
@@ -350,7 +352,11 @@ static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 static int read_counts(struct rd *r, json_t *o, json_t *src, struct kp_profile *p, struct kp_func *f)
 {
 	int rc;
-	if ((rc = read_paths(r, json_object_get(o, "paths"), f)))
+	if (r->sliced)
+		rc = r->paths_s ? kp_slice_paths(r->paths_s, r->paths_e, f) : 0;
+	else
+		rc = read_paths(r, json_object_get(o, "paths"), f);
+	if (rc)
 		return rc;
 	json_t *kipf = json_object_get(o, "kipf");
 	if (!kipf && !r->sliced)
@@ -368,7 +374,9 @@ static int read_counts(struct rd *r, json_t *o, json_t *src, struct kp_profile *
 		if (why)
 			return bad_mode(r, field, why);
 	}
-	if (rc == 0 && json_object_get(o, "cfg"))
+	if (rc == 0 && r->sliced && r->cfg_s)
+		rc = kp_cfg_from_slice(r->cfg_s, r->cfg_e, f);
+	else if (rc == 0 && !r->sliced && json_object_get(o, "cfg"))
 		rc = read_cfg(r, json_object_get(o, "cfg"), f);
 	return rc;
 }
@@ -474,86 +482,102 @@ static int read_profile(struct rd *r, json_t *root, struct kp_profile *p)
  * says what is wrong: the messages, and which error comes first, stay
  * those of one json_loadf. */
 
-static const char *skip_ws(const char *s, const char *e)
-{
-	while (s < e && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
-		s++;
-	return s;
-}
-
-/* Just past the JSON value at s: a string, an object or an array by its
- * delimiters (not validated: jansson parses the slice), else a scalar up
- * to the next delimiter.  NULL when it does not end before e. */
-static const char *value_end(const char *s, const char *e)
-{
-	int depth = 0;
-	for (; s < e; s++) {
-		if (*s == '"') {
-			for (s++; s < e && *s != '"'; s++)
-				if (*s == '\\')
-					s++;
-			if (s >= e)
-				return NULL;
-			if (!depth)
-				return s + 1;
-		} else if (*s == '{' || *s == '[') {
-			depth++;
-		} else if (*s == '}' || *s == ']') {
-			if (--depth < 0)
-				return NULL;
-			if (!depth)
-				return s + 1;
-		} else if (!depth && (*s == ',' || *s == ':' || *s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')) {
-			return s;
-		}
-	}
-	return depth ? NULL : s;
-}
-
 static json_t *load_slice(const char *s, const char *e)
 {
 	return json_loadb(s, (size_t)(e - s), JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
 }
 
-/* The members of the object at s but the one named special into *obj,
- * and [*ss, *se) the elements of special's array (between its brackets;
- * NULL when absent).  Just past the object, or NULL: not the expected
- * shape (the whole-file read says why). */
-static const char *split_object(const char *s, const char *e, const char *special, json_t **obj, const char **ss,
-				const char **se)
+/* A member of an object that split_object leaves as bytes: [s, e) its
+ * whole value (an array or object by open), NULL when absent. */
+struct member {
+	const char *name;
+	char open;
+	const char *s, *e;
+};
+
+/* The object key at s (just past its closing quote in *ke), as a jansson
+ * string; NULL if it is not a valid string.  Plain ASCII keys, the ones
+ * writers write, are taken as they are. */
+static json_t *load_key(const char *s, const char *e, const char **ke)
+{
+	*ke = s < e && *s == '"' ? kp_value_end(s, e) : NULL;
+	if (!*ke)
+		return NULL;
+	const char *p = s + 1;
+	while (p < *ke - 1 && *p >= 0x20 && *p < 0x7f && *p != '\\')
+		p++;
+	return p == *ke - 1 ? json_stringn(s + 1, (size_t)(p - s - 1)) : load_slice(s, *ke);
+}
+
+/* The JSON value [s, e): a string without escapes or control characters
+ * (json_stringn checks UTF-8, as the parser does), a plain integer, and
+ * the literals directly; the rest by the parser.  NULL when invalid. */
+static json_t *load_value(const char *s, const char *e)
+{
+	if (s >= e)
+		return NULL;
+	if (*s == '"') {
+		const char *p = s + 1;
+		while (p < e - 1 && (unsigned char)*p >= 0x20 && *p != '\\')
+			p++;
+		if (p == e - 1)
+			return json_stringn(s + 1, (size_t)(p - s - 1));
+	} else if (*s >= '0' && *s <= '9') {
+		const char *p = s;
+		uint64_t v;
+		if (!kp_slice_uint(&p, e, (uint64_t)INT64_MAX, &v) && p == e)
+			return json_integer((json_int_t)v);
+	} else if (e - s == 4 && !memcmp(s, "true", 4)) {
+		return json_true();
+	} else if (e - s == 5 && !memcmp(s, "false", 5)) {
+		return json_false();
+	} else if (e - s == 4 && !memcmp(s, "null", 4)) {
+		return json_null();
+	}
+	return load_slice(s, e);
+}
+
+/* The members of the object at s into *obj, but those named in keep[nkeep]
+ * (left as bytes, struct member).  Just past the object, or NULL: not the
+ * expected shape (the whole-file read says why). */
+static const char *split_object(const char *s, const char *e, struct member *keep, size_t nkeep, json_t **obj)
 {
 	*obj = json_object();
-	*ss = *se = NULL;
-	s = skip_ws(s, e);
+	for (size_t i = 0; i < nkeep; i++)
+		keep[i].s = keep[i].e = NULL;
+	s = kp_skip_ws(s, e);
 	if (!*obj || s == e || *s++ != '{')
 		return NULL;
 	for (int first = 1;; first = 0) {
-		s = skip_ws(s, e);
+		s = kp_skip_ws(s, e);
 		if (s < e && *s == '}' && first)
 			break;
-		const char *ke = s < e && *s == '"' ? value_end(s, e) : NULL, *v, *ve;
-		json_t *key = ke ? load_slice(s, ke) : NULL;
-		v = ke ? skip_ws(ke, e) : NULL;
-		if (!json_is_string(key) || v == e || *v != ':' || json_object_get(*obj, json_string_value(key)) ||
-		    (!strcmp(json_string_value(key), special) && *ss)) {
+		const char *ke, *v, *ve;
+		json_t *key = load_key(s, e, &ke);
+		v = key ? kp_skip_ws(ke, e) : NULL;
+		size_t m = 0;
+		while (key && m < nkeep && strcmp(json_string_value(key), keep[m].name))
+			m++;
+		if (!key || v == e || *v != ':' || json_object_get(*obj, json_string_value(key)) ||
+		    (m < nkeep && keep[m].s)) {
 			json_decref(key);
 			return NULL;
 		}
-		v = skip_ws(v + 1, e);
-		ve = v < e ? value_end(v, e) : NULL;
+		v = kp_skip_ws(v + 1, e);
+		ve = v < e ? kp_value_end(v, e) : NULL;
 		int rc = !ve;
-		if (!rc && !strcmp(json_string_value(key), special)) {
-			rc = *v != '[' || ve[-1] != ']';
-			*ss = v + 1;
-			*se = ve - 1;
+		if (!rc && m < nkeep) {
+			rc = *v != keep[m].open;
+			keep[m].s = v;
+			keep[m].e = ve;
 		} else if (!rc) {
-			json_t *x = load_slice(v, ve);
+			json_t *x = load_value(v, ve);
 			rc = !x || json_object_set_new(*obj, json_string_value(key), x);
 		}
 		json_decref(key);
 		if (rc)
 			return NULL;
-		s = skip_ws(ve, e);
+		s = kp_skip_ws(ve, e);
 		if (s < e && *s == ',') {
 			s++;
 			continue;
@@ -567,42 +591,12 @@ static const char *split_object(const char *s, const char *e, const char *specia
 
 static int split_top(const char *s, const char *e, json_t **root, const char **fs, const char **fe)
 {
-	s = split_object(s, e, "functions", root, fs, fe);
-	return s && skip_ws(s, e) == e && *fs ? 0 : -1;
-}
-
-/* A JSON integer in 0..INT64_MAX at *s (advanced past it), or a string of
- * decimal digits as get_u64 takes it; -1 for anything else. */
-static int slice_u64(const char **s, const char *e, uint64_t *out)
-{
-	const char *p = *s;
-	uint64_t v = 0;
-	if (p < e && *p == '"') {
-		char d[24], *end;
-		const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
-		if (!q || q - p - 1 >= (ptrdiff_t)sizeof d || p[1] < '0' || p[1] > '9')
-			return -1;
-		memcpy(d, p + 1, (size_t)(q - p - 1));
-		d[q - p - 1] = 0;
-		errno = 0;
-		unsigned long long x = strtoull(d, &end, 10);
-		if (*end || errno)
-			return -1;
-		*out = x;
-		*s = q + 1;
-		return 0;
-	}
-	if (p == e || *p < '0' || *p > '9' || (*p == '0' && p + 1 < e && p[1] >= '0' && p[1] <= '9'))
+	struct member fn = { "functions", '[', NULL, NULL };
+	s = split_object(s, e, &fn, 1, root);
+	if (!s || kp_skip_ws(s, e) != e || !fn.s)
 		return -1;
-	for (; p < e && *p >= '0' && *p <= '9'; p++) {
-		if (v > ((uint64_t)INT64_MAX - (uint64_t)(*p - '0')) / 10)
-			return -1;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
-	if (p < e && (*p == '.' || *p == 'e' || *p == 'E'))
-		return -1;
-	*s = p;
-	*out = v;
+	*fs = fn.s + 1; /* the elements, between the brackets */
+	*fe = fn.e - 1;
 	return 0;
 }
 
@@ -628,7 +622,7 @@ static int slice_node(struct rd *r, struct kp_ipf *t, uint32_t parent, uint64_t 
 static int slice_forest(struct rd *r, const char *s, const char *e, struct kp_ipf *t, uint32_t parent,
 			unsigned depth, unsigned k, uint64_t num_paths)
 {
-	s = skip_ws(s, e);
+	s = kp_skip_ws(s, e);
 	if (s < e && depth > k)
 		return 1;
 	while (s < e) {
@@ -637,8 +631,8 @@ static int slice_forest(struct rd *r, const char *s, const char *e, struct kp_ip
 		uint32_t v = KP_NONE;
 		if (*s++ != '{')
 			return 1;
-		for (s = skip_ws(s, e); s < e && *s != '}';) {
-			const char *ke = *s == '"' ? value_end(s, e) : NULL, *ve;
+		for (s = kp_skip_ws(s, e); s < e && *s != '}';) {
+			const char *ke = *s == '"' ? kp_value_end(s, e) : NULL, *ve;
 			char key[12] = "";
 			if (!ke || memchr(s, '\\', (size_t)(ke - s)))
 				return 1; /* an escaped key could spell "id" */
@@ -646,17 +640,17 @@ static int slice_forest(struct rd *r, const char *s, const char *e, struct kp_ip
 				memcpy(key, s + 1, (size_t)(ke - s - 2));
 				key[ke - s - 2] = 0;
 			}
-			s = skip_ws(ke, e);
+			s = kp_skip_ws(ke, e);
 			if (s == e || *s++ != ':')
 				return 1;
-			s = skip_ws(s, e);
+			s = kp_skip_ws(s, e);
 			if (!strcmp(key, "id") || !strcmp(key, "count")) {
 				int bit = key[0] == 'i' ? 1 : 2;
-				if (have & (bit | 4) || slice_u64(&s, e, bit == 1 ? &id : &count))
+				if (have & (bit | 4) || kp_slice_u64(&s, e, bit == 1 ? &id : &count))
 					return 1;
 				have |= bit;
 			} else if (!strcmp(key, "children")) {
-				if (have != 3 || s == e || *s != '[' || !(ve = value_end(s, e)))
+				if (have != 3 || s == e || *s != '[' || !(ve = kp_value_end(s, e)))
 					return 1;
 				int rc = slice_node(r, t, parent, id, count, num_paths, &v);
 				if (rc)
@@ -666,14 +660,16 @@ static int slice_forest(struct rd *r, const char *s, const char *e, struct kp_ip
 				if (rc)
 					return rc;
 				s = ve;
-			} else if (!(ve = value_end(s, e))) {
-				return 1;
-			} else {
+			} else { /* another key: skipped, once its value parses */
+				json_t *x = (ve = kp_value_end(s, e)) ? load_value(s, ve) : NULL;
+				if (!x)
+					return 1;
+				json_decref(x);
 				s = ve;
 			}
-			s = skip_ws(s, e);
+			s = kp_skip_ws(s, e);
 			if (s < e && *s == ',')
-				s = skip_ws(s + 1, e);
+				s = kp_skip_ws(s + 1, e);
 			else if (s == e || *s != '}')
 				return 1;
 		}
@@ -684,10 +680,10 @@ static int slice_forest(struct rd *r, const char *s, const char *e, struct kp_ip
 			if (rc)
 				return rc;
 		}
-		s = skip_ws(s + 1, e);
+		s = kp_skip_ws(s + 1, e);
 		if (s < e && *s++ != ',')
 			return 1;
-		s = skip_ws(s, e);
+		s = kp_skip_ws(s, e);
 	}
 	return 0;
 }
@@ -700,21 +696,27 @@ static int read_sliced(struct rd *r, const char *buf, size_t len, struct kp_prof
 	json_t *root;
 	int rc = split_top(buf, e, &root, &fs, &fe) ? 1 : read_profile(r, root, p) ? 1 : 0;
 	json_decref(root);
-	fs = rc ? NULL : skip_ws(fs, fe);
+	fs = rc ? NULL : kp_skip_ws(fs, fe);
 	for (size_t i = 0; fs && fs < fe && rc == 0; i++) {
-		const char *oe = value_end(fs, fe);
+		const char *oe = kp_value_end(fs, fe);
 		json_t *o = NULL;
-		if (!oe || split_object(fs, oe, "kipf", &o, &r->kipf_s, &r->kipf_e) != oe || !r->kipf_s)
+		struct member keep[] = { { "kipf", '[', NULL, NULL }, { "paths", '[', NULL, NULL },
+		                         { "cfg", '{', NULL, NULL } };
+		if (!oe || split_object(fs, oe, keep, 3, &o) != oe || !keep[0].s)
 			rc = 1;
+		r->kipf_s = keep[0].s ? keep[0].s + 1 : NULL; /* the elements */
+		r->kipf_e = keep[0].s ? keep[0].e - 1 : NULL;
+		r->paths_s = keep[1].s, r->paths_e = keep[1].e;
+		r->cfg_s = keep[2].s, r->cfg_e = keep[2].e;
 		snprintf(r->where, sizeof r->where, "functions[%zu]", i);
 		rc = rc ? 1 : read_func(r, o, p);
 		rc = rc == KP_ENOMEM ? rc : rc ? 1 : 0;
 		json_decref(o);
-		fs = oe ? skip_ws(oe, fe) : NULL;
+		fs = oe ? kp_skip_ws(oe, fe) : NULL;
 		if (rc == 0 && fs < fe && *fs++ != ',')
 			rc = 1;
 		else if (rc == 0 && fs < fe)
-			fs = skip_ws(fs, fe);
+			fs = kp_skip_ws(fs, fe);
 	}
 	if (rc == 0 && (rc = check_unique(r, p)) != KP_ENOMEM)
 		rc = rc || r->forced ? 1 : 0;
