@@ -159,25 +159,36 @@ const char *kp_skip_ws(const char *s, const char *e);
  * brackets; a scalar up to the next delimiter): NULL when it does not end
  * before e.  Not a validation: the value is parsed after. */
 const char *kp_value_end(const char *s, const char *e);
-/* A plain JSON integer in 0..max at *s (advanced past it): 0, or -1. */
-int kp_slice_uint(const char **s, const char *e, uint64_t max, uint64_t *out);
 /* An ID or count: a JSON integer up to INT64_MAX, or a string of decimal
  * digits as profile_json.c's get_u64 takes it: 0, or -1. */
 int kp_slice_u64(const char **s, const char *e, uint64_t *out);
 /* An object key without escapes, shorter than cap, and its ':' (*s is then
- * at the value): 0, or -1. */
+ * at the value): 0, or -1 (*s unchanged). */
 int kp_slice_key(const char **s, const char *e, char *key, size_t cap);
-/* After an element: 1 at a ',' (*s then at the next element), 0 at close
- * (*s past it), -1 otherwise (a trailing comma too). */
-int kp_slice_next(const char **s, const char *e, char close);
 /* open, then 0 at close (empty; *s past it), 1 at a first element (*s at
  * it), -1 without open. */
 int kp_slice_open(const char **s, const char *e, char open, char close);
-/* The "paths" array [s, e) into f->paths (sorted by id, unique, every
- * rule of read_paths held). */
-int kp_slice_paths(const char *s, const char *e, struct kp_func *f);
-/* The "cfg" object [s, e) into f->cfg (profile_cfg.c; kp_rule_cfg held). */
-int kp_cfg_from_slice(const char *s, const char *e, struct kp_func *f);
+/* After an element: 1 at a ',' (*s then at the next element), 0 at close
+ * (*s past it), -1 otherwise (a trailing comma too). */
+int kp_slice_next(const char **s, const char *e, char close);
+/* The readers of a function's arrays, each from the value at *s (advanced
+ * past it): "paths" into f->paths (sorted by id, unique, every rule of
+ * read_paths held), "cfg" into f->cfg (kp_rule_cfg held), "kipf" into t
+ * (read_forest's rules: depth <= k, unique siblings, kp_rule_node). */
+int kp_slice_paths(const char **s, const char *e, struct kp_func *f);
+int kp_cfg_from_slice(const char **s, const char *e, struct kp_func *f);
+int kp_slice_forest(const char **s, const char *e, struct kp_ipf *t, unsigned k, uint64_t num_paths, int forked);
+#ifdef JANSSON_H
+/* The key at s (just past its closing quote in *ke) as a jansson string,
+ * NULL if it is not a valid one; plain ASCII keys, those writers write,
+ * are taken without the parser. */
+json_t *kp_slice_json_key(const char *s, const char *e, const char **ke);
+/* The JSON value [s, e) (its bytes, from kp_value_end), NULL if invalid:
+ * a string without escapes or control characters (json_stringn checks
+ * UTF-8, as the parser does), a plain integer and the literals directly,
+ * the rest by the parser. */
+json_t *kp_slice_json_value(const char *s, const char *e);
+#endif
 
 /* profile_json.c: how many reads were not clean a function at a time and
  * went the whole-file way (tests check that clean files never do). */

@@ -41,9 +41,6 @@ struct rd {
 	int forked;      /* the profile says "forked": true (struct kp_profile) */
 	unsigned version; /* the schema: 1 (kpath-profile/1) or 2 */
 	int sliced;       /* read_sliced: read_profile stops before "functions" */
-	/* read_sliced: the bytes of the "kipf" elements, and of the "paths"
-	 * and "cfg" values (NULL when absent), read by profile_slice.c */
-	const char *kipf_s, *kipf_e, *paths_s, *paths_e, *cfg_s, *cfg_e;
 };
 
 static int bad(struct rd *r, const char *field, const char *what)
@@ -268,8 +265,6 @@ static int read_cfg(struct rd *r, json_t *o, struct kp_func *f)
 }
 
 static int read_counts(struct rd *r, json_t *o, json_t *src, struct kp_profile *p, struct kp_func *f);
-static int slice_forest(struct rd *r, const char *s, const char *e, struct kp_ipf *t, uint32_t parent,
-			unsigned depth, unsigned k, uint64_t num_paths);
 
 /* A rule broken in a mode's field, named as the file names it (the mode
  * readers say "out of memory" when jansson fails). */
@@ -312,7 +307,10 @@ static int read_mode(struct rd *r, json_t *o, struct kp_func *f, json_t **src)
 	return why ? bad_mode(r, field, why) : 0;
 }
 
-static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
+/* The members of function object o up to its mode's payload: checked,
+ * and added to p as *fp; *src (a new reference, NULL in the default mode)
+ * holds the mode's fields flat. */
+static int read_head(struct rd *r, json_t *o, struct kp_profile *p, struct kp_func **fp, json_t **src)
 {
 	const char *name, *file, *checksum;
 	uint64_t line, num_paths, invalid, emitted;
@@ -340,8 +338,16 @@ static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 	f->emitted = emitted;
 	if (sh)
 		memcpy(f->source_hash, json_string_value(sh), sizeof f->source_hash);
+	*fp = f;
+	return read_mode(r, o, f, src);
+}
+
+static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
+{
+	struct kp_func *f = NULL;
 	json_t *src = NULL; /* the mode's fields, flat (profile_mode.c) */
-	if ((rc = read_mode(r, o, f, &src)) == 0)
+	int rc = read_head(r, o, p, &f, &src);
+	if (rc == 0)
 		rc = read_counts(r, o, src, p, f);
 	json_decref(src);
 	return rc;
@@ -352,21 +358,14 @@ static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 static int read_counts(struct rd *r, json_t *o, json_t *src, struct kp_profile *p, struct kp_func *f)
 {
 	int rc;
-	if (r->sliced)
-		rc = r->paths_s ? kp_slice_paths(r->paths_s, r->paths_e, f) : 0;
-	else
-		rc = read_paths(r, json_object_get(o, "paths"), f);
-	if (rc)
+	if ((rc = read_paths(r, json_object_get(o, "paths"), f)))
 		return rc;
 	json_t *kipf = json_object_get(o, "kipf");
-	if (!kipf && !r->sliced)
+	if (!kipf)
 		return bad(r, "kipf", "missing");
 	size_t len = strlen(r->where);
 	snprintf(r->where + len, sizeof r->where - len, ".kipf");
-	if (r->sliced) /* read_sliced: the forest's bytes, not a tree */
-		rc = slice_forest(r, r->kipf_s, r->kipf_e, &f->ipf, 0, 1, p->k, f->num_paths);
-	else
-		rc = read_forest(r, kipf, &f->ipf, 0, 1, p->k, f->num_paths);
+	rc = read_forest(r, kipf, &f->ipf, 0, 1, p->k, f->num_paths);
 	r->where[len] = 0;
 	if (rc == 0 && f->ppp) {
 		char field[64];
@@ -374,9 +373,7 @@ static int read_counts(struct rd *r, json_t *o, json_t *src, struct kp_profile *
 		if (why)
 			return bad_mode(r, field, why);
 	}
-	if (rc == 0 && r->sliced && r->cfg_s)
-		rc = kp_cfg_from_slice(r->cfg_s, r->cfg_e, f);
-	else if (rc == 0 && !r->sliced && json_object_get(o, "cfg"))
+	if (rc == 0 && json_object_get(o, "cfg"))
 		rc = read_cfg(r, json_object_get(o, "cfg"), f);
 	return rc;
 }
@@ -472,252 +469,231 @@ static int read_profile(struct rd *r, json_t *root, struct kp_profile *p)
 /* ---- reading a function at a time -------------------------------------
  * A whole-file jansson tree costs about ten times the file (issue 14: the
  * runtime reads the old profile at every exit to accumulate into it).  So
- * the file is first read as a buffer and split: the top-level object's
- * members are found by their delimiters (strings, brackets), each parsed
- * on its own, and the elements of "functions" are parsed and read into the
- * profile one at a time, each tree freed before the next: the memory is
- * the file's bytes, the profile, and one function's tree.  Anything but a
- * clean read (bad JSON, a broken rule, a duplicate key, even a forced
- * read's first violation) is read again the whole-file way, which alone
- * says what is wrong: the messages, and which error comes first, stay
- * those of one json_loadf. */
+ * the file is read as a buffer and parsed in one pass: the members of the
+ * top-level object and of each function go into small jansson objects,
+ * read by read_profile and read_head, except a function's "paths",
+ * "kipf" and "cfg", nearly all of the bytes, which profile_slice.c reads
+ * straight into the profile; each function's object is freed before the
+ * next.  The memory is the file's bytes, the profile, and one function's
+ * scalars.  The pass takes the order writers write ("functions" last at
+ * the top, a function's arrays after its other members); anything but a
+ * clean read in that order (another order, bad JSON, a broken rule, a
+ * duplicate key, even a forced read's first violation) is read again the
+ * whole-file way, which alone says what is wrong: the messages, and which
+ * error comes first, stay those of one json_loadf. */
 
-static json_t *load_slice(const char *s, const char *e)
+/* The key at s and its ':' as a jansson string (*s then at the value);
+ * NULL if there is none. */
+static json_t *slice_key(const char **s, const char *e)
 {
-	return json_loadb(s, (size_t)(e - s), JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
+	const char *ke;
+	json_t *key = kp_slice_json_key(*s, e, &ke);
+	const char *v = key ? kp_skip_ws(ke, e) : NULL;
+	if (!key || v == e || *v != ':') {
+		json_decref(key);
+		return NULL;
+	}
+	*s = kp_skip_ws(v + 1, e);
+	return key;
 }
 
-/* A member of an object that split_object leaves as bytes: [s, e) its
- * whole value (an array or object by open), NULL when absent. */
-struct member {
-	const char *name;
-	char open;
-	const char *s, *e;
+/* The value at *s (advanced past it) as member name of o, which must not
+ * have it yet: 0, or 1. */
+static int slice_member(const char **s, const char *e, json_t *o, const char *name)
+{
+	const char *ve = kp_value_end(*s, e);
+	json_t *x = ve && !json_object_get(o, name) ? kp_slice_json_value(*s, ve) : NULL;
+	*s = ve;
+	return !x || json_object_set_new(o, name, x) ? 1 : 0;
+}
+
+/* The members of a function before its arrays, as long as each has the
+ * writer's form (a key read_head knows, not repeated; a string of
+ * printable ASCII without escapes, or an integer as get_u64 takes it):
+ * their values' bytes, read without a jansson object.  The strings come
+ * first in keys[]. */
+static const char *const head_keys[] = { "name", "file", "checksum", "source_hash", "mode",
+					 "line", "num_paths", "invalid_paths", "emitted" };
+enum { NHEAD = sizeof head_keys / sizeof *head_keys, NHEAD_STR = 5 };
+struct head {
+	unsigned have; /* bit i: head_keys[i] was read */
+	const char *v[NHEAD], *ve[NHEAD]; /* its value's bytes; a string's between the quotes */
+	uint64_t num[NHEAD];
 };
 
-/* The object key at s (just past its closing quote in *ke), as a jansson
- * string; NULL if it is not a valid string.  Plain ASCII keys, the ones
- * writers write, are taken as they are. */
-static json_t *load_key(const char *s, const char *e, const char **ke)
+/* The value at *s of head_keys[i] into h (*s advanced past it): 0, or -1
+ * when it is not in the writer's form (*s unchanged). */
+static int head_value(struct head *h, unsigned i, const char **s, const char *e)
 {
-	*ke = s < e && *s == '"' ? kp_value_end(s, e) : NULL;
-	if (!*ke)
-		return NULL;
-	const char *p = s + 1;
-	while (p < *ke - 1 && *p >= 0x20 && *p < 0x7f && *p != '\\')
-		p++;
-	return p == *ke - 1 ? json_stringn(s + 1, (size_t)(p - s - 1)) : load_slice(s, *ke);
-}
-
-/* The JSON value [s, e): a string without escapes or control characters
- * (json_stringn checks UTF-8, as the parser does), a plain integer, and
- * the literals directly; the rest by the parser.  NULL when invalid. */
-static json_t *load_value(const char *s, const char *e)
-{
-	if (s >= e)
-		return NULL;
-	if (*s == '"') {
-		const char *p = s + 1;
-		while (p < e - 1 && (unsigned char)*p >= 0x20 && *p != '\\')
-			p++;
-		if (p == e - 1)
-			return json_stringn(s + 1, (size_t)(p - s - 1));
-	} else if (*s >= '0' && *s <= '9') {
-		const char *p = s;
-		uint64_t v;
-		if (!kp_slice_uint(&p, e, (uint64_t)INT64_MAX, &v) && p == e)
-			return json_integer((json_int_t)v);
-	} else if (e - s == 4 && !memcmp(s, "true", 4)) {
-		return json_true();
-	} else if (e - s == 5 && !memcmp(s, "false", 5)) {
-		return json_false();
-	} else if (e - s == 4 && !memcmp(s, "null", 4)) {
-		return json_null();
+	const char *p = *s;
+	if (i < NHEAD_STR) {
+		const char *q = p < e && *p == '"' ? p + 1 : e;
+		while (q < e && *q >= 0x20 && *q < 0x7f && *q != '"' && *q != '\\')
+			q++;
+		if (q == e || *q != '"')
+			return -1;
+		h->v[i] = p + 1, h->ve[i] = q;
+		*s = q + 1;
+	} else {
+		if (kp_slice_u64(&p, e, &h->num[i]))
+			return -1;
+		h->v[i] = *s, h->ve[i] = p;
+		*s = p;
 	}
-	return load_slice(s, e);
+	h->have |= 1u << i;
+	return 0;
 }
 
-/* The members of the object at s into *obj, but those named in keep[nkeep]
- * (left as bytes, struct member).  Just past the object, or NULL: not the
- * expected shape (the whole-file read says why). */
-static const char *split_object(const char *s, const char *e, struct member *keep, size_t nkeep, json_t **obj)
+/* The members h holds, into o (a function leaves the writer's form). */
+static int head_to_json(const struct head *h, json_t *o)
 {
-	*obj = json_object();
-	for (size_t i = 0; i < nkeep; i++)
-		keep[i].s = keep[i].e = NULL;
-	s = kp_skip_ws(s, e);
-	if (!*obj || s == e || *s++ != '{')
-		return NULL;
-	for (int first = 1;; first = 0) {
-		s = kp_skip_ws(s, e);
-		if (s < e && *s == '}' && first)
-			break;
-		const char *ke, *v, *ve;
-		json_t *key = load_key(s, e, &ke);
-		v = key ? kp_skip_ws(ke, e) : NULL;
-		size_t m = 0;
-		while (key && m < nkeep && strcmp(json_string_value(key), keep[m].name))
-			m++;
-		if (!key || v == e || *v != ':' || json_object_get(*obj, json_string_value(key)) ||
-		    (m < nkeep && keep[m].s)) {
-			json_decref(key);
-			return NULL;
-		}
-		v = kp_skip_ws(v + 1, e);
-		ve = v < e ? kp_value_end(v, e) : NULL;
-		int rc = !ve;
-		if (!rc && m < nkeep) {
-			rc = *v != keep[m].open;
-			keep[m].s = v;
-			keep[m].e = ve;
-		} else if (!rc) {
-			json_t *x = load_value(v, ve);
-			rc = !x || json_object_set_new(*obj, json_string_value(key), x);
-		}
-		json_decref(key);
-		if (rc)
-			return NULL;
-		s = kp_skip_ws(ve, e);
-		if (s < e && *s == ',') {
-			s++;
+	for (unsigned i = 0; i < NHEAD; i++) {
+		if (!(h->have & (1u << i)))
 			continue;
-		}
-		if (s < e && *s == '}')
-			break;
-		return NULL;
+		json_t *x = i < NHEAD_STR ? json_stringn(h->v[i], (size_t)(h->ve[i] - h->v[i]))
+		                          : kp_slice_json_value(h->v[i], h->ve[i]);
+		if (!x || json_object_set_new(o, head_keys[i], x))
+			return 1;
 	}
-	return s + 1;
-}
-
-static int split_top(const char *s, const char *e, json_t **root, const char **fs, const char **fe)
-{
-	struct member fn = { "functions", '[', NULL, NULL };
-	s = split_object(s, e, &fn, 1, root);
-	if (!s || kp_skip_ws(s, e) != e || !fn.s)
-		return -1;
-	*fs = fn.s + 1; /* the elements, between the brackets */
-	*fe = fn.e - 1;
 	return 0;
 }
 
-/* A node (id, count) of slice_forest under parent, into *v: 0, KP_ENOMEM,
- * or 1 when it repeats a sibling or breaks a rule (kp_rule_node). */
-static int slice_node(struct rd *r, struct kp_ipf *t, uint32_t parent, uint64_t id, uint64_t count,
-		      uint64_t num_paths, uint32_t *v)
+/* read_head on h: the same rules, for a function of the default mode. */
+static int read_head_plain(struct rd *r, const struct head *h, struct kp_profile *p, struct kp_func **fp)
 {
-	if (kp_ipf_find(t, parent, id) != KP_NONE ||
-	    kp_rule_node(id, count, t->nodes[parent].count, parent == 0, num_paths, r->forked))
-		return 1;
-	if (kp_ipf_child(t, parent, id, v) != 0)
+	enum { NAME, FILE_, CHECKSUM, SOURCE_HASH, MODE, LINE, NUM_PATHS, INVALID, EMITTED };
+	unsigned need = 1u << NAME | 1u << FILE_ | 1u << CHECKSUM | 1u << LINE | 1u << NUM_PATHS | 1u << INVALID;
+	if (r->version == 2)
+		need |= 1u << MODE;
+	size_t len[NHEAD_STR] = { 0 };
+	for (unsigned i = 0; i < NHEAD_STR; i++)
+		len[i] = (size_t)(h->ve[i] - h->v[i]);
+	if ((h->have & need) != need || !len[NAME] || len[CHECKSUM] != 16 || h->num[LINE] > UINT32_MAX ||
+	    ((h->have & 1u << SOURCE_HASH) && len[SOURCE_HASH] != 16) ||
+	    (r->version == 2 && (len[MODE] != 4 || memcmp(h->v[MODE], "kipf", 4))))
+		return 1; /* read_head says what is wrong */
+	char *str = malloc(len[NAME] + len[FILE_] + 2 * 17 + 2), *name = str, *file, *checksum, *sh;
+	if (!str)
 		return KP_ENOMEM;
-	t->nodes[*v].count = count;
-	return 0;
+	file = name + len[NAME] + 1;
+	checksum = file + len[FILE_] + 1;
+	sh = checksum + 17;
+	memcpy(name, h->v[NAME], len[NAME]), name[len[NAME]] = 0;
+	memcpy(file, h->v[FILE_], len[FILE_]), file[len[FILE_]] = 0;
+	memcpy(checksum, h->v[CHECKSUM], 16), checksum[16] = 0;
+	memcpy(sh, (h->have & 1u << SOURCE_HASH) ? h->v[SOURCE_HASH] : "0000000000000000", 16), sh[16] = 0;
+	int rc = kp_rule_hex16(checksum) || kp_rule_hex16(sh) ? 1 : 0;
+	struct kp_func *f = rc ? NULL : kp_profile_add_func(p, name, file, (unsigned)h->num[LINE], checksum, h->num[NUM_PATHS]);
+	if (!rc && !f)
+		rc = KP_ENOMEM;
+	if (f) {
+		f->invalid_paths = h->num[INVALID];
+		f->emitted = (h->have & 1u << EMITTED) ? h->num[EMITTED] : 0;
+		if (h->have & 1u << SOURCE_HASH)
+			memcpy(f->source_hash, sh, sizeof f->source_hash);
+		*fp = f;
+	}
+	free(str);
+	return rc;
 }
 
-/* read_forest for the elements [s, e) of a "kipf" or "children" array,
- * without a jansson tree (a function's forest is most of a profile, and
- * can be one function's whole): nodes {"id", "count", "children"} with
- * those keys before "children", other keys skipped.  0, KP_ENOMEM, or 1:
- * not clean (a rule, an unusual form: the whole-file read says why). */
-static int slice_forest(struct rd *r, const char *s, const char *e, struct kp_ipf *t, uint32_t parent,
-			unsigned depth, unsigned k, uint64_t num_paths)
+/* The function object at *s (advanced past it) into p: its members up to
+ * the first of its arrays into h (struct head) or, once one is not in the
+ * writer's form, into an object read by read_head; then the arrays, read
+ * from the bytes (profile_slice.c).  0, KP_ENOMEM, or 1: not clean. */
+static int slice_func(struct rd *r, const char **s, const char *e, struct kp_profile *p)
 {
-	s = kp_skip_ws(s, e);
-	if (s < e && depth > k)
-		return 1;
-	while (s < e) {
-		uint64_t id = 0, count = 0;
-		int have = 0;
-		uint32_t v = KP_NONE;
-		if (*s++ != '{')
-			return 1;
-		for (s = kp_skip_ws(s, e); s < e && *s != '}';) {
-			const char *ke = *s == '"' ? kp_value_end(s, e) : NULL, *ve;
-			char key[12] = "";
-			if (!ke || memchr(s, '\\', (size_t)(ke - s)))
-				return 1; /* an escaped key could spell "id" */
-			if (ke - s - 2 < (ptrdiff_t)sizeof key) {
-				memcpy(key, s + 1, (size_t)(ke - s - 2));
-				key[ke - s - 2] = 0;
-			}
-			s = kp_skip_ws(ke, e);
-			if (s == e || *s++ != ':')
-				return 1;
-			s = kp_skip_ws(s, e);
-			if (!strcmp(key, "id") || !strcmp(key, "count")) {
-				int bit = key[0] == 'i' ? 1 : 2;
-				if (have & (bit | 4) || kp_slice_u64(&s, e, bit == 1 ? &id : &count))
-					return 1;
-				have |= bit;
-			} else if (!strcmp(key, "children")) {
-				if (have != 3 || s == e || *s != '[' || !(ve = kp_value_end(s, e)))
-					return 1;
-				int rc = slice_node(r, t, parent, id, count, num_paths, &v);
-				if (rc)
-					return rc;
-				have |= 4;
-				rc = slice_forest(r, s + 1, ve - 1, t, v, depth + 1, k, num_paths);
-				if (rc)
-					return rc;
-				s = ve;
-			} else { /* another key: skipped, once its value parses */
-				json_t *x = (ve = kp_value_end(s, e)) ? load_value(s, ve) : NULL;
-				if (!x)
-					return 1;
-				json_decref(x);
-				s = ve;
-			}
-			s = kp_skip_ws(s, e);
-			if (s < e && *s == ',')
-				s = kp_skip_ws(s + 1, e);
-			else if (s == e || *s != '}')
-				return 1;
+	enum { PATHS = 1, KIPF = 2, CFG = 4 };
+	struct head h = { 0 };
+	json_t *o = NULL, *src = NULL; /* o: the members, once h is left; src: the mode's fields, flat */
+	struct kp_func *f = NULL;
+	unsigned have = 0;
+	int rc = 0, more = kp_slice_open(s, e, '{', '}');
+	if (more < 0)
+		rc = 1;
+	while (more > 0 && rc == 0) {
+		char key[16];
+		json_t *jkey = NULL;
+		const char *name = key;
+		if (kp_slice_key(s, e, key, sizeof key)) { /* escaped, or long: not one we know */
+			if (!(jkey = slice_key(s, e)))
+				rc = 1;
+			name = jkey ? json_string_value(jkey) : "";
 		}
-		if (s == e || (have & 3) != 3)
-			return 1;
-		if (!(have & 4)) { /* a leaf without "children" */
-			int rc = slice_node(r, t, parent, id, count, num_paths, &v);
-			if (rc)
-				return rc;
-		}
-		s = kp_skip_ws(s + 1, e);
-		if (s < e && *s++ != ',')
-			return 1;
-		s = kp_skip_ws(s, e);
+		unsigned bit = !strcmp(name, "paths") ? PATHS : !strcmp(name, "kipf") ? KIPF : !strcmp(name, "cfg") ? CFG : 0;
+		unsigned i = 0;
+		while (i < NHEAD && strcmp(name, head_keys[i]))
+			i++;
+		if (rc || (bit & have) || (!bit && f) || (i < NHEAD && (h.have & (1u << i))))
+			rc = 1; /* repeated, or a member after the arrays */
+		else if (!bit && !o && i < NHEAD && !(i == 4 && r->version == 1) && head_value(&h, i, s, e) == 0)
+			; /* in h */
+		else if (!bit && !o && (!(o = json_object()) || head_to_json(&h, o)))
+			rc = !o ? KP_ENOMEM : 1;
+		if (rc == 0 && !bit && o)
+			rc = slice_member(s, e, o, name);
+		else if (rc == 0 && bit && !f)
+			rc = o ? read_head(r, o, p, &f, &src) : read_head_plain(r, &h, p, &f);
+		if (rc == 0 && bit == PATHS)
+			rc = kp_slice_paths(s, e, f);
+		else if (rc == 0 && bit == KIPF)
+			rc = kp_slice_forest(s, e, &f->ipf, p->k, f->num_paths, r->forked);
+		else if (rc == 0 && bit == CFG)
+			rc = kp_cfg_from_slice(s, e, f);
+		have |= bit;
+		json_decref(jkey);
+		if (rc == 0 && (more = kp_slice_next(s, e, '}')) < 0)
+			rc = 1;
 	}
-	return 0;
+	if (rc == 0 && !(have & KIPF))
+		rc = 1; /* "kipf" is required */
+	if (rc == 0 && f->ppp) {
+		char field[64];
+		if (kp_ppp_check_counts(src, f, field, sizeof field))
+			rc = 1;
+	}
+	json_decref(src);
+	json_decref(o);
+	return rc == KP_ENOMEM ? rc : rc ? 1 : 0;
+}
+
+/* The elements of "functions" at *s (advanced past the array). */
+static int slice_functions(struct rd *r, const char **s, const char *e, struct kp_profile *p)
+{
+	int rc = 0, more = kp_slice_open(s, e, '[', ']');
+	for (size_t i = 0; more > 0 && rc == 0; i++) {
+		snprintf(r->where, sizeof r->where, "functions[%zu]", i);
+		if ((rc = slice_func(r, s, e, p)) == 0 && (more = kp_slice_next(s, e, ']')) < 0)
+			rc = 1;
+	}
+	return more < 0 ? 1 : rc;
 }
 
 /* The profile in buf[len], a function at a time: 0 when read cleanly,
  * KP_ENOMEM, or 1: read it the whole-file way. */
 static int read_sliced(struct rd *r, const char *buf, size_t len, struct kp_profile *p)
 {
-	const char *e = buf + len, *fs, *fe;
-	json_t *root;
-	int rc = split_top(buf, e, &root, &fs, &fe) ? 1 : read_profile(r, root, p) ? 1 : 0;
-	json_decref(root);
-	fs = rc ? NULL : kp_skip_ws(fs, fe);
-	for (size_t i = 0; fs && fs < fe && rc == 0; i++) {
-		const char *oe = kp_value_end(fs, fe);
-		json_t *o = NULL;
-		struct member keep[] = { { "kipf", '[', NULL, NULL }, { "paths", '[', NULL, NULL },
-		                         { "cfg", '{', NULL, NULL } };
-		if (!oe || split_object(fs, oe, keep, 3, &o) != oe || !keep[0].s)
+	const char *s = buf, *e = buf + len;
+	json_t *root = json_object(); /* the members before "functions" */
+	int rc = !root ? KP_ENOMEM : 0, more = rc ? 0 : kp_slice_open(&s, e, '{', '}'), functions = 0;
+	if (more < 0)
+		rc = 1;
+	while (more > 0 && rc == 0) {
+		json_t *key = slice_key(&s, e);
+		if (!key || functions)
+			rc = 1; /* a member after "functions" */
+		else if (strcmp(json_string_value(key), "functions"))
+			rc = slice_member(&s, e, root, json_string_value(key));
+		else if ((rc = read_profile(r, root, p) ? 1 : 0) == 0)
+			rc = slice_functions(r, &s, e, p);
+		functions |= key && !strcmp(json_string_value(key), "functions");
+		json_decref(key);
+		if (rc == 0 && (more = kp_slice_next(&s, e, '}')) < 0)
 			rc = 1;
-		r->kipf_s = keep[0].s ? keep[0].s + 1 : NULL; /* the elements */
-		r->kipf_e = keep[0].s ? keep[0].e - 1 : NULL;
-		r->paths_s = keep[1].s, r->paths_e = keep[1].e;
-		r->cfg_s = keep[2].s, r->cfg_e = keep[2].e;
-		snprintf(r->where, sizeof r->where, "functions[%zu]", i);
-		rc = rc ? 1 : read_func(r, o, p);
-		rc = rc == KP_ENOMEM ? rc : rc ? 1 : 0;
-		json_decref(o);
-		fs = oe ? kp_skip_ws(oe, fe) : NULL;
-		if (rc == 0 && fs < fe && *fs++ != ',')
-			rc = 1;
-		else if (rc == 0 && fs < fe)
-			fs = kp_skip_ws(fs, fe);
 	}
+	json_decref(root);
+	if (rc == 0 && (!functions || kp_skip_ws(s, e) != e))
+		rc = 1;
 	if (rc == 0 && (rc = check_unique(r, p)) != KP_ENOMEM)
 		rc = rc || r->forced ? 1 : 0;
 	return rc;
