@@ -193,6 +193,9 @@ json_t *kp_slice_json_value(const char *s, const char *e);
 /* profile_json.c: how many reads were not clean a function at a time and
  * went the whole-file way (tests check that clean files never do). */
 extern unsigned long kp_read_fallbacks;
+/* Tests: non-zero reads every file the whole-file way only, the oracle
+ * the sliced read is compared with (tests/profile/test_slice.c). */
+extern int kp_read_whole_file;
 
 /* ---- atomic writes (tmp_name.c) ---------------------------------------- */
 
