@@ -521,6 +521,28 @@ struct head {
 	uint64_t num[NHEAD];
 };
 
+/* The index of key in head_keys, or NHEAD, NHEAD + 1, NHEAD + 2 for
+ * "paths", "kipf", "cfg", or NHEAD + 3 for another key: one comparison. */
+static unsigned func_key(const char *key)
+{
+	static const char *const arrays[] = { "paths", "kipf", "cfg" };
+	unsigned i;
+	switch (key[0]) {
+	case 'n': i = key[1] == 'a' ? 0 : 6; break;
+	case 'f': i = 1; break;
+	case 'c': i = key[1] == 'h' ? 2 : NHEAD + 2; break;
+	case 's': i = 3; break;
+	case 'm': i = 4; break;
+	case 'l': i = 5; break;
+	case 'i': i = 7; break;
+	case 'e': i = 8; break;
+	case 'p': i = NHEAD; break;
+	case 'k': i = NHEAD + 1; break;
+	default: return NHEAD + 3;
+	}
+	return !strcmp(key, i < NHEAD ? head_keys[i] : arrays[i - NHEAD]) ? i : NHEAD + 3;
+}
+
 /* The value at *s of head_keys[i] into h (*s advanced past it): 0, or -1
  * when it is not in the writer's form (*s unchanged). */
 static int head_value(struct head *h, unsigned i, const char **s, const char *e)
@@ -620,10 +642,7 @@ static int slice_func(struct rd *r, const char **s, const char *e, struct kp_pro
 				rc = 1;
 			name = jkey ? json_string_value(jkey) : "";
 		}
-		unsigned bit = !strcmp(name, "paths") ? PATHS : !strcmp(name, "kipf") ? KIPF : !strcmp(name, "cfg") ? CFG : 0;
-		unsigned i = 0;
-		while (i < NHEAD && strcmp(name, head_keys[i]))
-			i++;
+		unsigned i = func_key(name), bit = i < NHEAD ? 0 : i == NHEAD ? PATHS : i == NHEAD + 1 ? KIPF : i == NHEAD + 2 ? CFG : 0;
 		if (rc || (bit & have) || (!bit && f) || (i < NHEAD && (h.have & (1u << i))))
 			rc = 1; /* repeated, or a member after the arrays */
 		else if (!bit && !o && i < NHEAD && !(i == 4 && r->version == 1) && head_value(&h, i, s, e) == 0)

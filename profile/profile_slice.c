@@ -109,6 +109,38 @@ static inline int slice_uint(const char **s, const char *e, uint64_t max, uint64
 	return 0;
 }
 
+/* A number in the writer's form at p, 1 to 9 digits without a leading
+ * zero (every line number and block, most IDs, counts and vals): p past
+ * it, or NULL, and then the general readers decide.  The caller checks
+ * the delimiter after it (a '.' or 'e' there is not one). */
+static inline const char *small_uint(const char *p, const char *e, uint64_t *out)
+{
+	if (p == e || !is_digit(*p))
+		return NULL;
+	uint64_t v = (uint64_t)(*p++ - '0');
+	const char *nine = (size_t)(e - p) > 8 ? p + 8 : e;
+	while (v && p < nine && is_digit(*p))
+		v = v * 10 + (uint64_t)(*p++ - '0');
+	if (p < e && is_digit(*p))
+		return NULL; /* a leading zero, or a tenth digit */
+	*out = v;
+	return p;
+}
+
+/* "[a,b,...]" of n small numbers without whitespace at *s (a block, span
+ * or edge as the writer writes it): 0, or -1 with *s unchanged. */
+static inline int small_tuple(const char **s, const char *e, unsigned n, uint64_t *v)
+{
+	const char *p = *s;
+	for (unsigned i = 0; i < n; i++)
+		if (p == e || *p != (i ? ',' : '[') || !(p = small_uint(p + 1, e, &v[i])))
+			return -1;
+	if (p == e || *p != ']')
+		return -1;
+	*s = p + 1;
+	return 0;
+}
+
 int kp_slice_u64(const char **s, const char *e, uint64_t *out)
 {
 	const char *p = *s;
@@ -226,9 +258,14 @@ static int slice_lines(const char **s, const char *e, struct u32s *lines)
 	int more = slice_open(s, e, '[', ']');
 	while (more > 0) {
 		uint64_t x;
-		if (slice_uint(s, e, UINT32_MAX, &x))
+		const char *p = small_uint(*s, e, &x);
+		if (p && p < e && (*p == ',' || *p == ']'))
+			*s = p;
+		else if (slice_uint(s, e, UINT32_MAX, &x))
 			return KP_SLICE_UNCLEAN;
-		if (u32s_push(lines, (uint32_t)x))
+		if (lines->n < lines->cap)
+			lines->v[lines->n++] = (uint32_t)x;
+		else if (u32s_push(lines, (uint32_t)x))
 			return KP_ENOMEM;
 		more = slice_next(s, e, ']');
 	}
@@ -245,12 +282,14 @@ static int slice_spans(const char **s, const char *e, struct kp_path *q)
 	uint32_t j = 0;
 	int more = slice_open(s, e, '[', ']');
 	while (more > 0) {
-		uint64_t first, last;
-		if (j == q->nlines || slice_open(s, e, '[', ']') != 1 || slice_uint(s, e, UINT32_MAX, &first) ||
-		    slice_next(s, e, ']') != 1 || slice_uint(s, e, UINT32_MAX, &last) ||
-		    slice_next(s, e, ']') != 0 || first != q->lines[j] || last < first)
+		uint64_t v[2];
+		if (j == q->nlines ||
+		    (small_tuple(s, e, 2, v) &&
+		     (slice_open(s, e, '[', ']') != 1 || slice_uint(s, e, UINT32_MAX, &v[0]) ||
+		      slice_next(s, e, ']') != 1 || slice_uint(s, e, UINT32_MAX, &v[1]) || slice_next(s, e, ']') != 0)) ||
+		    v[0] != q->lines[j] || v[1] < v[0])
 			return KP_SLICE_UNCLEAN;
-		q->last_lines[j++] = (uint32_t)last;
+		q->last_lines[j++] = (uint32_t)v[1];
 		more = slice_next(s, e, ']');
 	}
 	return more < 0 || j != q->nlines ? KP_SLICE_UNCLEAN : 0;
@@ -357,20 +396,24 @@ static int slice_blocks(const char **s, const char *e, struct kp_cfg *c)
 	size_t cap = 0, cap2 = 0;
 	int more = slice_open(s, e, '[', ']');
 	while (more > 0) {
-		uint64_t a, b;
-		if (slice_open(s, e, '[', ']') != 1 || slice_cfg_uint(s, e, UINT32_MAX, &a) ||
-		    slice_next(s, e, ']') != 1 || slice_cfg_uint(s, e, UINT32_MAX, &b) || slice_next(s, e, ']') != 0 ||
+		uint64_t v[2];
+		if ((small_tuple(s, e, 2, v) &&
+		     (slice_open(s, e, '[', ']') != 1 || slice_cfg_uint(s, e, UINT32_MAX, &v[0]) ||
+		      slice_next(s, e, ']') != 1 || slice_cfg_uint(s, e, UINT32_MAX, &v[1]) ||
+		      slice_next(s, e, ']') != 0)) ||
 		    c->nblocks == UINT32_MAX)
 			return KP_SLICE_UNCLEAN;
-		uint32_t *l = kp_grow(c->line, &cap, c->nblocks + 1, sizeof *l), *m;
-		if (l)
-			c->line = l;
-		m = l ? kp_grow(c->last_line, &cap2, c->nblocks + 1, sizeof *m) : NULL;
-		if (!m)
-			return KP_ENOMEM;
-		c->last_line = m;
-		c->line[c->nblocks] = (uint32_t)a;
-		c->last_line[c->nblocks++] = (uint32_t)b;
+		if (c->nblocks == cap) {
+			uint32_t *l = kp_grow(c->line, &cap, c->nblocks + 1, sizeof *l), *m;
+			if (l)
+				c->line = l;
+			m = l ? kp_grow(c->last_line, &cap2, c->nblocks + 1, sizeof *m) : NULL;
+			if (!m)
+				return KP_ENOMEM;
+			c->last_line = m;
+		}
+		c->line[c->nblocks] = (uint32_t)v[0];
+		c->last_line[c->nblocks++] = (uint32_t)v[1];
 		more = slice_next(s, e, ']');
 	}
 	return more < 0 ? KP_SLICE_UNCLEAN : 0;
@@ -382,16 +425,21 @@ static int slice_edges(const char **s, const char *e, struct kp_cfg *c)
 	size_t cap = 0;
 	int more = slice_open(s, e, '[', ']');
 	while (more > 0) {
-		uint64_t a, b, v;
-		if (slice_open(s, e, '[', ']') != 1 || slice_cfg_uint(s, e, UINT32_MAX, &a) ||
-		    slice_next(s, e, ']') != 1 || slice_cfg_uint(s, e, UINT32_MAX, &b) || slice_next(s, e, ']') != 1 ||
-		    slice_cfg_uint(s, e, UINT64_MAX, &v) || slice_next(s, e, ']') != 0 || c->nedges == UINT32_MAX)
+		uint64_t v[3];
+		if ((small_tuple(s, e, 3, v) &&
+		     (slice_open(s, e, '[', ']') != 1 || slice_cfg_uint(s, e, UINT32_MAX, &v[0]) ||
+		      slice_next(s, e, ']') != 1 || slice_cfg_uint(s, e, UINT32_MAX, &v[1]) ||
+		      slice_next(s, e, ']') != 1 || slice_cfg_uint(s, e, UINT64_MAX, &v[2]) ||
+		      slice_next(s, e, ']') != 0)) ||
+		    c->nedges == UINT32_MAX)
 			return KP_SLICE_UNCLEAN;
-		struct kp_cfg_edge *q = kp_grow(c->edges, &cap, c->nedges + 1, sizeof *q);
-		if (!q)
-			return KP_ENOMEM;
-		c->edges = q;
-		c->edges[c->nedges++] = (struct kp_cfg_edge){ (uint32_t)a, (uint32_t)b, v };
+		if (c->nedges == cap) {
+			struct kp_cfg_edge *q = kp_grow(c->edges, &cap, c->nedges + 1, sizeof *q);
+			if (!q)
+				return KP_ENOMEM;
+			c->edges = q;
+		}
+		c->edges[c->nedges++] = (struct kp_cfg_edge){ (uint32_t)v[0], (uint32_t)v[1], v[2] };
 		more = slice_next(s, e, ']');
 	}
 	return more < 0 ? KP_SLICE_UNCLEAN : 0;
