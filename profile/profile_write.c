@@ -79,11 +79,39 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
 				     "8081828384858687888990919293949596979899";
 
 /* v as a JSON integer; above INT64_MAX as a decimal string (profile.h).
- * The digits are formed backwards in d, ending at d[24], and go to the
- * buffer as one fixed 24-byte copy (longer than any number, quotes
- * included, so the copy is a few moves), of which only the number counts. */
-static void put_u64(struct out *o, uint64_t v)
+ * Numbers below 10,000 (nearly all: lines, blocks, IDs, counts) are
+ * written straight into the buffer; the others are formed backwards in d,
+ * ending at d[24], and go to the buffer as one fixed 24-byte copy (longer
+ * than any number, quotes included, so the copy is a few moves), of which
+ * only the number counts. */
+static inline void put_u64(struct out *o, uint64_t v)
 {
+	if (sizeof o->buf - o->n < 24)
+		flush(o);
+	char *w = o->buf + o->n;
+	if (v < 100) {
+		if (v < 10) {
+			w[0] = (char)('0' + v);
+			o->n += 1;
+		} else {
+			memcpy(w, digit_pairs + 2 * v, 2);
+			o->n += 2;
+		}
+		return;
+	}
+	if (v < 10000) {
+		unsigned hi = (unsigned)v / 100, lo = (unsigned)v % 100;
+		if (hi < 10) {
+			w[0] = (char)('0' + hi);
+			memcpy(w + 1, digit_pairs + 2 * lo, 2);
+			o->n += 3;
+		} else {
+			memcpy(w, digit_pairs + 2 * hi, 2);
+			memcpy(w + 2, digit_pairs + 2 * lo, 2);
+			o->n += 4;
+		}
+		return;
+	}
 	char d[48];
 	int i = 24, str = v > (uint64_t)INT64_MAX;
 	d[24] = '"';
@@ -101,9 +129,7 @@ static void put_u64(struct out *o, uint64_t v)
 	}
 	if (str)
 		d[--i] = '"';
-	if (sizeof o->buf - o->n < 24)
-		flush(o);
-	memcpy(o->buf + o->n, d + i, 24);
+	memcpy(w, d + i, 24);
 	o->n += (size_t)(24 - i + str);
 }
 
