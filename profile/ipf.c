@@ -229,11 +229,34 @@ static int copy_sorted(struct kp_ipf *dst, uint32_t w, const struct kp_ipf *src,
 	return rc;
 }
 
+/* Whether the children of v (depth d remaining), numbered from *next on,
+ * are what copy_sorted would make of them: in preorder, ids strictly
+ * increasing among siblings, no subtree without a count, none below depth
+ * k.  Recursion depth is bounded by k <= KP_KMAX. */
+static int compact_below(const struct kp_ipf *t, uint32_t v, unsigned d, uint32_t *next)
+{
+	uint32_t prev = KP_NONE;
+	for (uint32_t c = t->nodes[v].first_child; c != KP_NONE; c = t->nodes[c].next_sibling) {
+		if (d == 0 || c != *next || c >= t->n || (prev != KP_NONE && t->nodes[prev].id >= t->nodes[c].id) ||
+		    subtree_sum(t, c, d) == 0)
+			return 0;
+		++*next;
+		if (!compact_below(t, c, d - 1, next))
+			return 0;
+		prev = c;
+	}
+	return 1;
+}
+
 int kp_ipf_compact(struct kp_ipf *t, unsigned k)
 {
 	struct kp_ipf out;
 	if (!t->nodes)
 		return kp_ipf_init(t);
+	uint32_t next = 1;
+	if (compact_below(t, 0, k, &next) && next == t->n)
+		return 0; /* already what the copy below would make (the writer
+			     compacts what the snapshot compacted) */
 	if (kp_ipf_init(&out) != 0)
 		return KP_ENOMEM;
 	out.nodes[0].id = t->nodes[0].id;
