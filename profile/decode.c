@@ -128,6 +128,50 @@ static int cmp_path(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* Whether id is one of ids[0..n) (sorted). */
+static int among(const uint64_t *ids, uint32_t n, uint64_t id)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else if (ids[mid] > id)
+			hi = mid;
+		else
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether every label below v is among ids[0..n).  Depth <= k <= KP_KMAX. */
+static int below_among(const struct kp_ipf *t, uint32_t v, const uint64_t *ids, uint32_t n)
+{
+	for (uint32_t c = t->nodes[v].first_child; c != KP_NONE; c = t->nodes[c].next_sibling)
+		if (!among(ids, n, t->nodes[c].id) || !below_among(t, c, ids, n))
+			return 0;
+	return 1;
+}
+
+/* The distinct labels of t into ids (room for t->n - 1), sorted, when its
+ * roots hold them all: a k-IPF counts each path of a sequence as a 1-gram
+ * too, so every label is normally a root, and a compacted forest has its
+ * roots in order.  Their number, or 0 when that does not hold (then every
+ * label must be sorted). */
+static uint32_t roots_hold_all(const struct kp_ipf *t, uint64_t *ids)
+{
+	uint32_t r = 0;
+	for (uint32_t c = t->nodes[0].first_child; c != KP_NONE; c = t->nodes[c].next_sibling) {
+		if (r && ids[r - 1] >= t->nodes[c].id)
+			return 0;
+		ids[r++] = t->nodes[c].id;
+	}
+	for (uint32_t c = t->nodes[0].first_child; c != KP_NONE; c = t->nodes[c].next_sibling)
+		if (!below_among(t, c, ids, r))
+			return 0;
+	return r;
+}
+
 /* Collects the distinct ids of the forest, decodes those f lacks (an
  * undecodable id keeps an empty line list), and keeps f->paths sorted. */
 int kp_func_decode_all(struct kp_func *f, const struct kp_dag *d)
@@ -138,13 +182,14 @@ int kp_func_decode_all(struct kp_func *f, const struct kp_dag *d)
 	uint64_t *ids = kp_malloc(n * sizeof *ids);
 	if (!ids)
 		return KP_ENOMEM;
-	int sorted = 1; /* at k = 1, a compacted forest's roots are */
-	for (uint32_t v = 1; v < f->ipf.n; v++) {
-		ids[v - 1] = f->ipf.nodes[v].id;
-		sorted &= v == 1 || ids[v - 2] <= ids[v - 1];
-	}
-	if (!sorted)
+	uint32_t r = roots_hold_all(&f->ipf, ids);
+	if (r) {
+		n = r;
+	} else {
+		for (uint32_t v = 1; v < f->ipf.n; v++)
+			ids[v - 1] = f->ipf.nodes[v].id;
 		qsort(ids, n, sizeof *ids, cmp_u64);
+	}
 	for (uint32_t i = 0; i < n; i++)
 		if ((m == 0 || ids[m - 1] != ids[i]) && !kp_func_path(f, ids[i]))
 			ids[m++] = ids[i];

@@ -190,7 +190,7 @@ static int copy_sorted(struct kp_ipf *dst, uint32_t w, const struct kp_ipf *src,
 		nc++;
 	if (nc == 0 || d == 0)
 		return 0;
-	struct kp_node *kids = kp_malloc(nc * sizeof *kids);
+	struct kp_node few[16], *kids = nc <= 16 ? few : kp_malloc(nc * sizeof *kids);
 	if (!kids)
 		return KP_ENOMEM;
 	nc = 0;
@@ -201,7 +201,10 @@ static int copy_sorted(struct kp_ipf *dst, uint32_t w, const struct kp_ipf *src,
 		kids[nc].next_sibling = c; /* remember the source index */
 		nc++;
 	}
-	if (nc > 1)
+	uint32_t sorted = 1;
+	while (sorted < nc && kids[sorted - 1].id < kids[sorted].id)
+		sorted++;
+	if (sorted < nc)
 		qsort(kids, nc, sizeof *kids, cmp_id);
 	int rc = 0;
 	uint32_t prev = KP_NONE;
@@ -225,7 +228,8 @@ static int copy_sorted(struct kp_ipf *dst, uint32_t w, const struct kp_ipf *src,
 		prev = x;
 		rc = copy_sorted(dst, x, src, kids[i].next_sibling, d - 1);
 	}
-	free(kids);
+	if (kids != few)
+		free(kids);
 	return rc;
 }
 
@@ -268,6 +272,20 @@ int kp_ipf_compact(struct kp_ipf *t, unsigned k)
 	kp_ipf_free(t);
 	*t = out;
 	return 0;
+}
+
+int kp_ipf_add_compact(struct kp_ipf *dst, const struct kp_ipf *src, unsigned k)
+{
+	if (dst->n != 1 || !src->nodes) {
+		int rc = kp_ipf_add(dst, src, k);
+		return rc ? rc : kp_ipf_compact(dst, k);
+	}
+	/* into an empty forest, kp_ipf_add copies src to depth k (its siblings
+	 * are unique: no counts to sum), which kp_ipf_compact then sorts and
+	 * prunes: copy_sorted does both in one copy, without the index */
+	int rc = copy_sorted(dst, 0, src, 0, k);
+	drop_index(dst);
+	return rc;
 }
 
 static unsigned depth_of(const struct kp_ipf *t, uint32_t v)

@@ -87,6 +87,9 @@ int kp_ipf_add(struct kp_ipf *dst, const struct kp_ipf *src, unsigned k);
  * deeper than k and without the subtrees whose counts are all zero (which
  * the delta of a kpath_dump can leave).  0 or KP_ENOMEM (t unchanged). */
 int kp_ipf_compact(struct kp_ipf *t, unsigned k);
+/* kp_ipf_add then kp_ipf_compact, in one copy when dst is empty.  0 or
+ * KP_ENOMEM (dst then holds part of src: free it). */
+int kp_ipf_add_compact(struct kp_ipf *dst, const struct kp_ipf *src, unsigned k);
 /* Depth of the forest (0 if empty). */
 unsigned kp_ipf_depth(const struct kp_ipf *t);
 

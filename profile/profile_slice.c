@@ -480,17 +480,40 @@ int kp_cfg_from_slice(const char **sp, const char *e, struct kp_func *f)
 
 /* ---- the k-IPF ("kipf", read_forest of profile_json.c) ---------------- */
 
-/* A node (id, count) under parent, into *v: 0, KP_ENOMEM, or unclean when
- * it repeats a sibling or breaks a rule (kp_rule_node). */
-static int slice_node(struct kp_ipf *t, uint32_t parent, uint64_t id, uint64_t count, uint64_t num_paths, int forked,
-		      uint32_t *v)
+/* Whether the bytes at *p are the literal l (then *p is past it). */
+static inline int lit_n(const char **p, const char *e, const char *l, size_t n)
 {
-	if (kp_ipf_find(t, parent, id) != KP_NONE ||
+	if ((size_t)(e - *p) < n || memcmp(*p, l, n))
+		return 0;
+	*p += n;
+	return 1;
+}
+#define lit(p, e, l) lit_n((p), (e), (l), sizeof(l) - 1)
+
+/* A node (id, count) under parent, into *v: 0, KP_ENOMEM, or unclean when
+ * it breaks a rule (kp_rule_node) or does not follow its previous sibling
+ * prev (KP_NONE for the first) in increasing id order, the writer's order,
+ * which also makes it unique among its siblings.  Linked as kp_ipf_child
+ * links (in front of its siblings, the next index), so that the forest is
+ * the tree reader's, without the lookup index kp_ipf_child keeps (no
+ * lookup is needed: a repeated id would break the order). */
+static int slice_node(struct kp_ipf *t, uint32_t parent, uint32_t prev, uint64_t id, uint64_t count,
+		      uint64_t num_paths, int forked, uint32_t *v)
+{
+	if ((prev != KP_NONE && t->nodes[prev].id >= id) ||
 	    kp_rule_node(id, count, t->nodes[parent].count, parent == 0, num_paths, forked))
 		return KP_SLICE_UNCLEAN;
-	if (kp_ipf_child(t, parent, id, v) != 0)
-		return KP_ENOMEM;
-	t->nodes[*v].count = count;
+	if (t->n == t->cap) {
+		struct kp_node *nodes = t->cap >= (1u << 30) ? NULL : kp_realloc(t->nodes, 2 * (size_t)t->cap * sizeof *nodes);
+		if (!nodes)
+			return KP_ENOMEM;
+		t->nodes = nodes;
+		t->cap *= 2;
+	}
+	*v = t->n++;
+	t->nodes[*v] = (struct kp_node){ .id = id, .count = count, .first_child = KP_NONE,
+					 .next_sibling = t->nodes[parent].first_child };
+	t->nodes[parent].first_child = *v;
 	return 0;
 }
 
@@ -501,6 +524,7 @@ static int slice_nodes(const char **s, const char *e, struct kp_ipf *t, uint32_t
 		       uint64_t num_paths, int forked)
 {
 	enum { ID = 1, COUNT = 2, KIDS = 4 };
+	uint32_t prev = KP_NONE;
 	int rc, more = slice_open(s, e, '[', ']');
 	if (more > 0 && depth > k)
 		return KP_SLICE_UNCLEAN; /* forest deeper than k */
@@ -508,6 +532,20 @@ static int slice_nodes(const char **s, const char *e, struct kp_ipf *t, uint32_t
 		uint64_t id = 0, count = 0;
 		uint32_t v = KP_NONE;
 		unsigned have = 0;
+		const char *p = *s;
+		if (lit(&p, e, "{\"id\":") && !kp_slice_u64(&p, e, &id) && lit(&p, e, ",\"count\":") &&
+		    !kp_slice_u64(&p, e, &count) && lit(&p, e, ",\"children\":")) {
+			/* the writer's form, keys matched as they are written */
+			*s = p;
+			if ((rc = slice_node(t, parent, prev, id, count, num_paths, forked, &v)) ||
+			    (rc = slice_nodes(s, e, t, v, depth + 1, k, num_paths, forked)))
+				return rc;
+			if (slice_next(s, e, '}') != 0)
+				return KP_SLICE_UNCLEAN;
+			prev = v;
+			more = slice_next(s, e, ']');
+			continue;
+		}
 		int m = slice_open(s, e, '{', '}');
 		while (m > 0) {
 			char key[12];
@@ -522,7 +560,7 @@ static int slice_nodes(const char **s, const char *e, struct kp_ipf *t, uint32_t
 					return KP_SLICE_UNCLEAN;
 				have |= COUNT;
 			} else if (!strcmp(key, "children") && have == (ID | COUNT)) {
-				if ((rc = slice_node(t, parent, id, count, num_paths, forked, &v)))
+				if ((rc = slice_node(t, parent, prev, id, count, num_paths, forked, &v)))
 					return rc;
 				have |= KIDS;
 				if ((rc = slice_nodes(s, e, t, v, depth + 1, k, num_paths, forked)))
@@ -534,8 +572,9 @@ static int slice_nodes(const char **s, const char *e, struct kp_ipf *t, uint32_t
 		}
 		if (m < 0 || (have & (ID | COUNT)) != (ID | COUNT))
 			return KP_SLICE_UNCLEAN;
-		if (!(have & KIDS) && (rc = slice_node(t, parent, id, count, num_paths, forked, &v)))
+		if (!(have & KIDS) && (rc = slice_node(t, parent, prev, id, count, num_paths, forked, &v)))
 			return rc; /* a leaf without "children" */
+		prev = v;
 		more = slice_next(s, e, ']');
 	}
 	return more < 0 ? KP_SLICE_UNCLEAN : 0;
@@ -543,6 +582,8 @@ static int slice_nodes(const char **s, const char *e, struct kp_ipf *t, uint32_t
 
 int kp_slice_forest(const char **s, const char *e, struct kp_ipf *t, unsigned k, uint64_t num_paths, int forked)
 {
+	if (t->n != 1 || t->idx)
+		return KP_SLICE_UNCLEAN; /* a forest read into an empty one only */
 	return slice_nodes(s, e, t, 0, 1, k, num_paths, forked);
 }
 
