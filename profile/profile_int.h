@@ -193,6 +193,17 @@ json_t *kp_slice_json_key(const char *s, const char *e, const char **ke);
 json_t *kp_slice_json_value(const char *s, const char *e);
 #endif
 
+/* kp_profile_read, for the runtime accumulating hint (its new profile)
+ * into the file: the cfg of a function that hint holds with the same name,
+ * file and checksum is copied from hint, not parsed, when the file's bytes
+ * are the ones the writer makes of it (their count: kp_read_cfg_copies).
+ * The same result as kp_profile_read; hint keeps the bytes of those cfgs
+ * (struct kp_cfg, json). */
+int kp_profile_read_hint(const char *path, struct kp_profile *p, struct kp_profile *hint, char *err, size_t errlen);
+extern unsigned long kp_read_cfg_copies;
+/* c->json from c (profile_write.c): 0 or KP_ENOMEM. */
+int kp_cfg_json(struct kp_cfg *c);
+
 /* profile_json.c: how many reads were not clean a function at a time and
  * went the whole-file way (tests check that clean files never do). */
 extern unsigned long kp_read_fallbacks;

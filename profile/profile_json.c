@@ -41,6 +41,10 @@ struct rd {
 	int forked;      /* the profile says "forked": true (struct kp_profile) */
 	unsigned version; /* the schema: 1 (kpath-profile/1) or 2 */
 	int sliced;       /* read_sliced: read_profile stops before "functions" */
+	/* kp_profile_read_hint: the functions of the hint with a cfg, sorted
+	 * by name, file, checksum (cmp_func_ptr) */
+	struct kp_func **hint;
+	size_t nhint;
 };
 
 static int bad(struct rd *r, const char *field, const char *what)
@@ -543,6 +547,52 @@ static unsigned func_key(const char *key)
 	return !strcmp(key, i < NHEAD ? head_keys[i] : arrays[i - NHEAD]) ? i : NHEAD + 3;
 }
 
+unsigned long kp_read_cfg_copies;
+
+/* The function of the hint with f's name, file and checksum, or NULL. */
+static struct kp_func *hint_of(const struct rd *r, const struct kp_func *f)
+{
+	size_t lo = 0, hi = r->nhint;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct kp_func *g = r->hint[mid];
+		int c = strcmp(g->name, f->name);
+		c = c ? c : strcmp(g->file, f->file);
+		c = c ? c : strcmp(g->checksum, f->checksum);
+		if (c < 0)
+			lo = mid + 1;
+		else if (c > 0)
+			hi = mid;
+		else
+			return r->hint[mid];
+	}
+	return NULL;
+}
+
+/* f's "cfg" at *s taken from the hint's function g with the same name,
+ * file and checksum (equal checksums mean equal graphs, docs/profile-
+ * schema.md): when the file's bytes are exactly those the writer makes of
+ * g's cfg, they parse to g's cfg, so it is copied (its arrays and those
+ * bytes, which the writer then writes as they are) instead of parsed, and
+ * checked with f's num_paths as a parsed one would be.  0 (copied; *s past
+ * the value), KP_ENOMEM, or -1: read the bytes. */
+static int cfg_from_hint(struct rd *r, const char **s, const char *e, struct kp_func *f)
+{
+	struct kp_func *g = r->nhint ? hint_of(r, f) : NULL;
+	char field;
+	uint32_t at;
+	if (!g || kp_cfg_json(&g->cfg) != 0 || (size_t)(e - *s) < g->cfg.json_len ||
+	    memcmp(*s, g->cfg.json, g->cfg.json_len) || kp_rule_cfg(&g->cfg, f->num_paths, &field, &at))
+		return -1;
+	if (kp_cfg_copy(f, g) != 0)
+		return KP_ENOMEM;
+	*s += g->cfg.json_len;
+	free(g->cfg.json); /* f has them now; g is merged into f */
+	g->cfg.json = NULL;
+	kp_read_cfg_copies++;
+	return 0;
+}
+
 /* The value at *s of head_keys[i] into h (*s advanced past it): 0, or -1
  * when it is not in the writer's form (*s unchanged). */
 static int head_value(struct head *h, unsigned i, const char **s, const char *e)
@@ -657,7 +707,7 @@ static int slice_func(struct rd *r, const char **s, const char *e, struct kp_pro
 			rc = kp_slice_paths(s, e, f);
 		else if (rc == 0 && bit == KIPF)
 			rc = kp_slice_forest(s, e, &f->ipf, p->k, f->num_paths, r->forked);
-		else if (rc == 0 && bit == CFG)
+		else if (rc == 0 && bit == CFG && (rc = cfg_from_hint(r, s, e, f)) < 0)
 			rc = kp_cfg_from_slice(s, e, f);
 		have |= bit;
 		json_decref(jkey);
@@ -745,7 +795,21 @@ static int slurp(FILE *f, char **buf, size_t *len)
 	return !b ? KP_ENOMEM : ferror(f) ? KP_EIO : 0;
 }
 
+static int read_file(const char *path, struct kp_profile *p, int force, struct kp_profile *hint, char *err,
+		     size_t errlen);
+
 int kp_profile_read_opts(const char *path, struct kp_profile *p, int force, char *err, size_t errlen)
+{
+	return read_file(path, p, force, NULL, err, errlen);
+}
+
+int kp_profile_read_hint(const char *path, struct kp_profile *p, struct kp_profile *hint, char *err, size_t errlen)
+{
+	return read_file(path, p, 0, hint, err, errlen);
+}
+
+static int read_file(const char *path, struct kp_profile *p, int force, struct kp_profile *hint, char *err,
+		     size_t errlen)
 {
 	kp_profile_init(p, KP_KDEFAULT);
 	FILE *f = fopen(path, "rb");
@@ -764,7 +828,14 @@ int kp_profile_read_opts(const char *path, struct kp_profile *p, int force, char
 		return rc;
 	}
 	struct rd r = { .path = path, .err = err, .errlen = errlen, .force = force, .sliced = 1 };
+	if (hint && hint->nfuncs && !kp_read_whole_file && (r.hint = malloc(hint->nfuncs * sizeof *r.hint))) {
+		for (size_t i = 0; i < hint->nfuncs; i++)
+			if (hint->funcs[i].cfg.nblocks)
+				r.hint[r.nhint++] = &hint->funcs[i];
+		qsort(r.hint, r.nhint, sizeof *r.hint, cmp_func_ptr);
+	}
 	rc = kp_read_whole_file ? 1 : read_sliced(&r, buf, len, p);
+	free(r.hint);
 	if (rc == 1) { /* not clean: the whole-file read says why (or reads it forced) */
 		kp_read_fallbacks++;
 		kp_profile_free(p);

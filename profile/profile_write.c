@@ -31,30 +31,70 @@
 
 #include "profile_int.h"
 
-/* The output: a buffer in front of the stdio stream, so that the many
- * small pieces cost a memcpy each, not a locked stdio call. */
+/* The output: a buffer in front of the stdio stream (or, without one, of
+ * a growing block of memory), so that the many small pieces cost a memcpy
+ * each, not a locked stdio call. */
 struct out {
-	FILE *f;
-	size_t n;
+	FILE *f;                    /* NULL: into mem */
+	char *mem;                  /* malloc'd, memlen bytes used of memcap */
+	size_t memlen, memcap;
+	size_t n;                   /* bytes used in buf */
 	int err;      /* errno of the first failure; the rest is skipped */
 	int bad_utf8; /* a string that is not UTF-8 (jansson refused those too) */
 	char buf[1 << 16];
 };
 
+/* An output in front of f (or of memory when f is NULL); NULL when out
+ * of memory. */
+static struct out *out_new(FILE *f)
+{
+	struct out *o = kp_malloc(sizeof *o);
+	if (o) {
+		o->f = f;
+		o->mem = NULL;
+		o->memlen = o->memcap = o->n = 0;
+		o->err = o->bad_utf8 = 0;
+	}
+	return o;
+}
+
+static void sink(struct out *o, const char *s, size_t n)
+{
+	if (o->err || !n)
+		return;
+	if (o->f) {
+		if (fwrite(s, 1, n, o->f) != n)
+			o->err = errno ? errno : EIO;
+		return;
+	}
+	if (n > o->memcap - o->memlen) {
+		size_t cap = o->memcap ? o->memcap : 256;
+		while (n > cap - o->memlen)
+			cap *= 2;
+		char *m = kp_realloc(o->mem, cap);
+		if (!m) {
+			o->err = ENOMEM;
+			return;
+		}
+		o->mem = m;
+		o->memcap = cap;
+	}
+	memcpy(o->mem + o->memlen, s, n);
+	o->memlen += n;
+}
+
 static void flush(struct out *o)
 {
-	if (o->n && !o->err && fwrite(o->buf, 1, o->n, o->f) != o->n)
-		o->err = errno ? errno : EIO;
+	sink(o, o->buf, o->n);
 	o->n = 0;
 }
 
-static void put(struct out *o, const char *s, size_t n)
+static inline void put(struct out *o, const char *s, size_t n)
 {
 	if (n > sizeof o->buf - o->n) {
 		flush(o);
 		if (n > sizeof o->buf) {
-			if (!o->err && fwrite(s, 1, n, o->f) != n)
-				o->err = errno ? errno : EIO;
+			sink(o, s, n);
 			return;
 		}
 	}
@@ -64,7 +104,7 @@ static void put(struct out *o, const char *s, size_t n)
 
 #define PUTS(o, lit) put((o), (lit), sizeof(lit) - 1)
 
-static void putch(struct out *o, char c)
+static inline void putch(struct out *o, char c)
 {
 	if (o->n == sizeof o->buf)
 		flush(o);
@@ -285,8 +325,12 @@ static void put_paths(struct out *o, const struct kp_func *f)
 
 /* "cfg" (docs/profile-schema.md, read by profile_cfg.c): {"blocks":[[first,last]...],
  * "edges":[[src,dst,val]...]}. */
-static void put_cfg(struct out *o, const struct kp_cfg *c)
+static inline void put_cfg(struct out *o, const struct kp_cfg *c)
 {
+	if (c->json) { /* made by kp_cfg_json below: these very bytes */
+		put(o, c->json, c->json_len);
+		return;
+	}
 	PUTS(o, "{\"blocks\":[");
 	for (uint32_t b = 0; b < c->nblocks; b++) {
 		if (b)
@@ -398,14 +442,11 @@ static void seterr(char *err, size_t errlen, const char *what, int e)
 
 int kp_profile_write_file(void *stdio_file, struct kp_profile *p, char *err, size_t errlen)
 {
-	struct out *o = kp_malloc(sizeof *o);
+	struct out *o = out_new(stdio_file);
 	if (!o) {
 		seterr(err, errlen, "out of memory while writing the profile", 0);
 		return KP_ENOMEM;
 	}
-	o->f = stdio_file;
-	o->n = 0;
-	o->err = o->bad_utf8 = 0;
 	kp_profile_sort(p);
 	int nomem = 0;
 	putch(o, '{');
@@ -442,4 +483,26 @@ static int fill_profile(void *f, void *p, char *why, size_t whylen)
 int kp_profile_write_atomic(const char *path, struct kp_profile *p, char *err, size_t errlen)
 {
 	return kp_atomic_write(path, fill_profile, p, err, errlen);
+}
+
+/* c's bytes as put_cfg writes them, into c->json (kept until
+ * kp_cfg_free). */
+int kp_cfg_json(struct kp_cfg *c)
+{
+	if (c->json || !c->nblocks)
+		return 0;
+	struct out *o = out_new(NULL);
+	if (!o)
+		return KP_ENOMEM;
+	put_cfg(o, c);
+	flush(o);
+	int rc = o->err ? KP_ENOMEM : 0;
+	if (rc == 0) {
+		c->json = o->mem;
+		c->json_len = o->memlen;
+	} else {
+		free(o->mem);
+	}
+	free(o);
+	return rc;
 }

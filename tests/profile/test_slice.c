@@ -12,7 +12,10 @@
  * and, when they read the file, profiles that write the same bytes.  The
  * writer's own output must be read without a fallback, and enough mutated
  * files must be read cleanly by the sliced reader (the comparison then
- * means something).  Links the profile component alone.
+ * means something).  And the runtime's read of the file it accumulates
+ * into (kp_profile_read_hint) copies a function's cfg from its new profile
+ * only when name, file and checksum match and the bytes are the writer's
+ * (cfg_copies).  Links the profile component alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,6 +213,63 @@ static char *mutate(const char *base, size_t n, size_t *outn)
 	return s;
 }
 
+/* A profile of one function f (a.c) with checksum sum, num_paths np and
+ * the graph ENTRY -> 2 (lines 2..last) -> EXIT, the edge into 2 of val 2. */
+static void one_func(struct kp_profile *p, const char *sum, uint64_t np, unsigned last)
+{
+	static const unsigned line[3] = { 0, 0, 2 };
+	unsigned last_line[3] = { 0, 0, last };
+	static const struct kpath_rt_edge edges[2] = { { 0, 2, 2 }, { 2, 1, 0 } };
+	struct kp_dag dag = { 3, line, 2, edges, last_line };
+	kp_profile_init(p, 1);
+	struct kp_func *f = kp_profile_add_func(p, "f", "a.c", 2, sum, np);
+	CHECK(f && kp_cfg_set(f, &dag) == 0);
+}
+
+/* kp_profile_read_hint (the runtime accumulating its new profile into the
+ * file) takes a cfg from the hint instead of parsing it only when the
+ * function has the same name, file and checksum there and the file's bytes
+ * are exactly the writer's of the hint's cfg; its result is always
+ * kp_profile_read's. */
+static void cfg_copies(void)
+{
+	static const struct {
+		const char *what, *sum;
+		unsigned last;     /* the hint's last line of block 2 (the file's: 3) */
+		uint64_t file_np;  /* the file's num_paths (the edge's val is 2) */
+		int copied;
+	} tc[] = {
+		{ "same checksum, same graph", "0123456789abcdef", 3, 10, 1 },
+		{ "another checksum, same graph", "fedcba9876543210", 3, 10, 0 },
+		{ "same checksum, another graph", "0123456789abcdef", 4, 10, 0 },
+		{ "same graph, a val the file's num_paths refuses", "0123456789abcdef", 3, 2, 0 },
+	};
+	for (size_t i = 0; i < sizeof tc / sizeof *tc; i++) {
+		struct kp_profile file, hint, a, b;
+		char ea[512] = "", eb[512] = "";
+		one_func(&file, "0123456789abcdef", tc[i].file_np, 3);
+		one_func(&hint, tc[i].sum, 10, tc[i].last);
+		char *w = write_mem(&file);
+		CHECK(w != NULL);
+		spit(tmp, w ? w : "", w ? strlen(w) : 0);
+		unsigned long copies = kp_read_cfg_copies;
+		int ra = kp_profile_read_hint(tmp, &a, &hint, ea, sizeof ea);
+		int copied = kp_read_cfg_copies != copies;
+		int rb = kp_profile_read(tmp, &b, eb, sizeof eb);
+		CHECK(copied == tc[i].copied);
+		CHECK(ra == rb && strcmp(ea, eb) == 0);
+		CHECK(tc[i].file_np == 10 ? ra == 0 : ra == KP_ESCHEMA);
+		if (copied != tc[i].copied || ra != rb || strcmp(ea, eb))
+			fprintf(stderr, "cfg copies, %s: copied %d, %d \"%s\" against %d \"%s\"\n", tc[i].what, copied,
+				ra, ea, rb, eb);
+		char *wa = ra == 0 ? write_mem(&a) : NULL, *wb = rb == 0 ? write_mem(&b) : NULL;
+		CHECK(ra != 0 || (wa && wb && w && strcmp(wa, wb) == 0 && strcmp(wa, w) == 0));
+		free(wa), free(wb), free(w);
+		kp_profile_free(&a), kp_profile_free(&b), kp_profile_free(&file), kp_profile_free(&hint);
+		cases++;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	char path[] = "/tmp/kpath-test-slice.XXXXXX";
@@ -218,6 +278,7 @@ int main(int argc, char **argv)
 		return 2;
 	close(fd);
 	tmp = path;
+	cfg_copies();
 	unsigned rounds = argc > 1 && !strncmp(argv[1], "--rounds=", 9) ? (unsigned)atoi(argv[1] + 9) : 400;
 	for (int a = 1; a < argc; a++) {
 		if (!strncmp(argv[a], "--rounds=", 9))
