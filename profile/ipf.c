@@ -114,10 +114,14 @@ int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child
 {
 	if (index_reserve(t) != 0)
 		return KP_ENOMEM;
-	uint32_t c = kp_ipf_find(t, parent, id);
-	if (c != KP_NONE) {
-		*child = c;
-		return 0;
+	/* kp_ipf_find's probe, ending at the empty slot a new child takes */
+	uint32_t i = hash_key(parent, id) & (t->idx_cap - 1), c;
+	while ((c = t->idx[2 * i + 1]) != KP_NONE) {
+		if (t->idx[2 * i] == parent && t->nodes[c].id == id) {
+			*child = c;
+			return 0;
+		}
+		i = (i + 1) & (t->idx_cap - 1);
 	}
 	if (t->n == t->cap) {
 		if (t->cap >= (1u << 30))
@@ -132,7 +136,8 @@ int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child
 	t->nodes[c] = (struct kp_node){ .id = id, .count = 0, .first_child = KP_NONE,
 					.next_sibling = t->nodes[parent].first_child };
 	t->nodes[parent].first_child = c;
-	index_put(t->idx, t->idx_cap, parent, id, c);
+	t->idx[2 * i] = parent; /* index_put, without probing again */
+	t->idx[2 * i + 1] = c;
 	t->idx_used++;
 	*child = c;
 	return 0;
