@@ -12,6 +12,8 @@
  *                    order, compatibility, merging
  *   join.c           the functions two profiles have in common (merge-join)
  *   profile_json.c   reading JSON, with validation
+ *   profile_slice.c  reading a function's arrays straight from the bytes
+ *                    (the fast path of profile_json.c's reader)
  *   profile_write.c  writing JSON as a stream (compact, a function a line),
  *                    atomically
  *   profile_check.c  the invariants JSON types cannot state

@@ -3,7 +3,10 @@
  * jansson; kpath-profile/1 is read too (profile_mode.c holds what
  * differs).  Writers emit canonical order (kp_profile_sort), so equal
  * profiles are byte-identical.  The reader accepts unknown fields (later
- * versions may add some) and names the offending field on error.
+ * versions may add some) and names the offending field on error.  A file
+ * in the writers' form is read in one pass without a tree of its arrays
+ * (read_sliced, profile_slice.c); any other is read with one jansson tree,
+ * which alone says what is wrong.
  */
 #include <errno.h>
 #include <fcntl.h>
