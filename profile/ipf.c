@@ -47,6 +47,11 @@ static void drop_index(struct kp_ipf *t)
 	t->idx_cap = t->idx_used = 0;
 }
 
+void kp_ipf_drop_index(struct kp_ipf *t)
+{
+	drop_index(t);
+}
+
 void kp_ipf_clear(struct kp_ipf *t)
 {
 	if (!t->nodes)

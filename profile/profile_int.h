@@ -71,6 +71,9 @@ void *kp_grow(void *arr, size_t *cap, size_t need, size_t elem);
 /* An empty forest: only the dummy root (node 0).  0 or KP_ENOMEM. */
 int kp_ipf_init(struct kp_ipf *t);
 void kp_ipf_free(struct kp_ipf *t);
+/* Frees the lookup index (kp_ipf_child makes it again when needed): a
+ * forest nothing joins into any more need not keep it. */
+void kp_ipf_drop_index(struct kp_ipf *t);
 /* Drops every node but the dummy root (keeps the memory). */
 void kp_ipf_clear(struct kp_ipf *t);
 /* Child of parent labelled id, or KP_NONE. */
