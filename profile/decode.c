@@ -37,7 +37,28 @@ int kp_decode_path(const struct kp_dag *d, uint64_t id, uint32_t **lines, uint32
 	return kp_decode_spans(d, id, lines, NULL, nlines);
 }
 
-int kp_decode_spans(const struct kp_dag *d, uint64_t id, uint32_t **lines, uint32_t **last_lines, uint32_t *nlines)
+/* first[b] for every block b and first[num_blocks] = num_edges, when the
+ * edges are grouped by increasing src below num_blocks (what first_edge's
+ * binary search assumes; a malformed table keeps the search, so that
+ * every table decodes as before): one pass instead of a search per block
+ * of every path.  NULL when the table is malformed or out of memory. */
+static unsigned *first_edges(const struct kp_dag *d)
+{
+	for (unsigned e = 0; e < d->num_edges; e++)
+		if (d->edges[e].src >= d->num_blocks || (e && d->edges[e].src < d->edges[e - 1].src))
+			return NULL;
+	unsigned *first = kp_malloc((d->num_blocks + 1) * sizeof *first), e = 0;
+	for (unsigned b = 0; first && b <= d->num_blocks; b++) {
+		while (e < d->num_edges && d->edges[e].src < b)
+			e++;
+		first[b] = e;
+	}
+	return first;
+}
+
+/* kp_decode_spans, with first from first_edges or NULL. */
+static int decode(const struct kp_dag *d, const unsigned *first, uint64_t id, uint32_t **lines,
+		  uint32_t **last_lines, uint32_t *nlines)
 {
 	uint32_t *out = kp_malloc((d->num_blocks + 1) * sizeof *out);
 	uint32_t *last = NULL;
@@ -63,7 +84,7 @@ int kp_decode_spans(const struct kp_dag *d, uint64_t id, uint32_t **lines, uint3
 				last[n] = last_line(d, b);
 			out[n++] = d->block_line[b];
 		}
-		unsigned e = first_edge(d, b), pick = d->num_edges;
+		unsigned e = first ? first[b] : first_edge(d, b), pick = d->num_edges;
 		for (; e < d->num_edges && d->edges[e].src == b; e++)
 			if (d->edges[e].val <= rest)
 				pick = e; /* vals increase within a group */
@@ -90,6 +111,11 @@ bad:
 	return KP_ESCHEMA;
 }
 
+int kp_decode_spans(const struct kp_dag *d, uint64_t id, uint32_t **lines, uint32_t **last_lines, uint32_t *nlines)
+{
+	return decode(d, NULL, id, lines, last_lines, nlines);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -102,6 +128,50 @@ static int cmp_path(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* Whether id is one of ids[0..n) (sorted). */
+static int among(const uint64_t *ids, uint32_t n, uint64_t id)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else if (ids[mid] > id)
+			hi = mid;
+		else
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether every label below v is among ids[0..n).  Depth <= k <= KP_KMAX. */
+static int below_among(const struct kp_ipf *t, uint32_t v, const uint64_t *ids, uint32_t n)
+{
+	for (uint32_t c = t->nodes[v].first_child; c != KP_NONE; c = t->nodes[c].next_sibling)
+		if (!among(ids, n, t->nodes[c].id) || !below_among(t, c, ids, n))
+			return 0;
+	return 1;
+}
+
+/* The distinct labels of t into ids (room for t->n - 1), sorted, when its
+ * roots hold them all: a k-IPF counts each path of a sequence as a 1-gram
+ * too, so every label is normally a root, and a compacted forest has its
+ * roots in order.  Their number, or 0 when that does not hold (then every
+ * label must be sorted). */
+static uint32_t roots_hold_all(const struct kp_ipf *t, uint64_t *ids)
+{
+	uint32_t r = 0;
+	for (uint32_t c = t->nodes[0].first_child; c != KP_NONE; c = t->nodes[c].next_sibling) {
+		if (r && ids[r - 1] >= t->nodes[c].id)
+			return 0;
+		ids[r++] = t->nodes[c].id;
+	}
+	for (uint32_t c = t->nodes[0].first_child; c != KP_NONE; c = t->nodes[c].next_sibling)
+		if (!below_among(t, c, ids, r))
+			return 0;
+	return r;
+}
+
 /* Collects the distinct ids of the forest, decodes those f lacks (an
  * undecodable id keeps an empty line list), and keeps f->paths sorted. */
 int kp_func_decode_all(struct kp_func *f, const struct kp_dag *d)
@@ -112,9 +182,14 @@ int kp_func_decode_all(struct kp_func *f, const struct kp_dag *d)
 	uint64_t *ids = kp_malloc(n * sizeof *ids);
 	if (!ids)
 		return KP_ENOMEM;
-	for (uint32_t v = 1; v < f->ipf.n; v++)
-		ids[v - 1] = f->ipf.nodes[v].id;
-	qsort(ids, n, sizeof *ids, cmp_u64);
+	uint32_t r = roots_hold_all(&f->ipf, ids);
+	if (r) {
+		n = r;
+	} else {
+		for (uint32_t v = 1; v < f->ipf.n; v++)
+			ids[v - 1] = f->ipf.nodes[v].id;
+		qsort(ids, n, sizeof *ids, cmp_u64);
+	}
 	for (uint32_t i = 0; i < n; i++)
 		if ((m == 0 || ids[m - 1] != ids[i]) && !kp_func_path(f, ids[i]))
 			ids[m++] = ids[i];
@@ -124,15 +199,20 @@ int kp_func_decode_all(struct kp_func *f, const struct kp_dag *d)
 		rc = KP_ENOMEM;
 	else
 		f->paths = a;
+	unsigned *first = m > 1 ? first_edges(d) : NULL;
+	uint32_t old = f->npaths;
 	for (uint32_t i = 0; i < m && rc == 0; i++) {
 		struct kp_path q = { .id = ids[i] };
-		if (kp_decode_spans(d, ids[i], &q.lines, &q.last_lines, &q.nlines) == KP_ENOMEM)
+		if (decode(d, first, ids[i], &q.lines, &q.last_lines, &q.nlines) == KP_ENOMEM)
 			rc = KP_ENOMEM;
 		else
 			f->paths[f->npaths++] = q;
 	}
-	if (f->npaths > 1)
+	/* the new paths are in id order: sorting is needed only when f had
+	 * paths whose ids interleave with them */
+	if (old && f->npaths > old && f->paths[old - 1].id > f->paths[old].id)
 		qsort(f->paths, f->npaths, sizeof *f->paths, cmp_path);
+	free(first);
 	free(ids);
 	return rc;
 }

@@ -47,6 +47,11 @@ static void drop_index(struct kp_ipf *t)
 	t->idx_cap = t->idx_used = 0;
 }
 
+void kp_ipf_drop_index(struct kp_ipf *t)
+{
+	drop_index(t);
+}
+
 void kp_ipf_clear(struct kp_ipf *t)
 {
 	if (!t->nodes)
@@ -114,10 +119,14 @@ int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child
 {
 	if (index_reserve(t) != 0)
 		return KP_ENOMEM;
-	uint32_t c = kp_ipf_find(t, parent, id);
-	if (c != KP_NONE) {
-		*child = c;
-		return 0;
+	/* kp_ipf_find's probe, ending at the empty slot a new child takes */
+	uint32_t i = hash_key(parent, id) & (t->idx_cap - 1), c;
+	while ((c = t->idx[2 * i + 1]) != KP_NONE) {
+		if (t->idx[2 * i] == parent && t->nodes[c].id == id) {
+			*child = c;
+			return 0;
+		}
+		i = (i + 1) & (t->idx_cap - 1);
 	}
 	if (t->n == t->cap) {
 		if (t->cap >= (1u << 30))
@@ -132,7 +141,8 @@ int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child
 	t->nodes[c] = (struct kp_node){ .id = id, .count = 0, .first_child = KP_NONE,
 					.next_sibling = t->nodes[parent].first_child };
 	t->nodes[parent].first_child = c;
-	index_put(t->idx, t->idx_cap, parent, id, c);
+	t->idx[2 * i] = parent; /* index_put, without probing again */
+	t->idx[2 * i + 1] = c;
 	t->idx_used++;
 	*child = c;
 	return 0;
@@ -190,7 +200,7 @@ static int copy_sorted(struct kp_ipf *dst, uint32_t w, const struct kp_ipf *src,
 		nc++;
 	if (nc == 0 || d == 0)
 		return 0;
-	struct kp_node *kids = kp_malloc(nc * sizeof *kids);
+	struct kp_node few[16], *kids = nc <= 16 ? few : kp_malloc(nc * sizeof *kids);
 	if (!kids)
 		return KP_ENOMEM;
 	nc = 0;
@@ -201,7 +211,10 @@ static int copy_sorted(struct kp_ipf *dst, uint32_t w, const struct kp_ipf *src,
 		kids[nc].next_sibling = c; /* remember the source index */
 		nc++;
 	}
-	if (nc > 1)
+	uint32_t sorted = 1;
+	while (sorted < nc && kids[sorted - 1].id < kids[sorted].id)
+		sorted++;
+	if (sorted < nc)
 		qsort(kids, nc, sizeof *kids, cmp_id);
 	int rc = 0;
 	uint32_t prev = KP_NONE;
@@ -225,8 +238,28 @@ static int copy_sorted(struct kp_ipf *dst, uint32_t w, const struct kp_ipf *src,
 		prev = x;
 		rc = copy_sorted(dst, x, src, kids[i].next_sibling, d - 1);
 	}
-	free(kids);
+	if (kids != few)
+		free(kids);
 	return rc;
+}
+
+/* Whether the children of v (depth d remaining), numbered from *next on,
+ * are what copy_sorted would make of them: in preorder, ids strictly
+ * increasing among siblings, no subtree without a count, none below depth
+ * k.  Recursion depth is bounded by k <= KP_KMAX. */
+static int compact_below(const struct kp_ipf *t, uint32_t v, unsigned d, uint32_t *next)
+{
+	uint32_t prev = KP_NONE;
+	for (uint32_t c = t->nodes[v].first_child; c != KP_NONE; c = t->nodes[c].next_sibling) {
+		if (d == 0 || c != *next || c >= t->n || (prev != KP_NONE && t->nodes[prev].id >= t->nodes[c].id) ||
+		    subtree_sum(t, c, d) == 0)
+			return 0;
+		++*next;
+		if (!compact_below(t, c, d - 1, next))
+			return 0;
+		prev = c;
+	}
+	return 1;
 }
 
 int kp_ipf_compact(struct kp_ipf *t, unsigned k)
@@ -234,6 +267,10 @@ int kp_ipf_compact(struct kp_ipf *t, unsigned k)
 	struct kp_ipf out;
 	if (!t->nodes)
 		return kp_ipf_init(t);
+	uint32_t next = 1;
+	if (compact_below(t, 0, k, &next) && next == t->n)
+		return 0; /* already what the copy below would make (the writer
+			     compacts what the snapshot compacted) */
 	if (kp_ipf_init(&out) != 0)
 		return KP_ENOMEM;
 	out.nodes[0].id = t->nodes[0].id;
@@ -245,6 +282,20 @@ int kp_ipf_compact(struct kp_ipf *t, unsigned k)
 	kp_ipf_free(t);
 	*t = out;
 	return 0;
+}
+
+int kp_ipf_add_compact(struct kp_ipf *dst, const struct kp_ipf *src, unsigned k)
+{
+	if (dst->n != 1 || !src->nodes) {
+		int rc = kp_ipf_add(dst, src, k);
+		return rc ? rc : kp_ipf_compact(dst, k);
+	}
+	/* into an empty forest, kp_ipf_add copies src to depth k (its siblings
+	 * are unique: no counts to sum), which kp_ipf_compact then sorts and
+	 * prunes: copy_sorted does both in one copy, without the index */
+	int rc = copy_sorted(dst, 0, src, 0, k);
+	drop_index(dst);
+	return rc;
 }
 
 static unsigned depth_of(const struct kp_ipf *t, uint32_t v)

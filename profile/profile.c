@@ -111,12 +111,18 @@ static int cmp_path(const void *a, const void *b)
 
 void kp_profile_sort(struct kp_profile *p)
 {
-	if (p->nfuncs > 1)
+	size_t in_order = 1; /* a profile read back is in order already */
+	while (in_order < p->nfuncs && cmp_func(&p->funcs[in_order - 1], &p->funcs[in_order]) < 0)
+		in_order++;
+	if (in_order < p->nfuncs)
 		qsort(p->funcs, p->nfuncs, sizeof *p->funcs, cmp_func);
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		struct kp_func *f = &p->funcs[i];
 		kp_ipf_compact(&f->ipf, p->k); /* on ENOMEM the old order stays */
-		if (f->npaths > 1)
+		uint32_t j = 1; /* paths are kept sorted: checked, not sorted again */
+		while (j < f->npaths && f->paths[j - 1].id < f->paths[j].id)
+			j++;
+		if (j < f->npaths)
 			qsort(f->paths, f->npaths, sizeof *f->paths, cmp_path);
 	}
 }

@@ -120,6 +120,11 @@ struct kp_cfg {
 	uint32_t nblocks, nedges;
 	uint32_t *line, *last_line; /* nblocks each; 0, 0 for a block without a line */
 	struct kp_cfg_edge *edges;  /* grouped by increasing src, increasing val in a group */
+	/* NULL, or the bytes the writer writes for this graph (json_len of
+	 * them, not NUL-terminated): made once to compare with a file's
+	 * (kp_profile_read_hint), then written as they are. */
+	char *json;
+	size_t json_len;
 };
 
 struct kp_func {

@@ -22,6 +22,7 @@
 
 void kp_cfg_free(struct kp_cfg *c)
 {
+	free(c->json);
 	free(c->line);
 	free(c->last_line);
 	free(c->edges);
@@ -71,6 +72,10 @@ int kp_cfg_copy(struct kp_func *dst, const struct kp_func *src)
 	memcpy(dst->cfg.line, s->line, s->nblocks * sizeof *s->line);
 	memcpy(dst->cfg.last_line, s->last_line, s->nblocks * sizeof *s->last_line);
 	memcpy(dst->cfg.edges, s->edges, s->nedges * sizeof *s->edges);
+	if (s->json && (dst->cfg.json = malloc(s->json_len ? s->json_len : 1)) != NULL) {
+		memcpy(dst->cfg.json, s->json, s->json_len); /* the same graph: the same bytes */
+		dst->cfg.json_len = s->json_len;
+	}
 	return 0;
 }
 

@@ -12,6 +12,8 @@
  *                    order, compatibility, merging
  *   join.c           the functions two profiles have in common (merge-join)
  *   profile_json.c   reading JSON, with validation
+ *   profile_slice.c  reading a function's arrays straight from the bytes
+ *                    (the fast path of profile_json.c's reader)
  *   profile_write.c  writing JSON as a stream (compact, a function a line),
  *                    atomically
  *   profile_check.c  the invariants JSON types cannot state
@@ -69,6 +71,9 @@ void *kp_grow(void *arr, size_t *cap, size_t need, size_t elem);
 /* An empty forest: only the dummy root (node 0).  0 or KP_ENOMEM. */
 int kp_ipf_init(struct kp_ipf *t);
 void kp_ipf_free(struct kp_ipf *t);
+/* Frees the lookup index (kp_ipf_child makes it again when needed): a
+ * forest nothing joins into any more need not keep it. */
+void kp_ipf_drop_index(struct kp_ipf *t);
 /* Drops every node but the dummy root (keeps the memory). */
 void kp_ipf_clear(struct kp_ipf *t);
 /* Child of parent labelled id, or KP_NONE. */
@@ -87,6 +92,9 @@ int kp_ipf_add(struct kp_ipf *dst, const struct kp_ipf *src, unsigned k);
  * deeper than k and without the subtrees whose counts are all zero (which
  * the delta of a kpath_dump can leave).  0 or KP_ENOMEM (t unchanged). */
 int kp_ipf_compact(struct kp_ipf *t, unsigned k);
+/* kp_ipf_add then kp_ipf_compact, in one copy when dst is empty.  0 or
+ * KP_ENOMEM (dst then holds part of src: free it). */
+int kp_ipf_add_compact(struct kp_ipf *dst, const struct kp_ipf *src, unsigned k);
 /* Depth of the forest (0 if empty). */
 unsigned kp_ipf_depth(const struct kp_ipf *t);
 
@@ -145,9 +153,68 @@ const char *kp_kiter_read(const json_t *o, void **out, char *field, size_t field
 const char *kp_program_read(const json_t *prog, struct kp_profile *p, char *field, size_t fieldlen);
 #endif
 
+/* ---- sliced reading (profile_slice.c) ----------------------------------
+ * The function-at-a-time reader (profile_json.c, read_sliced) reads the
+ * hot arrays straight from the file's bytes.  A slice reader returns 0,
+ * KP_ENOMEM, or KP_SLICE_UNCLEAN: not the writer's form, or a broken rule;
+ * the caller then reads the whole file with jansson, which names the
+ * error.  It accepts a subset of what the tree reader accepts and builds
+ * the same data from it. */
+#define KP_SLICE_UNCLEAN 1
+/* Past JSON whitespace at s (e at most). */
+const char *kp_skip_ws(const char *s, const char *e);
+/* Just past the JSON value at s, found by its delimiters only (strings,
+ * brackets; a scalar up to the next delimiter): NULL when it does not end
+ * before e.  Not a validation: the value is parsed after. */
+const char *kp_value_end(const char *s, const char *e);
+/* An ID or count: a JSON integer up to INT64_MAX, or a string of decimal
+ * digits as profile_json.c's get_u64 takes it: 0, or -1. */
+int kp_slice_u64(const char **s, const char *e, uint64_t *out);
+/* An object key without escapes, shorter than cap, and its ':' (*s is then
+ * at the value): 0, or -1 (*s unchanged). */
+int kp_slice_key(const char **s, const char *e, char *key, size_t cap);
+/* open, then 0 at close (empty; *s past it), 1 at a first element (*s at
+ * it), -1 without open. */
+int kp_slice_open(const char **s, const char *e, char open, char close);
+/* After an element: 1 at a ',' (*s then at the next element), 0 at close
+ * (*s past it), -1 otherwise (a trailing comma too). */
+int kp_slice_next(const char **s, const char *e, char close);
+/* The readers of a function's arrays, each from the value at *s (advanced
+ * past it): "paths" into f->paths (sorted by id, unique, every rule of
+ * read_paths held), "cfg" into f->cfg (kp_rule_cfg held), "kipf" into t
+ * (read_forest's rules: depth <= k, unique siblings, kp_rule_node). */
+int kp_slice_paths(const char **s, const char *e, struct kp_func *f);
+int kp_cfg_from_slice(const char **s, const char *e, struct kp_func *f);
+int kp_slice_forest(const char **s, const char *e, struct kp_ipf *t, unsigned k, uint64_t num_paths, int forked);
+#ifdef JANSSON_H
+/* The key at s (just past its closing quote in *ke) as a jansson string,
+ * NULL if it is not a valid one; plain ASCII keys, those writers write,
+ * are taken without the parser. */
+json_t *kp_slice_json_key(const char *s, const char *e, const char **ke);
+/* The JSON value [s, e) (its bytes, from kp_value_end), NULL if invalid:
+ * a string without escapes or control characters (json_stringn checks
+ * UTF-8, as the parser does), a plain integer and the literals directly,
+ * the rest by the parser. */
+json_t *kp_slice_json_value(const char *s, const char *e);
+#endif
+
+/* kp_profile_read, for the runtime accumulating hint (its new profile)
+ * into the file: the cfg of a function that hint holds with the same name,
+ * file and checksum is copied from hint, not parsed, when the file's bytes
+ * are the ones the writer makes of it (their count: kp_read_cfg_copies).
+ * The same result as kp_profile_read; hint keeps the bytes of those cfgs
+ * (struct kp_cfg, json). */
+int kp_profile_read_hint(const char *path, struct kp_profile *p, struct kp_profile *hint, char *err, size_t errlen);
+extern unsigned long kp_read_cfg_copies;
+/* c->json from c (profile_write.c): 0 or KP_ENOMEM. */
+int kp_cfg_json(struct kp_cfg *c);
+
 /* profile_json.c: how many reads were not clean a function at a time and
  * went the whole-file way (tests check that clean files never do). */
 extern unsigned long kp_read_fallbacks;
+/* Tests: non-zero reads every file the whole-file way only, the oracle
+ * the sliced read is compared with (tests/profile/test_slice.c). */
+extern int kp_read_whole_file;
 
 /* ---- atomic writes (tmp_name.c) ---------------------------------------- */
 

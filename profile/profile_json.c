@@ -3,7 +3,10 @@
  * jansson; kpath-profile/1 is read too (profile_mode.c holds what
  * differs).  Writers emit canonical order (kp_profile_sort), so equal
  * profiles are byte-identical.  The reader accepts unknown fields (later
- * versions may add some) and names the offending field on error.
+ * versions may add some) and names the offending field on error.  A file
+ * in the writers' form is read in one pass without a tree of its arrays
+ * (read_sliced, profile_slice.c); any other is read with one jansson tree,
+ * which alone says what is wrong.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,7 +44,10 @@ struct rd {
 	int forked;      /* the profile says "forked": true (struct kp_profile) */
 	unsigned version; /* the schema: 1 (kpath-profile/1) or 2 */
 	int sliced;       /* read_sliced: read_profile stops before "functions" */
-	const char *kipf_s, *kipf_e; /* read_sliced: the "kipf" elements' bytes */
+	/* kp_profile_read_hint: the functions of the hint with a cfg, sorted
+	 * by name, file, checksum (cmp_func_ptr) */
+	struct kp_func **hint;
+	size_t nhint;
 };
 
 static int bad(struct rd *r, const char *field, const char *what)
@@ -266,8 +272,6 @@ static int read_cfg(struct rd *r, json_t *o, struct kp_func *f)
 }
 
 static int read_counts(struct rd *r, json_t *o, json_t *src, struct kp_profile *p, struct kp_func *f);
-static int slice_forest(struct rd *r, const char *s, const char *e, struct kp_ipf *t, uint32_t parent,
-			unsigned depth, unsigned k, uint64_t num_paths);
 
 /* A rule broken in a mode's field, named as the file names it (the mode
  * readers say "out of memory" when jansson fails). */
@@ -310,7 +314,10 @@ static int read_mode(struct rd *r, json_t *o, struct kp_func *f, json_t **src)
 	return why ? bad_mode(r, field, why) : 0;
 }
 
-static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
+/* The members of function object o up to its mode's payload: checked,
+ * and added to p as *fp; *src (a new reference, NULL in the default mode)
+ * holds the mode's fields flat. */
+static int read_head(struct rd *r, json_t *o, struct kp_profile *p, struct kp_func **fp, json_t **src)
 {
 	const char *name, *file, *checksum;
 	uint64_t line, num_paths, invalid, emitted;
@@ -338,8 +345,16 @@ static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
 	f->emitted = emitted;
 	if (sh)
 		memcpy(f->source_hash, json_string_value(sh), sizeof f->source_hash);
+	*fp = f;
+	return read_mode(r, o, f, src);
+}
+
+static int read_func(struct rd *r, json_t *o, struct kp_profile *p)
+{
+	struct kp_func *f = NULL;
 	json_t *src = NULL; /* the mode's fields, flat (profile_mode.c) */
-	if ((rc = read_mode(r, o, f, &src)) == 0)
+	int rc = read_head(r, o, p, &f, &src);
+	if (rc == 0)
 		rc = read_counts(r, o, src, p, f);
 	json_decref(src);
 	return rc;
@@ -353,14 +368,11 @@ static int read_counts(struct rd *r, json_t *o, json_t *src, struct kp_profile *
 	if ((rc = read_paths(r, json_object_get(o, "paths"), f)))
 		return rc;
 	json_t *kipf = json_object_get(o, "kipf");
-	if (!kipf && !r->sliced)
+	if (!kipf)
 		return bad(r, "kipf", "missing");
 	size_t len = strlen(r->where);
 	snprintf(r->where + len, sizeof r->where - len, ".kipf");
-	if (r->sliced) /* read_sliced: the forest's bytes, not a tree */
-		rc = slice_forest(r, r->kipf_s, r->kipf_e, &f->ipf, 0, 1, p->k, f->num_paths);
-	else
-		rc = read_forest(r, kipf, &f->ipf, 0, 1, p->k, f->num_paths);
+	rc = read_forest(r, kipf, &f->ipf, 0, 1, p->k, f->num_paths);
 	r->where[len] = 0;
 	if (rc == 0 && f->ppp) {
 		char field[64];
@@ -464,258 +476,296 @@ static int read_profile(struct rd *r, json_t *root, struct kp_profile *p)
 /* ---- reading a function at a time -------------------------------------
  * A whole-file jansson tree costs about ten times the file (issue 14: the
  * runtime reads the old profile at every exit to accumulate into it).  So
- * the file is first read as a buffer and split: the top-level object's
- * members are found by their delimiters (strings, brackets), each parsed
- * on its own, and the elements of "functions" are parsed and read into the
- * profile one at a time, each tree freed before the next: the memory is
- * the file's bytes, the profile, and one function's tree.  Anything but a
- * clean read (bad JSON, a broken rule, a duplicate key, even a forced
- * read's first violation) is read again the whole-file way, which alone
- * says what is wrong: the messages, and which error comes first, stay
- * those of one json_loadf. */
+ * the file is read as a buffer and parsed in one pass: the members of the
+ * top-level object and of each function go into small jansson objects,
+ * read by read_profile and read_head, except a function's "paths",
+ * "kipf" and "cfg", nearly all of the bytes, which profile_slice.c reads
+ * straight into the profile; each function's object is freed before the
+ * next.  The memory is the file's bytes, the profile, and one function's
+ * scalars.  The pass takes the order writers write ("functions" last at
+ * the top, a function's arrays after its other members); anything but a
+ * clean read in that order (another order, bad JSON, a broken rule, a
+ * duplicate key, even a forced read's first violation) is read again the
+ * whole-file way, which alone says what is wrong: the messages, and which
+ * error comes first, stay those of one json_loadf. */
 
-static const char *skip_ws(const char *s, const char *e)
+/* The key at s and its ':' as a jansson string (*s then at the value);
+ * NULL if there is none. */
+static json_t *slice_key(const char **s, const char *e)
 {
-	while (s < e && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
-		s++;
-	return s;
-}
-
-/* Just past the JSON value at s: a string, an object or an array by its
- * delimiters (not validated: jansson parses the slice), else a scalar up
- * to the next delimiter.  NULL when it does not end before e. */
-static const char *value_end(const char *s, const char *e)
-{
-	int depth = 0;
-	for (; s < e; s++) {
-		if (*s == '"') {
-			for (s++; s < e && *s != '"'; s++)
-				if (*s == '\\')
-					s++;
-			if (s >= e)
-				return NULL;
-			if (!depth)
-				return s + 1;
-		} else if (*s == '{' || *s == '[') {
-			depth++;
-		} else if (*s == '}' || *s == ']') {
-			if (--depth < 0)
-				return NULL;
-			if (!depth)
-				return s + 1;
-		} else if (!depth && (*s == ',' || *s == ':' || *s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')) {
-			return s;
-		}
-	}
-	return depth ? NULL : s;
-}
-
-static json_t *load_slice(const char *s, const char *e)
-{
-	return json_loadb(s, (size_t)(e - s), JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
-}
-
-/* The members of the object at s but the one named special into *obj,
- * and [*ss, *se) the elements of special's array (between its brackets;
- * NULL when absent).  Just past the object, or NULL: not the expected
- * shape (the whole-file read says why). */
-static const char *split_object(const char *s, const char *e, const char *special, json_t **obj, const char **ss,
-				const char **se)
-{
-	*obj = json_object();
-	*ss = *se = NULL;
-	s = skip_ws(s, e);
-	if (!*obj || s == e || *s++ != '{')
-		return NULL;
-	for (int first = 1;; first = 0) {
-		s = skip_ws(s, e);
-		if (s < e && *s == '}' && first)
-			break;
-		const char *ke = s < e && *s == '"' ? value_end(s, e) : NULL, *v, *ve;
-		json_t *key = ke ? load_slice(s, ke) : NULL;
-		v = ke ? skip_ws(ke, e) : NULL;
-		if (!json_is_string(key) || v == e || *v != ':' || json_object_get(*obj, json_string_value(key)) ||
-		    (!strcmp(json_string_value(key), special) && *ss)) {
-			json_decref(key);
-			return NULL;
-		}
-		v = skip_ws(v + 1, e);
-		ve = v < e ? value_end(v, e) : NULL;
-		int rc = !ve;
-		if (!rc && !strcmp(json_string_value(key), special)) {
-			rc = *v != '[' || ve[-1] != ']';
-			*ss = v + 1;
-			*se = ve - 1;
-		} else if (!rc) {
-			json_t *x = load_slice(v, ve);
-			rc = !x || json_object_set_new(*obj, json_string_value(key), x);
-		}
+	const char *ke;
+	json_t *key = kp_slice_json_key(*s, e, &ke);
+	const char *v = key ? kp_skip_ws(ke, e) : NULL;
+	if (!key || v == e || *v != ':') {
 		json_decref(key);
-		if (rc)
-			return NULL;
-		s = skip_ws(ve, e);
-		if (s < e && *s == ',') {
-			s++;
-			continue;
-		}
-		if (s < e && *s == '}')
-			break;
 		return NULL;
 	}
-	return s + 1;
+	*s = kp_skip_ws(v + 1, e);
+	return key;
 }
 
-static int split_top(const char *s, const char *e, json_t **root, const char **fs, const char **fe)
+/* The value at *s (advanced past it) as member name of o, which must not
+ * have it yet: 0, or 1. */
+static int slice_member(const char **s, const char *e, json_t *o, const char *name)
 {
-	s = split_object(s, e, "functions", root, fs, fe);
-	return s && skip_ws(s, e) == e && *fs ? 0 : -1;
+	const char *ve = kp_value_end(*s, e);
+	json_t *x = ve && !json_object_get(o, name) ? kp_slice_json_value(*s, ve) : NULL;
+	*s = ve;
+	return !x || json_object_set_new(o, name, x) ? 1 : 0;
 }
 
-/* A JSON integer in 0..INT64_MAX at *s (advanced past it), or a string of
- * decimal digits as get_u64 takes it; -1 for anything else. */
-static int slice_u64(const char **s, const char *e, uint64_t *out)
+/* The members of a function before its arrays, as long as each has the
+ * writer's form (a key read_head knows, not repeated; a string of
+ * printable ASCII without escapes, or an integer as get_u64 takes it):
+ * their values' bytes, read without a jansson object.  The strings come
+ * first in keys[]. */
+static const char *const head_keys[] = { "name", "file", "checksum", "source_hash", "mode",
+					 "line", "num_paths", "invalid_paths", "emitted" };
+enum { NHEAD = sizeof head_keys / sizeof *head_keys, NHEAD_STR = 5 };
+struct head {
+	unsigned have; /* bit i: head_keys[i] was read */
+	const char *v[NHEAD], *ve[NHEAD]; /* its value's bytes; a string's between the quotes */
+	uint64_t num[NHEAD];
+};
+
+/* The index of key in head_keys, or NHEAD, NHEAD + 1, NHEAD + 2 for
+ * "paths", "kipf", "cfg", or NHEAD + 3 for another key: one comparison. */
+static unsigned func_key(const char *key)
+{
+	static const char *const arrays[] = { "paths", "kipf", "cfg" };
+	unsigned i;
+	switch (key[0]) {
+	case 'n': i = key[1] == 'a' ? 0 : 6; break;
+	case 'f': i = 1; break;
+	case 'c': i = key[1] == 'h' ? 2 : NHEAD + 2; break;
+	case 's': i = 3; break;
+	case 'm': i = 4; break;
+	case 'l': i = 5; break;
+	case 'i': i = 7; break;
+	case 'e': i = 8; break;
+	case 'p': i = NHEAD; break;
+	case 'k': i = NHEAD + 1; break;
+	default: return NHEAD + 3;
+	}
+	return !strcmp(key, i < NHEAD ? head_keys[i] : arrays[i - NHEAD]) ? i : NHEAD + 3;
+}
+
+unsigned long kp_read_cfg_copies;
+
+/* The function of the hint with f's name, file and checksum, or NULL. */
+static struct kp_func *hint_of(const struct rd *r, const struct kp_func *f)
+{
+	size_t lo = 0, hi = r->nhint;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct kp_func *g = r->hint[mid];
+		int c = strcmp(g->name, f->name);
+		c = c ? c : strcmp(g->file, f->file);
+		c = c ? c : strcmp(g->checksum, f->checksum);
+		if (c < 0)
+			lo = mid + 1;
+		else if (c > 0)
+			hi = mid;
+		else
+			return r->hint[mid];
+	}
+	return NULL;
+}
+
+/* f's "cfg" at *s taken from the hint's function g with the same name,
+ * file and checksum (equal checksums mean equal graphs, docs/profile-
+ * schema.md): when the file's bytes are exactly those the writer makes of
+ * g's cfg, they parse to g's cfg, so it is copied (its arrays and those
+ * bytes, which the writer then writes as they are) instead of parsed, and
+ * checked with f's num_paths as a parsed one would be.  0 (copied; *s past
+ * the value), KP_ENOMEM, or -1: read the bytes. */
+static int cfg_from_hint(struct rd *r, const char **s, const char *e, struct kp_func *f)
+{
+	struct kp_func *g = r->nhint ? hint_of(r, f) : NULL;
+	char field;
+	uint32_t at;
+	if (!g || kp_cfg_json(&g->cfg) != 0 || (size_t)(e - *s) < g->cfg.json_len ||
+	    memcmp(*s, g->cfg.json, g->cfg.json_len) || kp_rule_cfg(&g->cfg, f->num_paths, &field, &at))
+		return -1;
+	if (kp_cfg_copy(f, g) != 0)
+		return KP_ENOMEM;
+	*s += g->cfg.json_len;
+	free(g->cfg.json); /* f has them now; g is merged into f */
+	g->cfg.json = NULL;
+	kp_read_cfg_copies++;
+	return 0;
+}
+
+/* The value at *s of head_keys[i] into h (*s advanced past it): 0, or -1
+ * when it is not in the writer's form (*s unchanged). */
+static int head_value(struct head *h, unsigned i, const char **s, const char *e)
 {
 	const char *p = *s;
-	uint64_t v = 0;
-	if (p < e && *p == '"') {
-		char d[24], *end;
-		const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));
-		if (!q || q - p - 1 >= (ptrdiff_t)sizeof d || p[1] < '0' || p[1] > '9')
+	if (i < NHEAD_STR) {
+		const char *q = p < e && *p == '"' ? p + 1 : e;
+		while (q < e && *q >= 0x20 && *q < 0x7f && *q != '"' && *q != '\\')
+			q++;
+		if (q == e || *q != '"')
 			return -1;
-		memcpy(d, p + 1, (size_t)(q - p - 1));
-		d[q - p - 1] = 0;
-		errno = 0;
-		unsigned long long x = strtoull(d, &end, 10);
-		if (*end || errno)
-			return -1;
-		*out = x;
+		h->v[i] = p + 1, h->ve[i] = q;
 		*s = q + 1;
-		return 0;
-	}
-	if (p == e || *p < '0' || *p > '9' || (*p == '0' && p + 1 < e && p[1] >= '0' && p[1] <= '9'))
-		return -1;
-	for (; p < e && *p >= '0' && *p <= '9'; p++) {
-		if (v > ((uint64_t)INT64_MAX - (uint64_t)(*p - '0')) / 10)
+	} else {
+		if (kp_slice_u64(&p, e, &h->num[i]))
 			return -1;
-		v = v * 10 + (uint64_t)(*p - '0');
+		h->v[i] = *s, h->ve[i] = p;
+		*s = p;
 	}
-	if (p < e && (*p == '.' || *p == 'e' || *p == 'E'))
-		return -1;
-	*s = p;
-	*out = v;
+	h->have |= 1u << i;
 	return 0;
 }
 
-/* A node (id, count) of slice_forest under parent, into *v: 0, KP_ENOMEM,
- * or 1 when it repeats a sibling or breaks a rule (kp_rule_node). */
-static int slice_node(struct rd *r, struct kp_ipf *t, uint32_t parent, uint64_t id, uint64_t count,
-		      uint64_t num_paths, uint32_t *v)
+/* The members h holds, into o (a function leaves the writer's form). */
+static int head_to_json(const struct head *h, json_t *o)
 {
-	if (kp_ipf_find(t, parent, id) != KP_NONE ||
-	    kp_rule_node(id, count, t->nodes[parent].count, parent == 0, num_paths, r->forked))
-		return 1;
-	if (kp_ipf_child(t, parent, id, v) != 0)
+	for (unsigned i = 0; i < NHEAD; i++) {
+		if (!(h->have & (1u << i)))
+			continue;
+		json_t *x = i < NHEAD_STR ? json_stringn(h->v[i], (size_t)(h->ve[i] - h->v[i]))
+		                          : kp_slice_json_value(h->v[i], h->ve[i]);
+		if (!x || json_object_set_new(o, head_keys[i], x))
+			return 1;
+	}
+	return 0;
+}
+
+/* read_head on h: the same rules, for a function of the default mode. */
+static int read_head_plain(struct rd *r, const struct head *h, struct kp_profile *p, struct kp_func **fp)
+{
+	enum { NAME, FILE_, CHECKSUM, SOURCE_HASH, MODE, LINE, NUM_PATHS, INVALID, EMITTED };
+	unsigned need = 1u << NAME | 1u << FILE_ | 1u << CHECKSUM | 1u << LINE | 1u << NUM_PATHS | 1u << INVALID;
+	if (r->version == 2)
+		need |= 1u << MODE;
+	size_t len[NHEAD_STR] = { 0 };
+	for (unsigned i = 0; i < NHEAD_STR; i++)
+		len[i] = (size_t)(h->ve[i] - h->v[i]);
+	if ((h->have & need) != need || !len[NAME] || len[CHECKSUM] != 16 || h->num[LINE] > UINT32_MAX ||
+	    ((h->have & 1u << SOURCE_HASH) && len[SOURCE_HASH] != 16) ||
+	    (r->version == 2 && (len[MODE] != 4 || memcmp(h->v[MODE], "kipf", 4))))
+		return 1; /* read_head says what is wrong */
+	char *str = malloc(len[NAME] + len[FILE_] + 2 * 17 + 2), *name = str, *file, *checksum, *sh;
+	if (!str)
 		return KP_ENOMEM;
-	t->nodes[*v].count = count;
-	return 0;
+	file = name + len[NAME] + 1;
+	checksum = file + len[FILE_] + 1;
+	sh = checksum + 17;
+	memcpy(name, h->v[NAME], len[NAME]), name[len[NAME]] = 0;
+	memcpy(file, h->v[FILE_], len[FILE_]), file[len[FILE_]] = 0;
+	memcpy(checksum, h->v[CHECKSUM], 16), checksum[16] = 0;
+	memcpy(sh, (h->have & 1u << SOURCE_HASH) ? h->v[SOURCE_HASH] : "0000000000000000", 16), sh[16] = 0;
+	int rc = kp_rule_hex16(checksum) || kp_rule_hex16(sh) ? 1 : 0;
+	struct kp_func *f = rc ? NULL : kp_profile_add_func(p, name, file, (unsigned)h->num[LINE], checksum, h->num[NUM_PATHS]);
+	if (!rc && !f)
+		rc = KP_ENOMEM;
+	if (f) {
+		f->invalid_paths = h->num[INVALID];
+		f->emitted = (h->have & 1u << EMITTED) ? h->num[EMITTED] : 0;
+		if (h->have & 1u << SOURCE_HASH)
+			memcpy(f->source_hash, sh, sizeof f->source_hash);
+		*fp = f;
+	}
+	free(str);
+	return rc;
 }
 
-/* read_forest for the elements [s, e) of a "kipf" or "children" array,
- * without a jansson tree (a function's forest is most of a profile, and
- * can be one function's whole): nodes {"id", "count", "children"} with
- * those keys before "children", other keys skipped.  0, KP_ENOMEM, or 1:
- * not clean (a rule, an unusual form: the whole-file read says why). */
-static int slice_forest(struct rd *r, const char *s, const char *e, struct kp_ipf *t, uint32_t parent,
-			unsigned depth, unsigned k, uint64_t num_paths)
+/* The function object at *s (advanced past it) into p: its members up to
+ * the first of its arrays into h (struct head) or, once one is not in the
+ * writer's form, into an object read by read_head; then the arrays, read
+ * from the bytes (profile_slice.c).  0, KP_ENOMEM, or 1: not clean. */
+static int slice_func(struct rd *r, const char **s, const char *e, struct kp_profile *p)
 {
-	s = skip_ws(s, e);
-	if (s < e && depth > k)
-		return 1;
-	while (s < e) {
-		uint64_t id = 0, count = 0;
-		int have = 0;
-		uint32_t v = KP_NONE;
-		if (*s++ != '{')
-			return 1;
-		for (s = skip_ws(s, e); s < e && *s != '}';) {
-			const char *ke = *s == '"' ? value_end(s, e) : NULL, *ve;
-			char key[12] = "";
-			if (!ke || memchr(s, '\\', (size_t)(ke - s)))
-				return 1; /* an escaped key could spell "id" */
-			if (ke - s - 2 < (ptrdiff_t)sizeof key) {
-				memcpy(key, s + 1, (size_t)(ke - s - 2));
-				key[ke - s - 2] = 0;
-			}
-			s = skip_ws(ke, e);
-			if (s == e || *s++ != ':')
-				return 1;
-			s = skip_ws(s, e);
-			if (!strcmp(key, "id") || !strcmp(key, "count")) {
-				int bit = key[0] == 'i' ? 1 : 2;
-				if (have & (bit | 4) || slice_u64(&s, e, bit == 1 ? &id : &count))
-					return 1;
-				have |= bit;
-			} else if (!strcmp(key, "children")) {
-				if (have != 3 || s == e || *s != '[' || !(ve = value_end(s, e)))
-					return 1;
-				int rc = slice_node(r, t, parent, id, count, num_paths, &v);
-				if (rc)
-					return rc;
-				have |= 4;
-				rc = slice_forest(r, s + 1, ve - 1, t, v, depth + 1, k, num_paths);
-				if (rc)
-					return rc;
-				s = ve;
-			} else if (!(ve = value_end(s, e))) {
-				return 1;
-			} else {
-				s = ve;
-			}
-			s = skip_ws(s, e);
-			if (s < e && *s == ',')
-				s = skip_ws(s + 1, e);
-			else if (s == e || *s != '}')
-				return 1;
+	enum { PATHS = 1, KIPF = 2, CFG = 4 };
+	struct head h = { 0 };
+	json_t *o = NULL, *src = NULL; /* o: the members, once h is left; src: the mode's fields, flat */
+	struct kp_func *f = NULL;
+	unsigned have = 0;
+	int rc = 0, more = kp_slice_open(s, e, '{', '}');
+	if (more < 0)
+		rc = 1;
+	while (more > 0 && rc == 0) {
+		char key[16];
+		json_t *jkey = NULL;
+		const char *name = key;
+		if (kp_slice_key(s, e, key, sizeof key)) { /* escaped, or long: not one we know */
+			if (!(jkey = slice_key(s, e)))
+				rc = 1;
+			name = jkey ? json_string_value(jkey) : "";
 		}
-		if (s == e || (have & 3) != 3)
-			return 1;
-		if (!(have & 4)) { /* a leaf without "children" */
-			int rc = slice_node(r, t, parent, id, count, num_paths, &v);
-			if (rc)
-				return rc;
-		}
-		s = skip_ws(s + 1, e);
-		if (s < e && *s++ != ',')
-			return 1;
-		s = skip_ws(s, e);
+		unsigned i = func_key(name), bit = i < NHEAD ? 0 : i == NHEAD ? PATHS : i == NHEAD + 1 ? KIPF : i == NHEAD + 2 ? CFG : 0;
+		if (rc || (bit & have) || (!bit && f) || (i < NHEAD && (h.have & (1u << i))))
+			rc = 1; /* repeated, or a member after the arrays */
+		else if (!bit && !o && i < NHEAD && !(i == 4 && r->version == 1) && head_value(&h, i, s, e) == 0)
+			; /* in h */
+		else if (!bit && !o && (!(o = json_object()) || head_to_json(&h, o)))
+			rc = !o ? KP_ENOMEM : 1;
+		if (rc == 0 && !bit && o)
+			rc = slice_member(s, e, o, name);
+		else if (rc == 0 && bit && !f)
+			rc = o ? read_head(r, o, p, &f, &src) : read_head_plain(r, &h, p, &f);
+		if (rc == 0 && bit == PATHS)
+			rc = kp_slice_paths(s, e, f);
+		else if (rc == 0 && bit == KIPF)
+			rc = kp_slice_forest(s, e, &f->ipf, p->k, f->num_paths, r->forked);
+		else if (rc == 0 && bit == CFG && (rc = cfg_from_hint(r, s, e, f)) < 0)
+			rc = kp_cfg_from_slice(s, e, f);
+		have |= bit;
+		json_decref(jkey);
+		if (rc == 0 && (more = kp_slice_next(s, e, '}')) < 0)
+			rc = 1;
 	}
-	return 0;
+	if (rc == 0 && !(have & KIPF))
+		rc = 1; /* "kipf" is required */
+	if (rc == 0 && f->ppp) {
+		char field[64];
+		if (kp_ppp_check_counts(src, f, field, sizeof field))
+			rc = 1;
+	}
+	json_decref(src);
+	json_decref(o);
+	return rc == KP_ENOMEM ? rc : rc ? 1 : 0;
+}
+
+/* The elements of "functions" at *s (advanced past the array). */
+static int slice_functions(struct rd *r, const char **s, const char *e, struct kp_profile *p)
+{
+	int rc = 0, more = kp_slice_open(s, e, '[', ']');
+	for (size_t i = 0; more > 0 && rc == 0; i++) {
+		snprintf(r->where, sizeof r->where, "functions[%zu]", i);
+		if ((rc = slice_func(r, s, e, p)) == 0 && (more = kp_slice_next(s, e, ']')) < 0)
+			rc = 1;
+	}
+	return more < 0 ? 1 : rc;
 }
 
 /* The profile in buf[len], a function at a time: 0 when read cleanly,
  * KP_ENOMEM, or 1: read it the whole-file way. */
 static int read_sliced(struct rd *r, const char *buf, size_t len, struct kp_profile *p)
 {
-	const char *e = buf + len, *fs, *fe;
-	json_t *root;
-	int rc = split_top(buf, e, &root, &fs, &fe) ? 1 : read_profile(r, root, p) ? 1 : 0;
-	json_decref(root);
-	fs = rc ? NULL : skip_ws(fs, fe);
-	for (size_t i = 0; fs && fs < fe && rc == 0; i++) {
-		const char *oe = value_end(fs, fe);
-		json_t *o = NULL;
-		if (!oe || split_object(fs, oe, "kipf", &o, &r->kipf_s, &r->kipf_e) != oe || !r->kipf_s)
+	const char *s = buf, *e = buf + len;
+	json_t *root = json_object(); /* the members before "functions" */
+	int rc = !root ? KP_ENOMEM : 0, more = rc ? 0 : kp_slice_open(&s, e, '{', '}'), functions = 0;
+	if (more < 0)
+		rc = 1;
+	while (more > 0 && rc == 0) {
+		json_t *key = slice_key(&s, e);
+		if (!key || functions)
+			rc = 1; /* a member after "functions" */
+		else if (strcmp(json_string_value(key), "functions"))
+			rc = slice_member(&s, e, root, json_string_value(key));
+		else if ((rc = read_profile(r, root, p) ? 1 : 0) == 0)
+			rc = slice_functions(r, &s, e, p);
+		functions |= key && !strcmp(json_string_value(key), "functions");
+		json_decref(key);
+		if (rc == 0 && (more = kp_slice_next(&s, e, '}')) < 0)
 			rc = 1;
-		snprintf(r->where, sizeof r->where, "functions[%zu]", i);
-		rc = rc ? 1 : read_func(r, o, p);
-		rc = rc == KP_ENOMEM ? rc : rc ? 1 : 0;
-		json_decref(o);
-		fs = oe ? skip_ws(oe, fe) : NULL;
-		if (rc == 0 && fs < fe && *fs++ != ',')
-			rc = 1;
-		else if (rc == 0 && fs < fe)
-			fs = skip_ws(fs, fe);
 	}
+	json_decref(root);
+	if (rc == 0 && (!functions || kp_skip_ws(s, e) != e))
+		rc = 1;
 	if (rc == 0 && (rc = check_unique(r, p)) != KP_ENOMEM)
 		rc = rc || r->forced ? 1 : 0;
 	return rc;
@@ -727,6 +777,7 @@ int kp_profile_read(const char *path, struct kp_profile *p, char *err, size_t er
 }
 
 unsigned long kp_read_fallbacks;
+int kp_read_whole_file;
 
 /* The whole file into *buf (malloc'd, *len bytes): 0, KP_ENOMEM or KP_EIO. */
 static int slurp(FILE *f, char **buf, size_t *len)
@@ -747,7 +798,21 @@ static int slurp(FILE *f, char **buf, size_t *len)
 	return !b ? KP_ENOMEM : ferror(f) ? KP_EIO : 0;
 }
 
+static int read_file(const char *path, struct kp_profile *p, int force, struct kp_profile *hint, char *err,
+		     size_t errlen);
+
 int kp_profile_read_opts(const char *path, struct kp_profile *p, int force, char *err, size_t errlen)
+{
+	return read_file(path, p, force, NULL, err, errlen);
+}
+
+int kp_profile_read_hint(const char *path, struct kp_profile *p, struct kp_profile *hint, char *err, size_t errlen)
+{
+	return read_file(path, p, 0, hint, err, errlen);
+}
+
+static int read_file(const char *path, struct kp_profile *p, int force, struct kp_profile *hint, char *err,
+		     size_t errlen)
 {
 	kp_profile_init(p, KP_KDEFAULT);
 	FILE *f = fopen(path, "rb");
@@ -766,7 +831,14 @@ int kp_profile_read_opts(const char *path, struct kp_profile *p, int force, char
 		return rc;
 	}
 	struct rd r = { .path = path, .err = err, .errlen = errlen, .force = force, .sliced = 1 };
-	rc = read_sliced(&r, buf, len, p);
+	if (hint && hint->nfuncs && !kp_read_whole_file && (r.hint = malloc(hint->nfuncs * sizeof *r.hint))) {
+		for (size_t i = 0; i < hint->nfuncs; i++)
+			if (hint->funcs[i].cfg.nblocks)
+				r.hint[r.nhint++] = &hint->funcs[i];
+		qsort(r.hint, r.nhint, sizeof *r.hint, cmp_func_ptr);
+	}
+	rc = kp_read_whole_file ? 1 : read_sliced(&r, buf, len, p);
+	free(r.hint);
 	if (rc == 1) { /* not clean: the whole-file read says why (or reads it forced) */
 		kp_read_fallbacks++;
 		kp_profile_free(p);

@@ -31,30 +31,70 @@
 
 #include "profile_int.h"
 
-/* The output: a buffer in front of the stdio stream, so that the many
- * small pieces cost a memcpy each, not a locked stdio call. */
+/* The output: a buffer in front of the stdio stream (or, without one, of
+ * a growing block of memory), so that the many small pieces cost a memcpy
+ * each, not a locked stdio call. */
 struct out {
-	FILE *f;
-	size_t n;
+	FILE *f;                    /* NULL: into mem */
+	char *mem;                  /* malloc'd, memlen bytes used of memcap */
+	size_t memlen, memcap;
+	size_t n;                   /* bytes used in buf */
 	int err;      /* errno of the first failure; the rest is skipped */
 	int bad_utf8; /* a string that is not UTF-8 (jansson refused those too) */
 	char buf[1 << 16];
 };
 
+/* An output in front of f (or of memory when f is NULL); NULL when out
+ * of memory. */
+static struct out *out_new(FILE *f)
+{
+	struct out *o = kp_malloc(sizeof *o);
+	if (o) {
+		o->f = f;
+		o->mem = NULL;
+		o->memlen = o->memcap = o->n = 0;
+		o->err = o->bad_utf8 = 0;
+	}
+	return o;
+}
+
+static void sink(struct out *o, const char *s, size_t n)
+{
+	if (o->err || !n)
+		return;
+	if (o->f) {
+		if (fwrite(s, 1, n, o->f) != n)
+			o->err = errno ? errno : EIO;
+		return;
+	}
+	if (n > o->memcap - o->memlen) {
+		size_t cap = o->memcap ? o->memcap : 256;
+		while (n > cap - o->memlen)
+			cap *= 2;
+		char *m = kp_realloc(o->mem, cap);
+		if (!m) {
+			o->err = ENOMEM;
+			return;
+		}
+		o->mem = m;
+		o->memcap = cap;
+	}
+	memcpy(o->mem + o->memlen, s, n);
+	o->memlen += n;
+}
+
 static void flush(struct out *o)
 {
-	if (o->n && !o->err && fwrite(o->buf, 1, o->n, o->f) != o->n)
-		o->err = errno ? errno : EIO;
+	sink(o, o->buf, o->n);
 	o->n = 0;
 }
 
-static void put(struct out *o, const char *s, size_t n)
+static inline void put(struct out *o, const char *s, size_t n)
 {
 	if (n > sizeof o->buf - o->n) {
 		flush(o);
 		if (n > sizeof o->buf) {
-			if (!o->err && fwrite(s, 1, n, o->f) != n)
-				o->err = errno ? errno : EIO;
+			sink(o, s, n);
 			return;
 		}
 	}
@@ -64,26 +104,73 @@ static void put(struct out *o, const char *s, size_t n)
 
 #define PUTS(o, lit) put((o), (lit), sizeof(lit) - 1)
 
-static void putch(struct out *o, char c)
+static inline void putch(struct out *o, char c)
 {
 	if (o->n == sizeof o->buf)
 		flush(o);
 	o->buf[o->n++] = c;
 }
 
-/* v as a JSON integer; above INT64_MAX as a decimal string (profile.h). */
-static void put_u64(struct out *o, uint64_t v)
+/* "00" "01" ... "99": two digits of a number per table lookup and per
+ * division by 100, instead of a division per digit (most numbers in a
+ * profile are line numbers, IDs and counts of one to four digits). */
+static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+				     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+				     "8081828384858687888990919293949596979899";
+
+/* v as a JSON integer; above INT64_MAX as a decimal string (profile.h).
+ * Numbers below 10,000 (nearly all: lines, blocks, IDs, counts) are
+ * written straight into the buffer; the others are formed backwards in d,
+ * ending at d[24], and go to the buffer as one fixed 24-byte copy (longer
+ * than any number, quotes included, so the copy is a few moves), of which
+ * only the number counts. */
+static inline void put_u64(struct out *o, uint64_t v)
 {
-	char d[24];
-	int i = (int)sizeof d, str = v > (uint64_t)INT64_MAX;
-	do
-		d[--i] = (char)('0' + v % 10);
-	while (v /= 10);
+	if (sizeof o->buf - o->n < 24)
+		flush(o);
+	char *w = o->buf + o->n;
+	if (v < 100) {
+		if (v < 10) {
+			w[0] = (char)('0' + v);
+			o->n += 1;
+		} else {
+			memcpy(w, digit_pairs + 2 * v, 2);
+			o->n += 2;
+		}
+		return;
+	}
+	if (v < 10000) {
+		unsigned hi = (unsigned)v / 100, lo = (unsigned)v % 100;
+		if (hi < 10) {
+			w[0] = (char)('0' + hi);
+			memcpy(w + 1, digit_pairs + 2 * lo, 2);
+			o->n += 3;
+		} else {
+			memcpy(w, digit_pairs + 2 * hi, 2);
+			memcpy(w + 2, digit_pairs + 2 * lo, 2);
+			o->n += 4;
+		}
+		return;
+	}
+	char d[48];
+	int i = 24, str = v > (uint64_t)INT64_MAX;
+	d[24] = '"';
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		d[--i] = digit_pairs[2 * r + 1];
+		d[--i] = digit_pairs[2 * r];
+	}
+	if (v >= 10) {
+		d[--i] = digit_pairs[2 * v + 1];
+		d[--i] = digit_pairs[2 * v];
+	} else {
+		d[--i] = (char)('0' + v);
+	}
 	if (str)
-		putch(o, '"');
-	put(o, d + i, sizeof d - (size_t)i);
-	if (str)
-		putch(o, '"');
+		d[--i] = '"';
+	memcpy(w, d + i, 24);
+	o->n += (size_t)(24 - i + str);
 }
 
 static void put_i64(struct out *o, int64_t v)
@@ -238,8 +325,12 @@ static void put_paths(struct out *o, const struct kp_func *f)
 
 /* "cfg" (docs/profile-schema.md, read by profile_cfg.c): {"blocks":[[first,last]...],
  * "edges":[[src,dst,val]...]}. */
-static void put_cfg(struct out *o, const struct kp_cfg *c)
+static inline void put_cfg(struct out *o, const struct kp_cfg *c)
 {
+	if (c->json) { /* made by kp_cfg_json below: these very bytes */
+		put(o, c->json, c->json_len);
+		return;
+	}
 	PUTS(o, "{\"blocks\":[");
 	for (uint32_t b = 0; b < c->nblocks; b++) {
 		if (b)
@@ -270,7 +361,7 @@ static void put_cfg(struct out *o, const struct kp_cfg *c)
 static int put_mode(struct out *o, const struct kp_func *f)
 {
 	const char *mode = kp_func_mode(f);
-	put_key(o, "mode", 0);
+	PUTS(o, ",\"mode\":");
 	put_str(o, mode);
 	if (!strcmp(mode, "kipf"))
 		return 0;
@@ -289,32 +380,32 @@ static int put_mode(struct out *o, const struct kp_func *f)
 
 static int put_func(struct out *o, const struct kp_func *f)
 {
-	put_key(o, "name", 1);
+	PUTS(o, "\"name\":");
 	put_str(o, f->name);
-	put_key(o, "file", 0);
+	PUTS(o, ",\"file\":");
 	put_str(o, f->file);
-	put_key(o, "line", 0);
+	PUTS(o, ",\"line\":");
 	put_u64(o, f->line);
-	put_key(o, "checksum", 0);
+	PUTS(o, ",\"checksum\":");
 	put_str(o, f->checksum);
-	put_key(o, "num_paths", 0);
+	PUTS(o, ",\"num_paths\":");
 	put_u64(o, f->num_paths);
-	put_key(o, "invalid_paths", 0);
+	PUTS(o, ",\"invalid_paths\":");
 	put_u64(o, f->invalid_paths);
-	put_key(o, "emitted", 0);
+	PUTS(o, ",\"emitted\":");
 	put_u64(o, f->emitted);
 	if (f->source_hash[0]) {
-		put_key(o, "source_hash", 0);
+		PUTS(o, ",\"source_hash\":");
 		put_str(o, f->source_hash);
 	}
 	if (put_mode(o, f))
 		return -1;
-	put_key(o, "paths", 0);
+	PUTS(o, ",\"paths\":");
 	put_paths(o, f);
-	put_key(o, "kipf", 0);
+	PUTS(o, ",\"kipf\":");
 	put_forest(o, &f->ipf, 0);
 	if (f->cfg.nblocks) { /* optional, last: docs/profile-schema.md */
-		put_key(o, "cfg", 0);
+		PUTS(o, ",\"cfg\":");
 		put_cfg(o, &f->cfg);
 	}
 	return 0;
@@ -323,13 +414,13 @@ static int put_func(struct out *o, const struct kp_func *f)
 /* The head of the profile object, up to "functions":[ (profile.h). */
 static void put_head(struct out *o, const struct kp_profile *p)
 {
-	put_key(o, "schema", 1);
+	PUTS(o, "\"schema\":");
 	put_str(o, KP_SCHEMA);
-	put_key(o, "k", 0);
+	PUTS(o, ",\"k\":");
 	put_u64(o, p->k);
-	put_key(o, "runs", 0);
+	PUTS(o, ",\"runs\":");
 	put_u64(o, p->runs);
-	put_key(o, "dropped", 0);
+	PUTS(o, ",\"dropped\":");
 	put_u64(o, p->dropped);
 	if (p->forked)
 		PUTS(o, ",\"forked\":true");
@@ -351,14 +442,11 @@ static void seterr(char *err, size_t errlen, const char *what, int e)
 
 int kp_profile_write_file(void *stdio_file, struct kp_profile *p, char *err, size_t errlen)
 {
-	struct out *o = kp_malloc(sizeof *o);
+	struct out *o = out_new(stdio_file);
 	if (!o) {
 		seterr(err, errlen, "out of memory while writing the profile", 0);
 		return KP_ENOMEM;
 	}
-	o->f = stdio_file;
-	o->n = 0;
-	o->err = o->bad_utf8 = 0;
 	kp_profile_sort(p);
 	int nomem = 0;
 	putch(o, '{');
@@ -395,4 +483,26 @@ static int fill_profile(void *f, void *p, char *why, size_t whylen)
 int kp_profile_write_atomic(const char *path, struct kp_profile *p, char *err, size_t errlen)
 {
 	return kp_atomic_write(path, fill_profile, p, err, errlen);
+}
+
+/* c's bytes as put_cfg writes them, into c->json (kept until
+ * kp_cfg_free). */
+int kp_cfg_json(struct kp_cfg *c)
+{
+	if (c->json || !c->nblocks)
+		return 0;
+	struct out *o = out_new(NULL);
+	if (!o)
+		return KP_ENOMEM;
+	put_cfg(o, c);
+	flush(o);
+	int rc = o->err ? KP_ENOMEM : 0;
+	if (rc == 0) {
+		c->json = o->mem;
+		c->json_len = o->memlen;
+	} else {
+		free(o->mem);
+	}
+	free(o);
+	return rc;
 }

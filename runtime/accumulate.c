@@ -72,7 +72,7 @@ static int lock_open(const char *out, char *err, size_t errlen)
 static int merge_into_file(const char *out, struct kp_profile *p, char *err, size_t errlen)
 {
 	struct kp_profile old;
-	int rc = kp_profile_read(out, &old, err, errlen);
+	int rc = kp_profile_read_hint(out, &old, p, err, errlen);
 	if (rc == 0) {
 		char why[768];
 		rc = kp_profile_compatible(&old, p, why, sizeof why);

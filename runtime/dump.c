@@ -112,6 +112,11 @@ void kp_atexit(void)
 		kp_thread_count_nodes(th);
 	}
 	kp_rt.exited = 1;
+	/* Nothing joins into the global k-IPFs after this (exited): their
+	 * lookup indexes would only add to the memory the snapshot's copies
+	 * peak at (issue 14: peak memory against the forest). */
+	for (uint32_t i = 0; i < kp_rt.nfuncs; i++)
+		kp_ipf_drop_index(&kp_rt.funcs[i].ipf);
 	kp_dump_locked();
 	if (kp_rt.stats)
 		fprintf(stderr, "kpath: stats: k %u, forest %s, %llu nodes (%llu KiB, child tables %llu KiB) in %llu thread(s); "

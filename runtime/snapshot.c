@@ -34,10 +34,10 @@ int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const 
 	kf->kiter = kp_kiter_fields(f);
 	kf->ppp = ppp;
 	kf->overlap = kp_overlap_fields(f);
-	rc = kp_ipf_add(&kf->ipf, rc ? &bl : t, p->k);
+	rc = kp_ipf_add_compact(&kf->ipf, rc ? &bl : t, p->k);
 	if (ppp)
 		kp_ipf_free(&bl);
-	if (rc != 0 || kp_ipf_compact(&kf->ipf, p->k) != 0)
+	if (rc != 0)
 		return KP_ENOMEM;
 	struct kp_dag dag = { f->num_blocks, f->block_line, f->num_edges, f->edges, f->block_last_line };
 	if (kp_cfg_set(kf, &dag) != 0)
