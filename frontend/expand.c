@@ -51,6 +51,7 @@ struct pp {
 	char *tmp2;      /* a second copy (pp_run_both) */
 	char *tmp_base;  /* its last component (must not leak into expansions) */
 	char *srcdir;    /* the source's directory: first for #include "..." */
+	bool no_cc;      /* run without -CC (pp_marked: the comments damage the output) */
 };
 
 /* Flags for `clang -E`: the parser flags without those that write files or
@@ -122,7 +123,8 @@ static bool pp_spawn(struct pp *pp, const char *path, struct sb *out, char *err,
 	argv[argc++] = "-P";
 	/* comments, also those of macro definitions: an expansion written out
 	 * keeps its fall-through comments (pp_keep_fallthrough_comments) */
-	argv[argc++] = "-CC";
+	if (!pp->no_cc)
+		argv[argc++] = "-CC";
 	argv[argc++] = "-w";
 	argv[argc++] = "-x";
 	argv[argc++] = "c";
@@ -433,6 +435,49 @@ static void append_macro_uses(const struct xp_request *rq, const struct job *j, 
 	free(ids.v);
 }
 
+/* Whether the original's tokens with comments (j->orig, -CC) differ from
+ * those of a run without: clang -E -CC writes a macro's line comment as a
+ * block comment, and one that holds "*" "/" then ends early and leaves
+ * tokens that are not the file's (they may even parse).  One more run per
+ * file with invocations to write out; the cheap scan (pp_comment_damage)
+ * only saves it where the damage shows. */
+static bool cc_damaged(struct job *j)
+{
+	if (pp_comment_damage(j->orig_pp.s, j->orig_pp.n))
+		return true;
+	struct sb plain = {0};
+	struct ptoks pt = {0};
+	char err[256];
+	j->pp.no_cc = true;
+	bool damaged = !pp_run(&j->pp, j->text, j->pp.rq->len, &plain, err, sizeof err);
+	j->pp.no_cc = false;
+	if (!damaged) {
+		pp_tokenize(plain.s, plain.n, &pt);
+		damaged = pt.n != j->orig.n;
+		for (uint32_t i = 0; i < pt.n && !damaged; i++)
+			damaged = !pp_tok_eq(plain.s, pt.t[i], j->orig_pp.s, j->orig.t[i]);
+	}
+	free(plain.s);
+	free(pt.t);
+	return damaged;
+}
+
+/* The original alone into j->orig (after a failed shared run of
+ * pp_marked), without comments when they damage it (cc_damaged). */
+static bool pp_original(struct job *j, char *err, size_t errsz)
+{
+	if (!pp_run(&j->pp, j->text, j->pp.rq->len, &j->orig_pp, err, errsz))
+		return false;
+	pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
+	if (j->pp.no_cc || !cc_damaged(j))
+		return true;
+	j->pp.no_cc = true; /* as in pp_marked */
+	if (!pp_run(&j->pp, j->text, j->pp.rq->len, &j->orig_pp, err, errsz))
+		return false;
+	pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
+	return true;
+}
+
 /* Preprocesses the marked copy m into out; the first time, after the
  * original (xp_expand), whose tokens go to j->orig (a failure of either
  * sets j->both_failed). */
@@ -447,6 +492,17 @@ static bool pp_marked(const struct xp_request *rq, struct job *j, const struct s
 		return false;
 	}
 	pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
+	if (!j->pp.no_cc && cc_damaged(j)) {
+		/* -CC turned a macro's line comment holding a block comment's
+		 * end into a block comment that ends early: tokens that are not
+		 * the file's.  This file's runs go without comments. */
+		j->pp.no_cc = true;
+		if (!pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->s, m->n, out, err, errsz)) {
+			j->both_failed = true;
+			return false;
+		}
+		pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
+	}
 	return true;
 }
 
@@ -755,9 +811,8 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 		bool all = try_set(rq, &j, sel, rq->nfns == 1, &culprit);
 		bool orig_ok = true;
 		if (j.both_failed) { /* the original alone: if it fails, every function says so */
-			orig_ok = pp_run(&j.pp, j.text, rq->len, &j.orig_pp, err, sizeof err);
+			orig_ok = pp_original(&j, err, sizeof err);
 			if (orig_ok) {
-				pp_tokenize(j.orig_pp.s, j.orig_pp.n, &j.orig);
 				all = try_set(rq, &j, sel, rq->nfns == 1, &culprit);
 			} else {
 				for (uint32_t f = 0; f < rq->nfns; f++)

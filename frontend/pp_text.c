@@ -162,8 +162,10 @@ void pp_keep_fallthrough_comments(struct sb *b, const char *s, const char *e)
 		bool fall = false;
 		for (const char *p = s; p + 4 <= c && !fall; p++)
 			fall = (p[0] | 0x20) == 'f' && (p[1] | 0x20) == 'a' && (p[2] | 0x20) == 'l' && (p[3] | 0x20) == 'l';
+		const char *body = s + 2, *end = s[1] == '*' && c - s >= 4 ? c - 2 : c;
+		for (const char *p = body; p + 1 < end && fall; p++)
+			fall = !(p[0] == '*' && p[1] == '/'); /* a line comment holding the end of a block one */
 		if (fall) {
-			const char *body = s + 2, *end = s[1] == '*' && c - s >= 4 ? c - 2 : c;
 			sb_put(b, " /*", 3);
 			for (const char *p = body; p < end; p++)
 				sb_put(b, *p == '\n' || *p == '\r' ? " " : p, 1);
@@ -202,3 +204,28 @@ bool pp_has_control(const char *text, size_t len)
 	return found;
 }
 
+
+/* Whether clang -E -CC output holds a "*" token directly followed by a
+ * "/" that starts no comment: the rest of a macro's line comment that held
+ * "*" "/" (clang writes a macro's line comment as a block comment, which
+ * ends there).  No valid token sequence prints that way. */
+bool pp_comment_damage(const char *text, size_t len)
+{
+	const char *s = text, *e = text + len;
+	while (s < e) {
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' || *s == '\v') {
+			s++;
+			continue;
+		}
+		const char *c = comment_end(s, e);
+		if (c != s) {
+			s = c;
+			continue;
+		}
+		size_t n = pp_tok_len(s, e);
+		if (n == 1 && *s == '*' && s + 1 < e && s[1] == '/' && comment_end(s + 1, e) == s + 1)
+			return true;
+		s += n;
+	}
+	return false;
+}
