@@ -443,7 +443,7 @@ static void append_macro_uses(const struct xp_request *rq, const struct job *j, 
  * only saves it where the damage shows. */
 static bool cc_damaged(struct job *j)
 {
-	if (pp_comment_damage(j->orig_pp.s, j->orig_pp.n))
+	if (pp_comment_damage(j->orig_pp.s, &j->orig))
 		return true;
 	struct sb plain = {0};
 	struct ptoks pt = {0};

@@ -205,27 +205,16 @@ bool pp_has_control(const char *text, size_t len)
 }
 
 
-/* Whether clang -E -CC output holds a "*" token directly followed by a
- * "/" that starts no comment: the rest of a macro's line comment that held
- * "*" "/" (clang writes a macro's line comment as a block comment, which
- * ends there).  No valid token sequence prints that way. */
-bool pp_comment_damage(const char *text, size_t len)
+/* Whether clang -E -CC output text, its tokens t (pp_tokenize), holds a
+ * "*" token directly followed by a "/" that starts no comment: the rest
+ * of a macro's line comment that held "*" "/" (clang writes a macro's line
+ * comment as a block comment, which ends there).  No valid token sequence
+ * prints that way. */
+bool pp_comment_damage(const char *text, const struct ptoks *t)
 {
-	const char *s = text, *e = text + len;
-	while (s < e) {
-		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' || *s == '\v') {
-			s++;
-			continue;
-		}
-		const char *c = comment_end(s, e);
-		if (c != s) {
-			s = c;
-			continue;
-		}
-		size_t n = pp_tok_len(s, e);
-		if (n == 1 && *s == '*' && s + 1 < e && s[1] == '/' && comment_end(s + 1, e) == s + 1)
+	for (uint32_t i = 0; i + 1 < t->n; i++)
+		if (t->t[i].len == 1 && text[t->t[i].off] == '*' && t->t[i + 1].off == t->t[i].off + 1 &&
+		    text[t->t[i + 1].off] == '/')
 			return true;
-		s += n;
-	}
 	return false;
 }

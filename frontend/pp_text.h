@@ -35,8 +35,8 @@ void pp_keep_fallthrough_comments(struct sb *b, const char *s, const char *e);
 unsigned pp_count_newlines(const char *s, const char *e);
 /* Whether text holds a statement keyword, a brace or a colon. */
 bool pp_has_control(const char *text, size_t len);
-/* Whether clang -E -CC output was damaged by a macro's line comment that
- * holds the end of a block comment. */
-bool pp_comment_damage(const char *text, size_t len);
+/* Whether clang -E -CC output (text, its tokens t) was damaged by a
+ * macro's line comment that holds the end of a block comment. */
+bool pp_comment_damage(const char *text, const struct ptoks *t);
 
 #endif
