@@ -143,6 +143,17 @@ static const char *const pieces[] = {
 	"\"paths\":[],", "\"kipf\":[],", "\"mode\":\"kipf\",", "\"name\":\"f\",", "\xc3\xa9", "\xff", "\x01",
 };
 
+/* s with [i, j) replaced by piece[0, pl), malloc'd; *n becomes its length. */
+static char *splice(const char *s, size_t *n, size_t i, size_t j, const char *piece, size_t pl)
+{
+	char *t = malloc(*n - (j - i) + pl + 1);
+	memcpy(t, s, i);
+	memcpy(t + i, piece, pl);
+	memcpy(t + i + pl, s + j, *n - j);
+	*n = *n - (j - i) + pl;
+	return t;
+}
+
 /* base mutated once to three times, into *out (malloc'd). */
 static char *mutate(const char *base, size_t n, size_t *outn)
 {
@@ -165,45 +176,26 @@ static char *mutate(const char *base, size_t n, size_t *outn)
 			continue;
 		case 7: /* whitespace after a delimiter */
 			piece = pick(2) ? " " : "\n\t";
-			pl = strlen(piece);
 			while (i < n && !strchr("{}[],:", s[i]))
 				i++;
 			i += i < n;
-			t = malloc(n + pl + 1);
-			memcpy(t, s, i);
-			memcpy(t + i, piece, pl);
-			memcpy(t + i + pl, s + i, n - i);
-			n += pl;
+			t = splice(s, &n, i, i, piece, strlen(piece));
 			break;
 		case 0: /* replace [i, j) by a piece */
 		case 1:
 			j = i + 1 + pick(2);
 			if (j > n)
 				j = n;
-			t = malloc(n - (j - i) + pl + 1);
-			memcpy(t, s, i);
-			memcpy(t + i, piece, pl);
-			memcpy(t + i + pl, s + j, n - j);
-			n = n - (j - i) + pl;
+			t = splice(s, &n, i, j, piece, pl);
 			break;
 		case 2: /* insert a piece */
-			t = malloc(n + pl + 1);
-			memcpy(t, s, i);
-			memcpy(t + i, piece, pl);
-			memcpy(t + i + pl, s + i, n - i);
-			n += pl;
+			t = splice(s, &n, i, i, piece, pl);
 			break;
 		case 3: /* delete [i, j) */
-			t = malloc(n + 1);
-			memcpy(t, s, i);
-			memcpy(t + i, s + j, n - j);
-			n -= j - i;
+			t = splice(s, &n, i, j, "", 0);
 			break;
 		default: /* double [i, j) (a repeated key or element, when it hits one) */
-			t = malloc(n + (j - i) + 1);
-			memcpy(t, s, j);
-			memcpy(t + j, s + i, n - i);
-			n += j - i;
+			t = splice(s, &n, j, j, s + i, j - i);
 			break;
 		}
 		free(s);
