@@ -24,13 +24,7 @@
 
 static int failures;
 
-#define CHECK(cond)                                                                           \
-	do {                                                                                  \
-		if (!(cond)) {                                                                \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                           \
-		}                                                                             \
-	} while (0)
+#include "../check.h"
 
 static uint64_t rng = 88172645463325252ull;
 

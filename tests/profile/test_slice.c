@@ -27,13 +27,7 @@
 static int failures;
 static unsigned long cases, clean_sliced;
 
-#define CHECK(cond)                                                                           \
-	do {                                                                                  \
-		if (!(cond)) {                                                                \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                           \
-		}                                                                             \
-	} while (0)
+#include "../check.h"
 
 static char *slurp(const char *path, size_t *n)
 {

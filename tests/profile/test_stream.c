@@ -32,13 +32,7 @@
 
 static int failures, compared;
 
-#define CHECK(cond)                                                                           \
-	do {                                                                                  \
-		if (!(cond)) {                                                                \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                           \
-		}                                                                             \
-	} while (0)
+#include "../check.h"
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
 {

@@ -15,13 +15,8 @@
 
 static int rt_failures;
 
-#define CHECK(cond)                                                                   \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			rt_failures++;                                                \
-		}                                                                     \
-	} while (0)
+#define CHECK_FAILURES rt_failures
+#include "../check.h"
 
 /* Brute force (k-BLPP paper, Definition "k-Iteration Path Forest"): adds
  * every n-gram (n <= k) of the marker-free sequence s[0..len) to t. */

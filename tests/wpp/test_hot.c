@@ -32,13 +32,7 @@
 
 static int failures;
 
-#define CHECK(cond)                                                                   \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                   \
-		}                                                                     \
-	} while (0)
+#include "../check.h"
 
 #define T(t) ((uint32_t)(t) << 1)
 #define R(r) ((uint32_t)(r) << 1 | 1)

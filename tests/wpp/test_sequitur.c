@@ -21,13 +21,7 @@
 
 static int failures;
 
-#define CHECK(cond)                                                                   \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                   \
-		}                                                                     \
-	} while (0)
+#include "../check.h"
 
 /* Rule names as in the paper: S, then A, B, C, ... in order of creation
  * (a rule that is later deleted keeps its letter: section 3.2's C). */
