@@ -506,10 +506,23 @@ static bool pp_marked(const struct xp_request *rq, struct job *j, const struct s
 	return true;
 }
 
-/* Whether region ri of the marked copy's output would be written out: its
- * expansion (between its markers) is empty or holds control flow (step 2
- * of try_set); a region whose markers are not both there counts as
- * needed. */
+/* The expansion [from, to) of a region into clean (comments dropped but
+ * those that mark a fall-through); whether it is written out: when it holds
+ * control flow, or is empty (a statement after it, as in "case 0:
+ * Trace((...)); x = 1;", then starts in the file). */
+static bool clean_expansion(struct sb *clean, const char *from, const char *to)
+{
+	sb_put(clean, "", 0);
+	pp_keep_fallthrough_comments(clean, from, to);
+	bool blank = true;
+	for (size_t k = 0; k < clean->n && blank; k++)
+		blank = clean->s[k] == ' ' || clean->s[k] == '\t' || clean->s[k] == '\n';
+	return blank || pp_has_control(clean->s, clean->n);
+}
+
+/* Whether region ri of the marked copy's output would be written out
+ * (clean_expansion of the text between its markers); a region whose
+ * markers are not both there counts as needed. */
 static bool region_needed(const char *text, const struct ptoks *t, const char *marker, uint32_t ri)
 {
 	char b[64], e[64];
@@ -526,12 +539,7 @@ static bool region_needed(const char *text, const struct ptoks *t, const char *m
 	if (!from || !to)
 		return true;
 	struct sb clean = {0};
-	sb_put(&clean, "", 0);
-	pp_keep_fallthrough_comments(&clean, from, to);
-	bool blank = true;
-	for (size_t k = 0; k < clean.n && blank; k++)
-		blank = clean.s[k] == ' ' || clean.s[k] == '\t' || clean.s[k] == '\n';
-	bool needed = blank || pp_has_control(clean.s, clean.n);
+	bool needed = clean_expansion(&clean, from, to);
 	free(clean.s);
 	return needed;
 }
@@ -560,16 +568,10 @@ static bool take_expansions(const struct xp_request *rq, struct job *j, const st
 		}
 		const struct xp_region *r = &rq->regions[idx];
 		struct sb clean = {0};
-		sb_put(&clean, "", 0);
-		pp_keep_fallthrough_comments(&clean, out->s + t->t[open].off + t->t[open].len, s);
+		bool needed = clean_expansion(&clean, out->s + t->t[open].off + t->t[open].len, s);
 		const char *a = clean.s, *e = clean.s + clean.n;
 		open = UINT32_MAX;
-		/* an empty expansion is written out too: a statement after it (as
-		 * in "case 0: Trace((...)); x = 1;") then starts in the file */
-		bool blank = true;
-		for (const char *p = a; p < e && blank; p++)
-			blank = *p == ' ' || *p == '\t' || *p == '\n';
-		if (!blank && !pp_has_control(a, (size_t)(e - a))) {
+		if (!needed) {
 			free(clean.s);
 			continue;
 		}
