@@ -236,34 +236,42 @@ static void set_reason(struct job *j, uint32_t fn, const char *fmt, ...)
 		j->reason[fn] = xstrdup(tmp);
 }
 
-/* Compares a preprocessed text with the original's tokens, ignoring the
- * marker tokens (prefix "Pxp") when markers is set.  On a difference,
- * *at (if given) is the index in t of the first token that differs (t->n
- * when t ends early). */
-static bool same_tokens(struct job *j, const char *text, const struct ptoks *t, const char *marker, uint32_t *at)
+/* Compares a preprocessed text with the original's tokens from t's token
+ * *pi and the original's *pk on, ignoring the marker tokens (prefix
+ * "Pxp") when marker is set.  On a difference, *pi and *pk are the first
+ * tokens that differ (*pi == t->n when t ends early). */
+static bool tokens_match(struct job *j, const char *text, const struct ptoks *t, const char *marker, uint32_t *pi,
+                         uint32_t *pk)
 {
 	size_t ml = marker ? strlen(marker) : 0;
-	uint32_t k = 0;
-	for (uint32_t i = 0; i < t->n; i++) {
+	uint32_t i = *pi, k = *pk;
+	for (; i < t->n; i++) {
 		if (marker && t->t[i].len > ml && !memcmp(text + t->t[i].off, marker, ml))
 			continue;
-		if (k >= j->orig.n || !pp_tok_eq(text, t->t[i], j->orig_pp.s, j->orig.t[k])) {
-			if (at)
-				*at = i;
-			return false;
-		}
+		if (k >= j->orig.n || !pp_tok_eq(text, t->t[i], j->orig_pp.s, j->orig.t[k]))
+			break;
 		k++;
 	}
+	*pi = i;
+	*pk = k;
+	return i == t->n && k == j->orig.n;
+}
+
+/* The whole of t against the original's tokens; *at as tokens_match's *pi. */
+static bool same_tokens(struct job *j, const char *text, const struct ptoks *t, const char *marker, uint32_t *at)
+{
+	uint32_t i = 0, k = 0;
+	bool same = tokens_match(j, text, t, marker, &i, &k);
 	if (at)
-		*at = t->n;
-	return k == j->orig.n;
+		*at = i;
+	return same;
 }
 
 /* The region (between the markers "<marker>b<i>" and "<marker>e<i>")
  * that holds token at of the marked copy's output t, or UINT32_MAX when
- * none does. */
+ * none does; *begin (if given) is the index of its begin marker. */
 static uint32_t region_at(const struct xp_request *rq, const char *text, const struct ptoks *t, const char *marker,
-                          uint32_t at)
+                          uint32_t at, uint32_t *begin)
 {
 	size_t ml = strlen(marker);
 	for (uint32_t i = at < t->n ? at + 1 : t->n; i-- > 0;) {
@@ -271,6 +279,8 @@ static uint32_t region_at(const struct xp_request *rq, const char *text, const s
 		if (t->t[i].len <= ml + 1 || memcmp(s, marker, ml))
 			continue;
 		unsigned idx = (unsigned)strtoul(s + ml + 1, NULL, 10);
+		if (begin)
+			*begin = i;
 		return s[ml] == 'b' && idx < rq->nregions ? idx : UINT32_MAX; /* after an end: in none */
 	}
 	return UINT32_MAX;
@@ -520,28 +530,58 @@ static bool clean_expansion(struct sb *clean, const char *from, const char *to)
 	return blank || pp_has_control(clean->s, clean->n);
 }
 
-/* Whether region ri of the marked copy's output would be written out
- * (clean_expansion of the text between its markers); a region whose
- * markers are not both there counts as needed. */
-static bool region_needed(const char *text, const struct ptoks *t, const char *marker, uint32_t ri)
+/* Whether the region whose begin marker is token b of the marked copy's
+ * output would be written out (clean_expansion of the text up to its end
+ * marker); *end is the index of that marker.  A region without its end
+ * marker counts as needed. */
+static bool region_needed(const char *text, const struct ptoks *t, const char *marker, uint32_t b, uint32_t *end)
 {
-	char b[64], e[64];
-	snprintf(b, sizeof b, "%sb%u", marker, ri);
-	snprintf(e, sizeof e, "%se%u", marker, ri);
-	const char *from = NULL, *to = NULL;
-	for (uint32_t i = 0; i < t->n && !to; i++) {
-		const char *s = text + t->t[i].off;
-		if (!from && t->t[i].len == strlen(b) && !memcmp(s, b, t->t[i].len))
-			from = s + t->t[i].len;
-		else if (from && t->t[i].len == strlen(e) && !memcmp(s, e, t->t[i].len))
-			to = s;
+	size_t ml = strlen(marker);
+	const char *bs = text + t->t[b].off;
+	uint32_t e = b + 1;
+	for (; e < t->n; e++) {
+		const char *s = text + t->t[e].off;
+		if (t->t[e].len > ml + 1 && !memcmp(s, marker, ml))
+			break;
 	}
-	if (!from || !to)
+	*end = e;
+	if (e == t->n || text[t->t[e].off + ml] != 'e' || t->t[e].len != t->t[b].len ||
+	    memcmp(text + t->t[e].off + ml + 1, bs + ml + 1, t->t[b].len - ml - 1))
 		return true;
 	struct sb clean = {0};
-	bool needed = clean_expansion(&clean, from, to);
+	bool needed = clean_expansion(&clean, bs + t->t[b].len, text + t->t[e].off);
 	free(clean.s);
 	return needed;
+}
+
+/* After a difference at token *at of the marked copy's output: the regions
+ * that hold a difference and would not be written out (no control flow:
+ * expat's run_character_check(...) over two lines, with __LINE__, in a
+ * function whose braces a macro spells) get j->keep, to be left as they
+ * are, unflattened, in the next run.  Each such region is taken to expand
+ * to as many tokens as the original's (a __LINE__ differs, not the length)
+ * and the comparison goes on after it, so that one run finds them all
+ * (duktape.c: 33 DUK_ERROR invocations, a run of clang each before).  A
+ * wrong guess only costs a run: the next one compares again.  How many
+ * were kept; 0 with *at the first difference that is no such region's. */
+static uint32_t keep_layout_regions(const struct xp_request *rq, struct job *j, const char *text,
+                                    const struct ptoks *t, const char *marker, uint32_t *at)
+{
+	uint32_t i = 0, k = 0, kept = 0;
+	tokens_match(j, text, t, marker, &i, &k);
+	*at = i;
+	while (i < t->n) {
+		uint32_t b, e, ri = region_at(rq, text, t, marker, i, &b);
+		if (ri == UINT32_MAX || j->keep[ri] || region_needed(text, t, marker, b, &e))
+			break;
+		j->keep[ri] = true;
+		kept++;
+		k += (e - b - 1) - (i - b - 1); /* the region's tokens in t, from its start */
+		i = e + 1;
+		if (k > j->orig.n || tokens_match(j, text, t, marker, &i, &k))
+			break;
+	}
+	return kept;
 }
 
 /* Step 2 of try_set: the expansion between each region's markers in the
@@ -648,15 +688,9 @@ again:;
 	pp_tokenize(out.s, out.n, &t);
 	uint32_t at;
 	if (!same_tokens(j, out.s, &t, marker, &at)) {
-		uint32_t ri = region_at(rq, out.s, &t, marker, at);
-		if (ri != UINT32_MAX && !region_needed(out.s, &t, marker, ri)) {
-			/* a region that would not be written out (no control flow:
-			 * expat's run_character_check(...) over two lines, with
-			 * __LINE__, in a function whose braces a macro spells)
-			 * need not be flattened: left as it is, then again */
-			j->keep[ri] = true;
-			goto again;
-		}
+		if (keep_layout_regions(rq, j, out.s, &t, marker, &at))
+			goto again; /* those regions left as they are */
+		uint32_t ri = region_at(rq, out.s, &t, marker, at, NULL);
 		if (culprit)
 			*culprit = ri == UINT32_MAX ? UINT32_MAX : rq->regions[ri].fn;
 		snprintf(err, sizeof err, "its expansion depends on the invocation's layout (__LINE__ in a "
