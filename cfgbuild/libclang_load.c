@@ -32,6 +32,7 @@
 #define KP_LIBCLANG_FUNCS(F, V) \
 	F(enum CX_StorageClass, clang_Cursor_getStorageClass, (CXCursor a0), (a0)) \
 	F(CXTranslationUnit, clang_Cursor_getTranslationUnit, (CXCursor a0), (a0)) \
+	F(CXCursor, clang_Cursor_getVarDeclInitializer, (CXCursor a0), (a0)) \
 	F(unsigned, clang_Cursor_hasAttrs, (CXCursor a0), (a0)) \
 	F(unsigned, clang_Cursor_isFunctionInlined, (CXCursor a0), (a0)) \
 	F(unsigned, clang_Cursor_isMacroFunctionLike, (CXCursor a0), (a0)) \

@@ -243,22 +243,34 @@ CXTranslationUnit kp_expand_and_reparse(CXIndex index, const struct src_file *sr
 	free(quiet);
 	CXTranslationUnit tu = NULL;
 	unsigned long long reblanked = 0;
+	unsigned parses = 0;
 	memset(rp, 0, sizeof *rp);
 	if (any) {
 		written_spans(fns, res.expanded, rp);
-		rp->parsed = quiet_reparse_text(src, &res, rp->written, rp->nwritten, flags, nflags, &reblanked);
 		rp->map = (struct xp_result){.shift_end = res.shift_end, .shift_delta = res.shift_delta, .nshift = res.nshift};
-		res.shift_end = NULL;
-		res.shift_delta = NULL;
-		struct CXUnsavedFile uf = {src->path, rp->parsed ? rp->parsed : res.text, (unsigned long)res.len};
-		enum CXErrorCode rc = clang_parseTranslationUnit2(index, src->path, flags, nflags, &uf, 1,
-		                                                  CXTranslationUnit_DetailedPreprocessingRecord, &tu);
-		if (tu)
-			rp->src.file = clang_getFile(tu, src->path);
-		if (rc != CXError_Success || !tu || reparse_errors(rp, tu)) {
+		/* with the initialisers blanked, then (should that fail: quiet.c,
+		 * init_span) without */
+		for (int inits = 1; inits >= 0 && !tu; inits--) {
+			free(rp->parsed);
+			rp->parsed = quiet_reparse_text(src, &res, rp->written, rp->nwritten, inits, flags, nflags,
+			                                &reblanked);
+			struct CXUnsavedFile uf = {src->path, rp->parsed ? rp->parsed : res.text, (unsigned long)res.len};
+			parses++;
+			enum CXErrorCode rc = clang_parseTranslationUnit2(index, src->path, flags, nflags, &uf, 1,
+			                                                  CXTranslationUnit_DetailedPreprocessingRecord, &tu);
 			if (tu)
-				clang_disposeTranslationUnit(tu);
-			tu = NULL;
+				rp->src.file = clang_getFile(tu, src->path);
+			if (rc != CXError_Success || !tu || reparse_errors(rp, tu)) {
+				if (tu)
+					clang_disposeTranslationUnit(tu);
+				tu = NULL;
+			}
+			if (!rp->parsed)
+				break; /* blanking is off: the whole text was parsed */
+		}
+		res.shift_end = NULL; /* rp->map's now */
+		res.shift_delta = NULL;
+		if (!tu) {
 			for (uint32_t i = 0; i < fns->n; i++)
 				if (res.expanded[group_of(fns, i)] && !fns->v[i].reason)
 					fns->v[i].reason = strdup("the file with its expansion does not parse");
@@ -268,7 +280,7 @@ CXTranslationUnit kp_expand_and_reparse(CXIndex index, const struct src_file *sr
 	if (stats && !strcmp(stats, "1"))
 		fprintf(stderr, "kpath: stats: %s: %u functions with macro control flow, %u invocations, %u preprocessor "
 		        "runs, %llu of %zu bytes blanked per run, %u parses again (%llu bytes blanked)\n", src->path,
-		        fns->n, kept, xp_stats.runs, xp_stats.blanked, src->len, any ? 1u : 0u, reblanked);
+		        fns->n, kept, xp_stats.runs, xp_stats.blanked, src->len, parses, reblanked);
 	if (tu) {
 		rp->full = res.text; /* the unsaved file must outlive the translation unit */
 		rp->full_len = res.len;

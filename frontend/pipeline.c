@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <clang-c/Index.h>
 
@@ -178,6 +180,10 @@ static char *default_output(const char *in)
 }
 
 /* The state of one run. */
+/* The phases whose CPU time KPATH_STATS=1 prints; the preprocessor's
+ * runs (children) are counted apart. */
+enum { PH_PARSE, PH_WALK, PH_EXPAND, PH_WALK2, PH_WRITE, PH_N };
+
 struct run {
 	const struct kp_run_opts *o;
 	const struct kp_mode_ops *mode;   /* NULL: kpath cfg or paths */
@@ -193,7 +199,44 @@ struct run {
 	char prefix[16];
 	struct rw_file rw;
 	struct walk w;
+	double cpu[PH_N];        /* CPU seconds of each phase (KPATH_STATS=1) */
+	double cpu_mark;
+	int phase;
 };
+
+static double cpu_self(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The phase that ends here gets the CPU time since the last mark; next
+ * is the phase that starts. */
+static void phase_mark(struct run *r, int next)
+{
+	double now = cpu_self();
+	r->cpu[r->phase] += now - r->cpu_mark;
+	r->cpu_mark = now;
+	r->phase = next;
+}
+
+/* KPATH_STATS=1: where the CPU time went (the preprocessor's runs are
+ * child processes: the macros written out, expand.c). */
+static void print_phases(const struct run *r)
+{
+	const char *stats = getenv("KPATH_STATS");
+	if (!stats || strcmp(stats, "1"))
+		return;
+	struct rusage ch;
+	double pp = 0;
+	if (getrusage(RUSAGE_CHILDREN, &ch) == 0)
+		pp = (double)ch.ru_utime.tv_sec + (double)ch.ru_stime.tv_sec +
+		     ((double)ch.ru_utime.tv_usec + (double)ch.ru_stime.tv_usec) * 1e-6;
+	fprintf(stderr, "kpath: stats: %s: CPU s: parse %.2f, walk %.2f, macros written out %.2f (preprocessor %.2f), "
+	        "walk again %.2f, write %.2f\n", r->o->in, r->cpu[PH_PARSE], r->cpu[PH_WALK], r->cpu[PH_EXPAND], pp,
+	        r->cpu[PH_WALK2], r->cpu[PH_WRITE]);
+}
 
 /* Parses the main file and indexes it; chooses the prefix.  0 or the
  * exit status. */
@@ -307,8 +350,10 @@ static int walk_all(struct run *r)
 	for (;;) {
 		if (r->mfns.n && !expanded) {
 			expanded = true;
+			phase_mark(r, PH_EXPAND);
 			if (expand_macros(r))
 				return 1;
+			phase_mark(r, PH_WALK2);
 		}
 		rw_file_init(&r->rw, r->prefix, o->in, o->check);
 		memcpy(r->rw.src_hash, r->src_hash, sizeof r->rw.src_hash);
@@ -449,15 +494,22 @@ int kp_run(const struct kp_run_opts *o)
 	}
 	r.index = clang_createIndex(0, 0);
 	build_gnu89_inline = gnu89_inline(o->flags, o->nflags);
+	r.cpu_mark = cpu_self();
+	r.phase = PH_PARSE;
 	status = parse_main(&r);
+	phase_mark(&r, PH_WALK);
 	if (!status)
 		status = walk_all(&r);
+	phase_mark(&r, PH_WRITE);
 	if (!status) {
 		if (o->dump || o->numbered)
 			rw_file_free(&r.rw);
 		else
 			status = write_output(&r);
 	}
+	phase_mark(&r, PH_WRITE);
+	if (!status)
+		print_phases(&r);
 	hdr_set_free(&r.hdrs);
 	kp_macro_fns_free(&r.mfns);
 	if (r.rp.src.tu)

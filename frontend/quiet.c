@@ -206,11 +206,24 @@ struct xp_span *quiet_spans(const struct src_file *src, struct xp_span *keep, ui
 
 /* --- the text parsed again -------------------------------------------------- */
 
+/* An array's initialiser blanked but for "= {[N - 1] = 0}", which keeps
+ * its element count: text[i] goes to off + i where it is not 0 (the tokens
+ * skip the line ends and directives the span holds). */
+enum { FILL_MAX = 64 };
+struct fill {
+	uint32_t off;
+	char text[FILL_MAX];
+};
+
 struct bodies {
 	const struct src_file *src;
 	const uint32_t *written; /* sorted extent starts of the functions written out */
 	uint32_t nwritten;
+	bool inits;              /* aggregate initialisers too (init_span) */
+	const struct spans *dir; /* the file's directives (sorted) */
 	struct spans v;
+	struct fill *fill;       /* what array initialisers become (init_fill) */
+	uint32_t nfill, capfill;
 };
 
 static enum CXChildVisitResult last_body(CXCursor c, CXCursor parent, CXClientData d)
@@ -282,16 +295,129 @@ static enum CXChildVisitResult visit_body(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Continue;
 }
 
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static bool in_spans(const struct spans *d, uint32_t off)
+{
+	uint32_t lo = 0, hi = d->n;
+	while (lo < hi) { /* the first span ending after off */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (d->v[mid].end <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->n && d->v[lo].start <= off;
+}
+
+/* Places "= {[count - 1] = 0}" token by token in [from, to) of src,
+ * within FILL_MAX bytes, on bytes that are no line end (those stay), one
+ * space between tokens.  false when it does not fit, or when a directive
+ * comes first: "= {" before an "#if 0" and the rest in its group would
+ * lose the "}", and tokens all in such a group would leave no initialiser
+ * (the bytes from "=" on are live code up to the first directive). */
+static bool init_fill(const struct src_file *src, const struct spans *dir, uint32_t from, uint32_t to,
+                      long long count, struct fill *f)
+{
+	char num[24];
+	snprintf(num, sizeof num, "%lld", count - 1);
+	const char *tok[] = {"=", "{", "[", num, "]", "=", "0", "}"};
+	memset(f, 0, sizeof *f);
+	f->off = from;
+	uint32_t p = from, lim = to - from < FILL_MAX ? to : from + FILL_MAX;
+	for (size_t i = 0; i < sizeof tok / sizeof *tok; i++) {
+		size_t n = strlen(tok[i]);
+		for (;;) { /* the first run of n usable bytes from p */
+			if (p + n > lim)
+				return false;
+			size_t k = 0;
+			while (k < n && src->text[p + k] != '\n' && src->text[p + k] != '\r') {
+				if (in_spans(dir, p + k))
+					return false;
+				k++;
+			}
+			if (k == n)
+				break;
+			p += (uint32_t)k + 1;
+		}
+		memcpy(f->text + (p - from), tok[i], n);
+		p += (uint32_t)n + 1;
+	}
+	return true;
+}
+
+/* The span of a file-scope variable's brace initialiser, from its "=" to
+ * its "}", blanked when that changes nothing the functions written out
+ * can see: the variable is a struct or union (complete by its
+ * declaration) or an array, whose initialiser becomes "= {[N - 1] = 0}"
+ * (init_fill: the element count, sizeof and the type stay, also for "[]"
+ * and a typedef's incomplete array); its value is no integer constant
+ * expression (C11 6.6 p6: no object's value is), and the CFG depends on no
+ * value anyway.  What could still differ makes an error (clang folding a
+ * read as an extension, a "case t[0]:"; "0" for a vector element): the
+ * caller then parses again without these (macro_scan.c).  tree-sitter's
+ * parser.c: 3.7 MB of tables. */
+static bool init_span(struct bodies *b, CXCursor var, uint32_t *from, uint32_t *to)
+{
+	const struct src_file *src = b->src;
+	CXCursor init = clang_Cursor_getVarDeclInitializer(var);
+	if (clang_Cursor_isNull(init) || clang_getCursorKind(init) != CXCursor_InitListExpr)
+		return false;
+	CXType ty = clang_getCanonicalType(clang_getCursorType(var));
+	if (ty.kind != CXType_ConstantArray && ty.kind != CXType_Record)
+		return false;
+	CXSourceRange r = clang_getCursorExtent(init);
+	uint32_t a = plain_offset(src, clang_getRangeStart(r)), e = plain_offset(src, clang_getRangeEnd(r));
+	const char *t = src->text;
+	if (a == UINT32_MAX || e == UINT32_MAX || e <= a + 1 || t[a] != '{' || t[e - 1] != '}')
+		return false;
+	uint32_t eq = a;
+	while (eq > 0 && is_space(t[eq - 1]))
+		eq--;
+	if (eq == 0 || t[eq - 1] != '=')
+		return false;
+	eq--;
+	if (b->v.n && b->v.v[b->v.n - 1].end > eq) /* not in the file's order: left alone */
+		return false;
+	if (ty.kind == CXType_ConstantArray) {
+		long long count = clang_getArraySize(ty);
+		struct fill f;
+		if (count < 1 || !init_fill(src, b->dir, eq, e, count, &f))
+			return false;
+		KP_RESERVE(b->fill, b->capfill, b->nfill + 1);
+		b->fill[b->nfill++] = f;
+	}
+	*from = eq;
+	*to = e;
+	return true;
+}
+
+/* Bodies (visit_body) and, when b->inits, aggregate initialisers of
+ * file-scope variables (init_span). */
+static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct bodies *b = d;
+	if (clang_getCursorKind(c) != CXCursor_VarDecl || !b->inits)
+		return visit_body(c, parent, d);
+	uint32_t from, to;
+	if (init_span(b, c, &from, &to))
+		add_span(&b->v, from, to);
+	return CXChildVisit_Continue;
+}
+
 char *quiet_reparse_text(const struct src_file *src, const struct xp_result *res, const uint32_t *written,
-                         uint32_t nwritten, const char **flags, int nflags, unsigned long long *blanked)
+                         uint32_t nwritten, bool inits, const char **flags, int nflags, unsigned long long *blanked)
 {
 	*blanked = 0;
 	if (blanking_off(src, flags, nflags))
 		return NULL;
-	struct bodies b = {src, written, nwritten, {0}};
-	clang_visitChildren(clang_getTranslationUnitCursor(src->tu), visit_body, &b);
 	struct spans d = {0};
 	directives(src, &d);
+	struct bodies b = {src, written, nwritten, inits, &d, {0}, NULL, 0, 0};
+	clang_visitChildren(clang_getTranslationUnitCursor(src->tu), visit_top, &b);
 	char *t = malloc(res->len + 1);
 	if (!t) {
 		fprintf(stderr, "kpath: out of memory\n");
@@ -317,6 +443,14 @@ char *quiet_reparse_text(const struct src_file *src, const struct xp_result *res
 			}
 		}
 	}
+	for (uint32_t i = 0; i < b.nfill; i++) {
+		const struct fill *f = &b.fill[i];
+		int64_t shift = (int64_t)xp_map(res, f->off) - f->off;
+		for (uint32_t k = 0; k < FILL_MAX; k++)
+			if (f->text[k])
+				t[(int64_t)f->off + k + shift] = f->text[k];
+	}
+	free(b.fill);
 	free(b.v.v);
 	free(d.v);
 	return t;

@@ -27,11 +27,14 @@ struct xp_span *quiet_spans(const struct src_file *src, struct xp_span *keep, ui
 
 /* The edited text (res, expand.h) to parse again: a copy with the bodies
  * of src's function definitions that were not written out blanked (their
- * directives kept), so that the parse costs the declarations and the
- * functions written out.  written: the sorted extent starts (expansion
- * offsets) of the functions written out.  *blanked: the bytes blanked.
- * NULL when blanking is off (as for quiet_spans). */
+ * directives kept), and with inits the brace initialisers of file-scope
+ * arrays with a spelled bound and of structs and unions ("= {...}"), so
+ * that the parse costs the declarations and the functions written out.
+ * written: the sorted extent starts (expansion offsets) of the functions
+ * written out.  *blanked: the bytes blanked.  NULL when blanking is off
+ * (as for quiet_spans). */
 char *quiet_reparse_text(const struct src_file *src, const struct xp_result *res, const uint32_t *written,
-                         uint32_t nwritten, const char **flags, int nflags, unsigned long long *blanked);
+                         uint32_t nwritten, bool inits, const char **flags, int nflags,
+                         unsigned long long *blanked);
 
 #endif
