@@ -13,15 +13,15 @@
 
 #include "walk.h"
 
-/* Survey walk (kpath cfg, kpath paths): records fn if it fails only
- * because of macros. */
-static void survey_function(struct walk *w, CXCursor fn)
+/* Survey (kpath cfg, kpath paths; the rest of a first walk that will be
+ * done again): records fn in into if it fails only because of macros. */
+static void survey_function(struct walk *w, CXCursor fn, struct macro_fns *into)
 {
 	struct fn_plan plan;
 	memset(&plan, 0, sizeof plan);
 	plan.expr_branches = w->expr_branches;
 	if (!build_function(w->src, fn, &plan) && plan.macro && plan.name)
-		kp_macro_record(w->macro, fn, &plan);
+		kp_macro_record(into, fn, &plan);
 	build_plan_free(&plan);
 }
 
@@ -132,7 +132,13 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 			return CXChildVisit_Continue;
 	}
 	if (w->macro) {
-		survey_function(w, c);
+		survey_function(w, c, w->macro);
+	} else if (w->collect && w->collect->n) {
+		/* a function to write out is found: this walk is done again on
+		 * the edited text (pipeline.c), so the rest of it only looks for
+		 * more: building the CFG, not its stages and rewrite */
+		if (!h)
+			survey_function(w, c, w->collect);
 	} else if (h) { /* a header's function: its own text and edits */
 		struct src_file *src = w->src;
 		struct rw_file *rw = w->rw;

@@ -104,6 +104,11 @@ static bool kiter_source(void *state, const struct src_file *src)
 	return true;
 }
 
+static void kiter_walk_start(void *state)
+{
+	((struct kiter_state *)state)->lowered = 0; /* a second walk counts again */
+}
+
 static const char *kiter_function(void *state, const struct kp_mode_fn *f, char *err, size_t errlen)
 {
 	struct kiter_state *st = state;
@@ -164,6 +169,7 @@ const struct kp_mode_ops kp_mode_kiter = {
 	.args = kiter_args,
 	.cuts = false, /* kiter numbers the CFG itself, without cuts */
 	.source = kiter_source,
+	.walk_start = kiter_walk_start,
 	.function = kiter_function,
 	.finish = kiter_finish,
 	.summary = kiter_summary,

@@ -55,7 +55,8 @@ struct walk {
 	/* First walk of `kpath instrument`: instrument, but also collect the
 	 * main file's functions that fail only because of macros; messages go
 	 * to msg, printed only if no second walk (after writing the macros
-	 * out) replaces this one. */
+	 * out) replaces this one.  After the first such function the walk
+	 * only collects (the second walk will instrument). */
 	struct macro_fns *collect;
 	FILE *msg;
 	bool staged;          /* kpath cfg --stage: dump this stage's result */
