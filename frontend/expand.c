@@ -449,12 +449,15 @@ static void append_macro_uses(const struct xp_request *rq, const struct job *j, 
  * those of a run without: clang -E -CC writes a macro's line comment as a
  * block comment, and one that holds "*" "/" then ends early and leaves
  * tokens that are not the file's (they may even parse).  One more run per
- * file with invocations to write out; the cheap scan (pp_comment_damage)
- * only saves it where the damage shows. */
+ * file with invocations to write out, only when some file of the unit or
+ * a flag has a line comment holding "*" "/" (rq->cc_risk); the cheap scan
+ * of the output (pp_comment_damage) saves it where the damage shows. */
 static bool cc_damaged(struct job *j)
 {
 	if (pp_comment_damage(j->orig_pp.s, &j->orig))
 		return true;
+	if (!j->pp.rq->cc_risk) /* no comment that could do it (pp_line_comment_may_end_block) */
+		return false;
 	struct sb plain = {0};
 	struct ptoks pt = {0};
 	char err[256];

@@ -48,6 +48,7 @@ struct xp_request {
 	uint32_t nfns;
 	const struct xp_span *quiet; /* sorted, disjoint, none overlapping a region */
 	uint32_t nquiet;
+	bool cc_risk;            /* some file or flag has a line comment holding a block comment's end (cc_damaged) */
 };
 
 struct xp_result {

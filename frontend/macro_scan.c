@@ -10,6 +10,7 @@
 
 #include "expand.h"
 #include "array.h"
+#include "pp_text.h"
 #include "quiet.h"
 #include "reparse.h"
 #include "walk.h"
@@ -204,6 +205,36 @@ static void written_spans(struct macro_fns *fns, const bool *expanded, struct re
 }
 
 /* walk.h */
+struct risk_scan {
+	CXTranslationUnit tu;
+	bool risk;
+};
+
+static void scan_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData d)
+{
+	struct risk_scan *rs = d;
+	(void)stack;
+	(void)depth;
+	size_t n = 0;
+	if (!rs->risk) {
+		const char *t = clang_getFileContents(rs->tu, f, &n);
+		rs->risk = pp_line_comment_may_end_block(t, n);
+	}
+}
+
+/* Whether a macro's line comment could hold a block comment's end: some
+ * file of the unit (the main file is one) or a flag (a -D) has "*" "/" in
+ * a line comment (expand.c, cc_damaged). */
+static bool cc_risk(const struct src_file *src, const char **flags, int nflags)
+{
+	for (int i = 0; i < nflags; i++)
+		if (strstr(flags[i], "*/"))
+			return true;
+	struct risk_scan rs = {src->tu, false};
+	clang_getInclusions(src->tu, scan_inclusion, &rs);
+	return rs.risk;
+}
+
 CXTranslationUnit kp_expand_and_reparse(CXIndex index, const struct src_file *src, struct macro_fns *fns,
                                         const char **flags, int nflags, const char *prefix, struct reparse *rp)
 {
@@ -225,7 +256,8 @@ CXTranslationUnit kp_expand_and_reparse(CXIndex index, const struct src_file *sr
 	uint32_t nquiet = 0;
 	struct xp_span *quiet = keep ? quiet_spans(src, keep, fns->n + kept, flags, nflags, &nquiet) : NULL;
 	free(keep);
-	struct xp_request rq = {src->path, src->text, src->len, flags, nflags, prefix, rs.v, kept, fns->n, quiet, nquiet};
+	struct xp_request rq = {src->path, src->text, src->len, flags, nflags, prefix, rs.v, kept, fns->n, quiet, nquiet,
+	                        cc_risk(src, flags, nflags)};
 	struct xp_result res;
 	memset(&res, 0, sizeof res);
 	xp_expand(&rq, &res);

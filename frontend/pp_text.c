@@ -218,3 +218,67 @@ bool pp_comment_damage(const char *text, const struct ptoks *t)
 			return true;
 	return false;
 }
+
+/* Whether text[i] starts a line splice ("\\" or the trigraph "??/", then
+ * an optional "\r" and "\n") that splits a "//", "/" "*" or "*" "/". */
+static bool spliced_slash_or_star(const char *text, size_t len, size_t i)
+{
+	size_t k = i;
+	if (text[k] == '?' && k + 2 < len && text[k + 1] == '?' && text[k + 2] == '/')
+		k += 2;
+	else if (text[k] != '\\')
+		return false;
+	k++;
+	if (k < len && text[k] == '\r')
+		k++;
+	if (k >= len || text[k] != '\n')
+		return false;
+	char before = i > 0 ? text[i - 1] : 0, after = k + 1 < len ? text[k + 1] : 0;
+	if (before != '/' && before != '*')
+		return false;
+	return after == '\\' || after == '?' || /* another splice may follow */
+	       (before == '/' && (after == '/' || after == '*')) || (before == '*' && after == '/');
+}
+
+bool pp_line_comment_may_end_block(const char *text, size_t len)
+{
+	if (!text)
+		return false;
+	enum { CODE, BLOCK, LINE, QUOTED } st = CODE;
+	char quote = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i], d = i + 1 < len ? text[i + 1] : 0;
+		if (spliced_slash_or_star(text, len, i))
+			return true; /* a "//", "/" "*" or "*" "/" split by a splice: not followed, assumed */
+		switch (st) {
+		case CODE:
+			if (c == '/' && d == '*')
+				st = BLOCK, i++;
+			else if (c == '/' && d == '/')
+				st = LINE, i++;
+			else if (c == '"' || c == '\'')
+				st = QUOTED, quote = c;
+			break;
+		case BLOCK:
+			if (c == '*' && d == '/')
+				st = CODE, i++;
+			break;
+		case LINE:
+			if (c == '*' && d == '/')
+				return true;
+			if (c == '\n') { /* a splice ("\\", optional "\r") continues the comment */
+				size_t k = i > 0 && text[i - 1] == '\r' ? i - 1 : i;
+				if (!(k > 0 && text[k - 1] == '\\'))
+					st = CODE;
+			}
+			break;
+		case QUOTED:
+			if (c == '\\')
+				i++;
+			else if (c == quote || c == '\n')
+				st = CODE;
+			break;
+		}
+	}
+	return false;
+}

@@ -38,5 +38,12 @@ bool pp_has_control(const char *text, size_t len);
 /* Whether clang -E -CC output (text, its tokens t) was damaged by a
  * macro's line comment that holds the end of a block comment. */
 bool pp_comment_damage(const char *text, const struct ptoks *t);
+/* Whether a line comment of text (a source file) holds the end of a block
+ * comment ("*" "/"), its continuation lines included: without one in any
+ * file or flag, -CC cannot damage an expansion (expand.c, cc_damaged).
+ * Comments and literals are told apart as the lexer does; a splice next to
+ * a "/" or "*" answers yes, unexamined, so the answer errs only towards a
+ * preprocessor run more. */
+bool pp_line_comment_may_end_block(const char *text, size_t len);
 
 #endif
