@@ -49,6 +49,8 @@ struct site {
 	bool wrap;          /* COND_OPEN/CLOSE around an operand: add a pair of parentheses */
 	bool lead_space;    /* RET_OPEN glued to "return": start with a space */
 	bool tail_call;     /* RET_OPEN: the value is a call, nothing else ("return f(x);") */
+	bool record_value;  /* RET_OPEN: the value is a structure or union and calls nothing
+	                       ("return result;"): it may follow the leave too (rewrite/place.c) */
 	bool resume;        /* STMT before a longjmp: the path ends, but the activation may go on
 	                       (at a setjmp of its own), so emit rather than leave */
 	uint32_t partner;   /* COND_OPEN/RET_OPEN: index of the CLOSE site */

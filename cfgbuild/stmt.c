@@ -580,8 +580,28 @@ static void jump_stmt(struct builder *b, uint32_t c, bool is_break)
 	b->cur = CFG_NONE;
 }
 
+/* Whether return value e is a structure or union whose evaluation calls
+ * nothing: reading it after the exit event changes no path (the event's
+ * code touches no object of the program), and rewrite/place.c writes such
+ * a value after it, "return (leave, result);", rather than copy it into
+ * kp_ret, whose copy of members never set made gcc -O2 -Wall warn where
+ * the original does not ("'result.z' is used uninitialized": libffi's
+ * testsuite, nested_struct10.c). */
+static bool record_without_calls(struct builder *b, uint32_t e)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(cursor_of(b, e)));
+	if (t.kind != CXType_Record)
+		return false;
+	for (uint32_t k = e; k < b->ast.v[e].end; k++)
+		if (kind_of(b, k) == CXCursor_CallExpr)
+			return false;
+	return true;
+}
+
 /* return (C11 6.8.6.4): the value goes through kp_ret so that it is
- * evaluated exactly once and before the exit event. */
+ * evaluated exactly once and before the exit event (a call or a structure
+ * value that calls nothing follows the event instead: rewrite/place.c,
+ * find_tail_returns). */
 static void return_stmt(struct builder *b, uint32_t c)
 {
 	struct kids k = children(b, c);
@@ -614,6 +634,7 @@ static void return_stmt(struct builder *b, uint32_t c)
 		b->plan->sites[o].tail_call = kind_of(b, strip_parens(b, k.v[0])) == CXCursor_CallExpr;
 		if (b->plan->sites[o].tail_call) /* its path ends before the call (rewrite/place.c): no call site */
 			calls_rebind(b, k.v[0], CFG_NONE);
+		b->plan->sites[o].record_value = record_without_calls(b, k.v[0]);
 		value_expr(b, k.v[0]);
 		uint32_t cl = add_site(b, SITE_RET_CLOSE, b->toks[semi].off, 0);
 		b->plan->sites[o].partner = cl;

@@ -223,17 +223,29 @@ struct job {
 	char **expansion;     /* per region: its expansion on one line, NULL if not written out */
 	bool *keep;           /* per region: left as it is, neither marked nor flattened (try_set) */
 	char **reason;        /* per function */
+	unsigned *reason_line; /* per function: the line of the invocation its reason is about, 0 if none */
 };
 
-static void set_reason(struct job *j, uint32_t fn, const char *fmt, ...)
+static void set_reason(struct job *j, uint32_t fn, unsigned line, const char *fmt, ...)
 {
 	char tmp[300];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(tmp, sizeof tmp, fmt, ap);
 	va_end(ap);
-	if (!j->reason[fn])
+	if (!j->reason[fn]) {
 		j->reason[fn] = xstrdup(tmp);
+		j->reason_line[fn] = line;
+	}
+}
+
+/* The line of byte off of the original text. */
+static unsigned text_line(const struct xp_request *rq, uint32_t off)
+{
+	unsigned line = 1;
+	for (uint32_t i = 0; i < off && i < rq->len; i++)
+		line += rq->text[i] == '\n';
+	return line;
 }
 
 /* Compares a preprocessed text with the original's tokens from t's token
@@ -653,6 +665,7 @@ static bool take_expansions(const struct xp_request *rq, struct job *j, const st
 static bool try_set(const struct xp_request *rq, struct job *j, const bool *sel, bool single, uint32_t *culprit)
 {
 	char err[256];
+	unsigned err_line = 0; /* the invocation err is about, when known */
 	struct sb m = {0}, out = {0};
 	struct ptoks t = {0};
 	char marker[48];
@@ -696,6 +709,8 @@ again:;
 		uint32_t ri = region_at(rq, out.s, &t, marker, at, NULL);
 		if (culprit)
 			*culprit = ri == UINT32_MAX ? UINT32_MAX : rq->regions[ri].fn;
+		if (ri != UINT32_MAX) /* the region holding the first token that differs */
+			err_line = text_line(rq, rq->regions[ri].start);
 		snprintf(err, sizeof err, "its expansion depends on the invocation's layout (__LINE__ in a "
 		                          "multi-line invocation?) or on tokens after it");
 		goto fail;
@@ -724,7 +739,7 @@ fail:
 	if (single)
 		for (uint32_t f = 0; f < rq->nfns; f++)
 			if (sel[f])
-				set_reason(j, f, "%s", err);
+				set_reason(j, f, err_line, "%s", err);
 out:
 	free(m.s);
 	free(out.s);
@@ -827,10 +842,11 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	j.pp.rq = rq;
 	j.expansion = calloc(rq->nregions + 1, sizeof *j.expansion);
 	j.reason = calloc(rq->nfns + 1, sizeof *j.reason);
+	j.reason_line = calloc(rq->nfns + 1, sizeof *j.reason_line);
 	j.keep = calloc(rq->nregions + 1, sizeof *j.keep);
 	bool *sel = calloc(rq->nfns + 1, sizeof *sel);
 	res->expanded = calloc(rq->nfns + 1, sizeof *res->expanded);
-	if (!j.expansion || !j.reason || !j.keep || !sel || !res->expanded) {
+	if (!j.expansion || !j.reason || !j.reason_line || !j.keep || !sel || !res->expanded) {
 		fprintf(stderr, "kpath: out of memory\n");
 		exit(1);
 	}
@@ -841,7 +857,7 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	char err[256];
 	if (rq->nregions && !make_tmp_name(&j.pp, rq->path, err, sizeof err)) {
 		for (uint32_t f = 0; f < rq->nfns; f++)
-			set_reason(&j, f, "%s", err);
+			set_reason(&j, f, 0, "%s", err);
 	} else if (rq->nregions) {
 		for (uint32_t f = 0; f < rq->nfns; f++)
 			sel[f] = true;
@@ -855,7 +871,7 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 				all = try_set(rq, &j, sel, rq->nfns == 1, &culprit);
 			} else {
 				for (uint32_t f = 0; f < rq->nfns; f++)
-					set_reason(&j, f, "%s", err);
+					set_reason(&j, f, 0, "%s", err);
 			}
 		}
 		if (orig_ok && !all && rq->nfns > 1) {
@@ -896,7 +912,7 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 			if (!try_set(rq, &j, sel, false, NULL))
 				for (uint32_t f = 0; f < rq->nfns; f++)
 					if (sel[f])
-						set_reason(&j, f, "its expansion interferes with another function's (__COUNTER__?)");
+						set_reason(&j, f, 0, "its expansion interferes with another function's (__COUNTER__?)");
 		}
 	}
 	if (j.pp.tmpdir) {
@@ -923,6 +939,7 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 		free(j.expansion[i]);
 	}
 	res->reason = j.reason;
+	res->reason_line = j.reason_line;
 	free(quiet);
 	free(j.expansion);
 	free(j.keep);
@@ -955,6 +972,7 @@ void xp_result_free(struct xp_result *res, uint32_t nfns)
 	for (uint32_t f = 0; f < nfns; f++)
 		free(res->reason ? res->reason[f] : NULL);
 	free(res->reason);
+	free(res->reason_line);
 	free(res->expanded);
 	free(res->text);
 	memset(res, 0, sizeof *res);

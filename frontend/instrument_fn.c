@@ -104,6 +104,8 @@ static void instrument_function(struct walk *w, CXCursor fn)
 		if (mf && mf->reason) {
 			snprintf(macro_why, sizeof macro_why, "%s; it cannot be written out: %s", plan.reason, mf->reason);
 			why = macro_why;
+			if (mf->reason_line) /* the invocation that cannot be written out, not the first one */
+				line = mf->reason_line;
 		}
 	} else {
 		why = run_stages(w, &plan, &st, err, sizeof err);

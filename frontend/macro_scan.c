@@ -32,7 +32,7 @@ void kp_macro_record(struct macro_fns *m, CXCursor fn, const struct fn_plan *pla
 	unsigned a, b;
 	clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &a);
 	clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &b);
-	m->v[m->n] = (struct macro_fn){strdup(plan->name), a, b > a ? b : a + 1, NULL, m->n};
+	m->v[m->n] = (struct macro_fn){.name = strdup(plan->name), .start = a, .end = b > a ? b : a + 1, .group = m->n};
 	m->n++;
 }
 
@@ -264,8 +264,10 @@ CXTranslationUnit kp_expand_and_reparse(CXIndex index, const struct src_file *sr
 	bool any = false;
 	for (uint32_t i = 0; i < fns->n; i++) {
 		uint32_t g = group_of(fns, i);
-		if (res.reason[g])
+		if (res.reason[g]) {
 			fns->v[i].reason = strdup(res.reason[g]);
+			fns->v[i].reason_line = res.reason_line[g];
+		}
 		else if (!res.expanded[g])
 			fns->v[i].reason = strdup("none of the invocations in its own text holds control flow (the "
 			                          "file includes itself, or a macro's name comes from another file)");

@@ -143,9 +143,12 @@ static char *default_include_out(const char *out)
 	return p;
 }
 
-/* Whether out may be written: not a directory, and not the input itself
- * (by any name: "./", "..", a symbolic or a hard link), which writing would
- * replace.  Says why on stderr when not. */
+/* Whether out may be written: not a directory, not a device, FIFO or
+ * socket (the rename of the temporary file would replace it: "-o
+ * /dev/null" run as root replaced the machine's /dev/null with a regular
+ * file), and not the input itself (by any name: "./", "..", a symbolic or
+ * a hard link), which writing would replace.  Says why on stderr when
+ * not. */
 static bool output_path_ok(const char *in, const char *out)
 {
 	struct stat so, si;
@@ -153,6 +156,11 @@ static bool output_path_ok(const char *in, const char *out)
 	bool is_dir = n > 0 && out[n - 1] == '/';
 	if (stat(out, &so) == 0) {
 		is_dir |= S_ISDIR(so.st_mode) != 0;
+		if (!is_dir && !S_ISREG(so.st_mode)) {
+			fprintf(stderr, "kpath: error: the output '%s' is not a regular file (a device, FIFO or socket): "
+			        "writing it would replace it; give -o a file name\n", out);
+			return false;
+		}
 		if (!is_dir && stat(in, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
 			fprintf(stderr, "kpath: error: the output '%s' is the input file '%s': writing it would replace the source; "
 			        "give -o another file\n", out, in);

@@ -27,6 +27,7 @@ struct macro_fn {
 	char *name;
 	uint32_t start, end; /* extent in the original file */
 	char *reason;        /* why it could not be written out, NULL if it was */
+	unsigned reason_line; /* the line of the invocation the reason is about, 0 if none */
 	uint32_t group;      /* functions sharing an invocation are written out together:
 	                        the group's first function (union-find parent) */
 };

@@ -6,13 +6,17 @@
  * rename stays in one file system and runtime/stale.c can remove those of
  * dead processes), is flushed and fsync'd, and is renamed over PATH: a
  * reader sees the old file or the whole new one, never a part, and a
- * failure leaves no temporary file behind.
+ * failure leaves no temporary file behind.  An existing PATH that is a
+ * device, a FIFO or a socket (by itself or through a symbolic link) is
+ * never replaced: "-o /dev/null" run as root would have left a regular
+ * file in place of the machine's /dev/null.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "profile_int.h"
@@ -22,7 +26,14 @@ int kp_atomic_write(const char *path, kp_fill_fn *fill, void *ctx, char *err, si
 	static unsigned seq;
 	char why[256] = "", *tmp = kp_tmp_name(path, __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
 	int rc;
+	struct stat st;
 
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		if (errlen)
+			snprintf(err, errlen, "%s: not a regular file (a device, FIFO or socket): not replaced", path);
+		free(tmp);
+		return KP_EIO;
+	}
 	if (!tmp) {
 		if (errlen)
 			snprintf(err, errlen, "%s: out of memory", path);

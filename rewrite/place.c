@@ -356,14 +356,14 @@ static char *site_text(struct placer *pl, uint32_t s)
 		return l->n ? join(l, ", ", st->empty_expr ? " " : ", ", "") : NULL;
 	case SITE_COND_OPEN:
 	case SITE_RET_OPEN:
+		if (st->kind == SITE_RET_OPEN && pl->tail[s]) /* "return (leave, f(x));" */
+			return pl->code[st->partner].n ? join(&pl->code[st->partner], ", ", st->lead_space ? " (" : "(", ", ")
+			                               : NULL;
 		if (st->kind == SITE_RET_OPEN && pl->plan->ret_init_only) {
 			char *decl = ret_decl_text(pl), *r = fmt("%s__extension__ ({ %s = (", st->lead_space ? " " : "", decl);
 			free(decl);
 			return r;
 		}
-		if (st->kind == SITE_RET_OPEN && pl->tail[s]) /* "return (leave, f(x));" */
-			return pl->code[st->partner].n ? join(&pl->code[st->partner], ", ", st->lead_space ? " (" : "(", ", ")
-			                               : NULL;
 		if (st->kind == SITE_RET_OPEN)
 			return fmt("%s%sret = (", st->lead_space ? " " : "", p);
 		return pl->code[st->partner].n ? fmt(st->wrap ? "((" : "(") : NULL;
@@ -511,8 +511,12 @@ static uint32_t first_above(const uint32_t *v, uint32_t n, uint32_t x)
  * the compiler can make it a jump (and a self-recursion a loop).  The
  * activation's stream ends before the callee's begins; the callee's is its
  * own either way (k-IPF streams are per activation).  Not with setjmp
- * (kp_ret is volatile there) nor with an initialise-only kp_ret.  Sets
- * pl->tail for both sites of such returns and pl->ret_used. */
+ * (kp_ret is volatile there) nor, for a call, with an initialise-only
+ * kp_ret.  A structure or union value that calls nothing ("return
+ * result;", site record_value) takes the same form: copied into kp_ret,
+ * members never set made gcc warn (-Wuninitialized) where the original
+ * does not.  Sets pl->tail for both sites of such returns and
+ * pl->ret_used. */
 static void find_tail_returns(struct placer *pl)
 {
 	const struct fn_plan *plan = pl->plan;
@@ -526,7 +530,7 @@ static void find_tail_returns(struct placer *pl)
 		if (st->kind != SITE_RET_OPEN)
 			continue;
 		uint32_t lo = st->off, hi = plan->sites[st->partner].off;
-		bool tail = st->tail_call && !plan->has_setjmp && !plan->ret_init_only &&
+		bool tail = ((st->tail_call && !plan->ret_init_only) || st->record_value) && !plan->has_setjmp &&
 		            first_above(offs, plan->nsites, lo) == first_above(offs, plan->nsites, hi - 1);
 		pl->tail[s] = pl->tail[st->partner] = tail;
 		pl->ret_used |= !tail;

@@ -150,6 +150,15 @@ output_is_input)
 		cmp -s "$CORPUS/alternate.c" prog.c || fatal "-o $o replaced the source"
 	done
 	[ -L sym.c ] || fail "the symbolic link was replaced"
+	# -o naming a FIFO (or a device: "-o /dev/null" run as root replaced
+	# the machine's /dev/null with a regular file): refused, left as it is
+	mkfifo fifo || fatal "cannot make a FIFO"
+	"$KPATH" instrument prog.c -o fifo >out.txt 2>errf.txt
+	rc=$?
+	[ $rc -eq 1 ] || { show errf.txt; fail "-o FIFO: exit status $rc, expected 1"; }
+	expect_one_line_error errf.txt
+	grep -q "not a regular file" errf.txt || { show errf.txt; fail "-o FIFO: the error does not say it is not a regular file"; }
+	[ -p fifo ] || fail "-o FIFO replaced the FIFO"
 	ls | grep -q 'tmp' && fail "a temporary file was left: $(ls)"
 	;;
 
@@ -198,6 +207,16 @@ malformed_profile)
 	(cd i && KPATH_K=2 KPATH_OUT=prof.json ../prog >/dev/null 2>first.err)
 	[ -s i/prof.json ] || fatal "KPATH_K=2 run wrote no profile"
 	cp i/prof.json saved.k2
+	# the tools' atomic writer (profile/atomic.c) never replaces a FIFO
+	# or a device either
+	mkfifo fifo || fatal "cannot make a FIFO"
+	for cmd in "merge i/prof.json -o fifo" "export --format lcov -o fifo i/prof.json"; do
+		# shellcheck disable=SC2086
+		"$KPATH" $cmd >/dev/null 2>fifo.err && fail "kpath $cmd: exit status 0 writing over a FIFO"
+		grep -q "not a regular file" fifo.err || { show fifo.err; fail "kpath $cmd: the error does not say it is not a regular file"; }
+		[ -p fifo ] || fail "kpath $cmd replaced the FIFO"
+	done
+	rm -f fifo fifo.err
 	rm -f i/first.err
 	(cd i && KPATH_K=4 KPATH_OUT=prof.json ../prog >stdout.txt 2>stderr.txt)
 	rc=$?
