@@ -204,24 +204,6 @@ static void written_spans(struct macro_fns *fns, const bool *expanded, struct re
 	free(w);
 }
 
-/* walk.h */
-struct risk_scan {
-	CXTranslationUnit tu;
-	bool risk;
-};
-
-static void scan_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData d)
-{
-	struct risk_scan *rs = d;
-	(void)stack;
-	(void)depth;
-	size_t n = 0;
-	if (!rs->risk) {
-		const char *t = clang_getFileContents(rs->tu, f, &n);
-		rs->risk = pp_line_comment_may_end_block(t, n);
-	}
-}
-
 /* Whether a macro's line comment could hold a block comment's end: some
  * file of the unit (the main file is one) or a flag (a -D) has "*" "/" in
  * a line comment (expand.c, cc_damaged). */
@@ -230,11 +212,10 @@ static bool cc_risk(const struct src_file *src, const char **flags, int nflags)
 	for (int i = 0; i < nflags; i++)
 		if (strstr(flags[i], "*/"))
 			return true;
-	struct risk_scan rs = {src->tu, false};
-	clang_getInclusions(src->tu, scan_inclusion, &rs);
-	return rs.risk;
+	return quiet_any_file(src->tu, pp_line_comment_may_end_block);
 }
 
+/* walk.h */
 CXTranslationUnit kp_expand_and_reparse(CXIndex index, const struct src_file *src, struct macro_fns *fns,
                                         const char **flags, int nflags, const char *prefix, struct reparse *rp)
 {

@@ -78,7 +78,8 @@ static bool names_unsafe(const char *s, size_t n)
 
 struct inclusions {
 	CXTranslationUnit tu;
-	bool unsafe;
+	bool (*pred)(const char *, size_t);
+	bool hit;
 };
 
 static void check_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData d)
@@ -87,10 +88,17 @@ static void check_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth, C
 	(void)stack;
 	(void)depth;
 	size_t n = 0;
-	if (!in->unsafe) {
+	if (!in->hit) {
 		const char *t = clang_getFileContents(in->tu, f, &n);
-		in->unsafe = names_unsafe(t, n);
+		in->hit = in->pred(t, n);
 	}
+}
+
+bool quiet_any_file(CXTranslationUnit tu, bool (*pred)(const char *text, size_t len))
+{
+	struct inclusions in = {tu, pred, false};
+	clang_getInclusions(tu, check_inclusion, &in);
+	return in.hit;
 }
 
 /* Whether text[a, b) (white space between two tokens) holds a newline
@@ -170,11 +178,8 @@ static bool blanking_off(const struct src_file *src, const char **flags, int nfl
 	bool unsafe = names_unsafe(src->text, src->len);
 	for (int i = 0; i < nflags && !unsafe; i++)
 		unsafe = names_unsafe(flags[i], strlen(flags[i]));
-	if (!unsafe) {
-		struct inclusions in = {src->tu, false};
-		clang_getInclusions(src->tu, check_inclusion, &in);
-		unsafe = in.unsafe;
-	}
+	if (!unsafe)
+		unsafe = quiet_any_file(src->tu, names_unsafe);
 	return unsafe;
 }
 

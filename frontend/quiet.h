@@ -25,6 +25,10 @@
 struct xp_span *quiet_spans(const struct src_file *src, struct xp_span *keep, uint32_t nkeep, const char **flags,
                             int nflags, uint32_t *n);
 
+/* Whether pred holds for the text of some file of the translation unit
+ * (the main file and every file it includes, at any depth). */
+bool quiet_any_file(CXTranslationUnit tu, bool (*pred)(const char *text, size_t len));
+
 /* The edited text (res, expand.h) to parse again: a copy with the bodies
  * of src's function definitions that were not written out blanked (their
  * directives kept), and with inits the brace initialisers of file-scope
