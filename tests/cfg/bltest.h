@@ -15,13 +15,8 @@
 
 static int bt_failures;
 
-#define CHECK(c)                                                                    \
-	do {                                                                        \
-		if (!(c)) {                                                         \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
-			bt_failures++;                                              \
-		}                                                                   \
-	} while (0)
+#define CHECK_FAILURES bt_failures
+#include "../check.h"
 
 /* Index of the unique DAG edge src->dst of the given kind (kind < 0: any
  * kind), CFG_NONE if none or several. */

@@ -15,13 +15,8 @@
 
 static int pt_failures;
 
-#define CHECK(c)                                                                          \
-	do {                                                                              \
-		if (!(c)) {                                                               \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
-			pt_failures++;                                                    \
-		}                                                                         \
-	} while (0)
+#define CHECK_FAILURES pt_failures
+#include "../check.h"
 
 static uint64_t pt_state = 0x9e3779b97f4a7c15ull;
 
