@@ -217,6 +217,25 @@ static inline int slice_open(const char **s, const char *e, char open, char clos
 	return 1;
 }
 
+/* A number of a tuple: 0, or -1 (slice_uint, slice_cfg_uint). */
+typedef int slice_elem_fn(const char **s, const char *e, uint64_t max, uint64_t *out);
+
+/* "[a, b, ...]", n numbers, each read by elem within its max[i]: the
+ * writer's compact form first (small_tuple: at most nine digits, below
+ * every max), else any JSON spacing.  0, or -1. */
+static int slice_tuple(const char **s, const char *e, unsigned n, slice_elem_fn *elem, const uint64_t *max,
+                       uint64_t *v)
+{
+	if (!small_tuple(s, e, n, v))
+		return 0;
+	if (slice_open(s, e, '[', ']') != 1)
+		return -1;
+	for (unsigned i = 0; i < n; i++)
+		if (elem(s, e, max[i], &v[i]) || slice_next(s, e, ']') != (i + 1 < n))
+			return -1;
+	return 0;
+}
+
 int kp_slice_key(const char **s, const char *e, char *key, size_t cap)
 {
 	return slice_key(s, e, key, cap);
@@ -283,10 +302,7 @@ static int slice_spans(const char **s, const char *e, struct kp_path *q)
 	int more = slice_open(s, e, '[', ']');
 	while (more > 0) {
 		uint64_t v[2];
-		if (j == q->nlines ||
-		    (small_tuple(s, e, 2, v) &&
-		     (slice_open(s, e, '[', ']') != 1 || slice_uint(s, e, UINT32_MAX, &v[0]) ||
-		      slice_next(s, e, ']') != 1 || slice_uint(s, e, UINT32_MAX, &v[1]) || slice_next(s, e, ']') != 0)) ||
+		if (j == q->nlines || slice_tuple(s, e, 2, slice_uint, (const uint64_t[]){UINT32_MAX, UINT32_MAX}, v) ||
 		    v[0] != q->lines[j] || v[1] < v[0])
 			return KP_SLICE_UNCLEAN;
 		q->last_lines[j++] = (uint32_t)v[1];
@@ -397,10 +413,7 @@ static int slice_blocks(const char **s, const char *e, struct kp_cfg *c)
 	int more = slice_open(s, e, '[', ']');
 	while (more > 0) {
 		uint64_t v[2];
-		if ((small_tuple(s, e, 2, v) &&
-		     (slice_open(s, e, '[', ']') != 1 || slice_cfg_uint(s, e, UINT32_MAX, &v[0]) ||
-		      slice_next(s, e, ']') != 1 || slice_cfg_uint(s, e, UINT32_MAX, &v[1]) ||
-		      slice_next(s, e, ']') != 0)) ||
+		if (slice_tuple(s, e, 2, slice_cfg_uint, (const uint64_t[]){UINT32_MAX, UINT32_MAX}, v) ||
 		    c->nblocks == UINT32_MAX)
 			return KP_SLICE_UNCLEAN;
 		if (c->nblocks == cap) {
@@ -426,11 +439,7 @@ static int slice_edges(const char **s, const char *e, struct kp_cfg *c)
 	int more = slice_open(s, e, '[', ']');
 	while (more > 0) {
 		uint64_t v[3];
-		if ((small_tuple(s, e, 3, v) &&
-		     (slice_open(s, e, '[', ']') != 1 || slice_cfg_uint(s, e, UINT32_MAX, &v[0]) ||
-		      slice_next(s, e, ']') != 1 || slice_cfg_uint(s, e, UINT32_MAX, &v[1]) ||
-		      slice_next(s, e, ']') != 1 || slice_cfg_uint(s, e, UINT64_MAX, &v[2]) ||
-		      slice_next(s, e, ']') != 0)) ||
+		if (slice_tuple(s, e, 3, slice_cfg_uint, (const uint64_t[]){UINT32_MAX, UINT32_MAX, UINT64_MAX}, v) ||
 		    c->nedges == UINT32_MAX)
 			return KP_SLICE_UNCLEAN;
 		if (c->nedges == cap) {
