@@ -73,8 +73,13 @@ static int window_item(struct kp_tfunc *tf, struct kp_cursor *c, uint64_t id)
 	return kp_win_process(&tf->u.ksf, c, id);
 }
 
+static int window_to_ipf(const struct kp_tfunc *tf, struct kp_ipf *dst)
+{
+	return kp_win_to_ipf(&tf->u.ksf, dst);
+}
+
 const struct kp_consumer kp_consumer_window = {
-	"window", window_init, ksf_enter, window_item, ksf_to_ipf, ksf_zero, ksf_sum, ksf_fini,
+	"window", window_init, ksf_enter, window_item, window_to_ipf, ksf_zero, ksf_sum, ksf_fini,
 };
 
 static int counts_init(struct kp_tfunc *tf, unsigned k)

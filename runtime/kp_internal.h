@@ -228,6 +228,8 @@ struct kpath_rt_node *kp_ksf_child(struct kp_ksf *s, struct kpath_rt_node *p, ui
 				   struct kpath_rt_node *up);
 /* make_k_ipf of the k-BLPP paper: adds the k-IPF of s into dst. */
 int kp_ksf_to_ipf(const struct kp_ksf *s, struct kp_ipf *dst);
+/* The same for a window forest (window.c), in one lookup per node. */
+int kp_win_to_ipf(const struct kp_ksf *s, struct kp_ipf *dst);
 /* Sets every counter to 0, keeping the nodes (so cursors stay valid). */
 void kp_ksf_zero(struct kp_ksf *s);
 /* Bytes of s's child tables, the replaced ones included (KPATH_STATS). */

@@ -30,6 +30,9 @@
  * (child of p's suffix labelled r, recursively), at most k - 1 nodes with
  * counter 0, each once per forest.
  */
+#include <assert.h>
+#include <stdlib.h>
+
 #include "kp_internal.h"
 
 int kp_win_init(struct kp_ksf *s, unsigned k)
@@ -50,6 +53,55 @@ static struct kpath_rt_node *window_child(struct kp_ksf *s, struct kpath_rt_node
 	/* the suffix of p.r: p's suffix followed by r */
 	struct kpath_rt_node *sfx = p->up ? window_child(s, kp_ksf_node(s, p->up), r) : kp_ksf_root_node(s, r);
 	return sfx ? kp_ksf_child(s, p, r, sfx) : NULL;
+}
+
+/* One node x of s and its subtree, under gamma in dst (counted with the
+ * totals of tot, by node index). */
+static int join_window(struct kp_ipf *dst, uint32_t gamma, const struct kp_ksf *s, const struct kpath_rt_node *x,
+                       const uint64_t *tot)
+{
+	uint32_t delta;
+	if (kp_ipf_child(dst, gamma, x->id, &delta) != 0)
+		return KP_ENOMEM;
+	dst->nodes[delta].count += tot[kp_ksf_index(s, x)];
+	const struct kpath_rt_node *y;
+	for (uint32_t i = 0; (y = kp_kids_next(x, &i));)
+		if (join_window(dst, delta, s, y, tot) != 0)
+			return KP_ENOMEM;
+	return 0;
+}
+
+/* make_k_ipf of the window forest in one lookup per node, not one per
+ * node and ancestor within depth k (kp_ksf_to_ipf's join_subtree from
+ * every node: about k lookups per node).  The k-IPF counts each n-gram g
+ * with the counters of the windows g is a suffix of (the comment at the
+ * top); every suffix of a window is a node (its suffix chain), and the
+ * suffixes of window x are x, up(x), up(up(x)), ...  So g's count is the
+ * sum of the counters over its subtree in the tree of suffix links, which
+ * one pass over the nodes from the newest accumulates: a node is created
+ * after its suffix (window_child), so its index is the larger.  And the
+ * k-IPF's nodes are the forest's, with the same parents: one walk from
+ * the roots copies them.  The same k-IPF as kp_ksf_to_ipf
+ * (tests/runtime/test_ksf.c compares the two on random streams). */
+int kp_win_to_ipf(const struct kp_ksf *s, struct kp_ipf *dst)
+{
+	uint64_t *tot = kp_malloc((size_t)s->n * sizeof *tot);
+	if (!tot)
+		return kp_ksf_to_ipf(s, dst); /* needs no memory of its own but dst's */
+	tot[0] = 0;
+	for (uint32_t i = 1; i < s->n; i++)
+		tot[i] = kp_ksf_node(s, i)->count;
+	for (uint32_t i = s->n - 1; i >= 1; i--) {
+		uint32_t up = kp_ksf_node(s, i)->up;
+		assert(up < i);
+		tot[up] += tot[i]; /* tot[0]: the roots' sum, unused */
+	}
+	int rc = 0;
+	const struct kpath_rt_node *x;
+	for (uint32_t i = 0; rc == 0 && (x = kp_kids_next(&s->start, &i));)
+		rc = join_window(dst, 0, s, x, tot);
+	free(tot);
+	return rc;
 }
 
 int kp_win_process(struct kp_ksf *s, struct kp_cursor *c, uint64_t r)

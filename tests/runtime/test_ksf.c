@@ -655,6 +655,10 @@ static void window_example(void)
 	CHECK(kp_ipf_init(&bf) == 0 && rt_ngrams(&bf, sigma, len, 4) == 0);
 	CHECK(rt_ipf_equal(&ipf, &bf));
 	kp_ipf_free(&ipf);
+	/* the window forest's own conversion: one lookup per node */
+	CHECK(kp_ipf_init(&ipf) == 0 && kp_win_to_ipf(&s, &ipf) == 0);
+	CHECK(rt_ipf_equal(&ipf, &bf) && ipf.n == s.n);
+	kp_ipf_free(&ipf);
 	kp_ipf_free(&bf);
 	kp_ksf_free(&s);
 }
