@@ -9,19 +9,49 @@
  * reported with its reason.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "walk.h"
+#include "xalloc.h"
+
+void kp_plan_cache_free(struct plan_cache *c)
+{
+	for (uint32_t i = 0; i < c->n; i++)
+		if (c->v[i]) {
+			build_plan_free(c->v[i]);
+			free(c->v[i]);
+		}
+	free(c->v);
+	memset(c, 0, sizeof *c);
+}
 
 /* Survey (kpath cfg, kpath paths; the rest of a first walk that will be
- * done again): records fn in into if it fails only because of macros. */
-static void survey_function(struct walk *w, CXCursor fn, struct macro_fns *into)
+ * done again): records fn in into if it fails only because of macros.
+ * With keep, a plan built is kept for the second walk (struct plan_cache)
+ * as the main file's definition number visit. */
+static void survey_function(struct walk *w, CXCursor fn, struct macro_fns *into, struct plan_cache *keep,
+                            uint32_t visit)
 {
 	struct fn_plan plan;
 	memset(&plan, 0, sizeof plan);
 	plan.expr_branches = w->expr_branches;
-	if (!build_function(w->src, fn, &plan) && plan.macro && plan.name)
-		kp_macro_record(into, fn, &plan);
+	w->built++;
+	if (!build_function(w->src, fn, &plan)) {
+		if (plan.macro && plan.name)
+			kp_macro_record(into, fn, &plan);
+	} else if (keep) {
+		if (visit >= keep->n) {
+			uint32_t n = keep->n;
+			KP_RESERVE(keep->v, keep->cap, visit + 1);
+			memset(keep->v + n, 0, (visit + 1 - n) * sizeof *keep->v);
+			keep->n = visit + 1;
+		}
+		keep->v[visit] = xcalloc(1, sizeof plan);
+		*keep->v[visit] = plan; /* moved: its arrays are the kept plan's now */
+		return;
+	}
 	build_plan_free(&plan);
 }
 
@@ -85,7 +115,7 @@ static void report_function(struct walk *w, const struct fn_plan *plan, const st
 	}
 }
 
-static void instrument_function(struct walk *w, CXCursor fn)
+static void instrument_function(struct walk *w, CXCursor fn, struct fn_plan *kept)
 {
 	struct fn_plan plan;
 	char err[256];
@@ -95,7 +125,15 @@ static void instrument_function(struct walk *w, CXCursor fn)
 	unsigned line = 0;
 	struct fn_stages st = {0};
 	char macro_why[600];
-	if (!build_function(w->src, fn, &plan)) {
+	bool built = true;
+	if (kept) { /* the first walk built it from this unit (struct plan_cache) */
+		plan = *kept;
+		memset(kept, 0, sizeof *kept);
+	} else {
+		w->built++;
+		built = build_function(w->src, fn, &plan) != NULL;
+	}
+	if (!built) {
 		if (w->collect && plan.macro && plan.name)
 			kp_macro_record(w->collect, fn, &plan);
 		why = plan.reason;
@@ -133,14 +171,16 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		if (!match)
 			return CXChildVisit_Continue;
 	}
+	uint32_t visit = h ? 0 : w->visit++;
 	if (w->macro) {
-		survey_function(w, c, w->macro);
+		survey_function(w, c, w->macro, NULL, 0);
 	} else if (w->collect && w->collect->n) {
 		/* a function to write out is found: this walk is done again on
 		 * the edited text (pipeline.c), so the rest of it only looks for
-		 * more: building the CFG, not its stages and rewrite */
+		 * more: building the CFG (kept for the second walk), not its
+		 * stages and rewrite */
 		if (!h)
-			survey_function(w, c, w->collect);
+			survey_function(w, c, w->collect, w->plans, visit);
 	} else if (h) { /* a header's function: its own text and edits */
 		struct src_file *src = w->src;
 		struct rw_file *rw = w->rw;
@@ -148,7 +188,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		w->rw = &h->rw;
 		struct macro_fns *collect = w->collect;
 		w->collect = NULL; /* only the main file's invocations are written out */
-		instrument_function(w, c);
+		instrument_function(w, c, NULL);
 		w->collect = collect;
 		w->src = src;
 		w->rw = rw;
@@ -158,12 +198,13 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		w->src = &w->reparse->src;
 		w->main_src = &w->reparse->src;
 		uint32_t n0 = w->rw->nedits;
-		instrument_function(w, c);
+		instrument_function(w, c, NULL);
 		reparse_own(w->reparse, n0, w->rw->nedits);
 		w->src = src;
 		w->main_src = main_src;
 	} else {
-		instrument_function(w, c);
+		struct plan_cache *pc = w->collect ? NULL : w->plans; /* the second walk takes */
+		instrument_function(w, c, pc && visit < pc->n ? pc->v[visit] : NULL);
 	}
 	return CXChildVisit_Continue;
 }

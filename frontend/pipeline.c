@@ -201,6 +201,8 @@ struct run {
 	CXTranslationUnit tu;
 	struct src_file src;
 	struct macro_fns mfns;
+	struct plan_cache plans; /* the first walk's CFGs for the second (walk.h) */
+	uint32_t built;          /* CFGs the walks built (KPATH_STATS) */
 	struct hdr_set hdrs;
 	struct reparse rp; /* the unit with the macros written out (reparse.h) */
 	char src_hash[17];
@@ -242,8 +244,8 @@ static void print_phases(const struct run *r)
 		pp = (double)ch.ru_utime.tv_sec + (double)ch.ru_stime.tv_sec +
 		     ((double)ch.ru_utime.tv_usec + (double)ch.ru_stime.tv_usec) * 1e-6;
 	fprintf(stderr, "kpath: stats: %s: CPU s: parse %.2f, walk %.2f, macros written out %.2f (preprocessor %.2f), "
-	        "walk again %.2f, write %.2f\n", r->o->in, r->cpu[PH_PARSE], r->cpu[PH_WALK], r->cpu[PH_EXPAND], pp,
-	        r->cpu[PH_WALK2], r->cpu[PH_WRITE]);
+	        "walk again %.2f, write %.2f; %u CFGs built\n", r->o->in, r->cpu[PH_PARSE], r->cpu[PH_WALK],
+	        r->cpu[PH_EXPAND], pp, r->cpu[PH_WALK2], r->cpu[PH_WRITE], r->built);
 }
 
 /* Parses the main file and indexes it; chooses the prefix.  0 or the
@@ -383,12 +385,16 @@ static int walk_all(struct run *r)
 		                     .quiet = o->quiet, .expr_branches = expr_branches, .dump = o->dump, .only = o->only,
 		                     .numbered = o->numbered, .numbered_ctx = o->numbered_ctx,
 		                     .collect = msg ? &r->mfns : NULL, .msg = msg, .staged = o->staged, .stage = o->stage,
-		                     .mode = o->mode, .main_src = &r->src, .reparse = r->rp.src.tu ? &r->rp : NULL};
+		                     .mode = o->mode, .main_src = &r->src, .reparse = r->rp.src.tu ? &r->rp : NULL,
+		                     .plans = &r->plans};
 		kp_walk(&r->w, r->tu);
+		r->built += r->w.built;
 		if (r->w.reparse)
 			reparse_shift(&r->rp, &r->rw);
-		if (!msg)
+		if (!msg) {
+			kp_plan_cache_free(&r->plans);
 			return 0;
+		}
 		fclose(msg);
 		if (!r->mfns.n) { /* nothing to write out: this walk stands */
 			fwrite(msgbuf, 1, msglen, stderr);
@@ -520,6 +526,7 @@ int kp_run(const struct kp_run_opts *o)
 		print_phases(&r);
 	hdr_set_free(&r.hdrs);
 	kp_macro_fns_free(&r.mfns);
+	kp_plan_cache_free(&r.plans);
 	if (r.rp.src.tu)
 		clang_disposeTranslationUnit(r.rp.src.tu);
 	reparse_free(&r.rp);

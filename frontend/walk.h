@@ -37,6 +37,19 @@ struct macro_fns {
 	uint32_t n, cap;
 };
 
+/* The CFGs the rest of a first walk builds once it has found a function to
+ * write out (it only looks for more then), kept for the second walk, which
+ * takes them for the functions that are not written out instead of
+ * building them again from the same unit (instrument_fn.c): indexed by the
+ * order of the main file's definitions, which both walks visit alike (the
+ * first unit).  v[i] NULL: nothing kept (built by the first walk's first
+ * part, or not buildable). */
+struct plan_cache {
+	struct fn_plan **v;
+	uint32_t n, cap;
+};
+void kp_plan_cache_free(struct plan_cache *c);
+
 /* kpath paths: called with each numbered function instead of a rewrite. */
 typedef void kp_numbered_fn(void *ctx, const struct fn_plan *plan, const struct bl_dag *dag);
 
@@ -65,6 +78,9 @@ struct walk {
 	const struct kp_mode_run *mode; /* kpath instrument: the mode's rewrite (modes.h) */
 	const struct src_file *main_src;
 	struct reparse *reparse; /* the functions written out come from its unit (reparse.h) */
+	struct plan_cache *plans; /* kept by a first walk, taken by the second (NULL: none) */
+	uint32_t visit;          /* main-file definitions visited so far: the index into plans */
+	uint32_t built;          /* CFGs built (build_function calls; KPATH_STATS) */
 };
 
 /* Visits the function definitions of tu (instrument_fn.c). */
