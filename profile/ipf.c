@@ -9,6 +9,7 @@
  * the root: idx_used == n - 1.  Functions that relink nodes without going
  * through kp_ipf_child drop the index; kp_ipf_child rebuilds it.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,21 @@ uint32_t kp_ipf_find(struct kp_ipf *t, uint32_t parent, uint64_t id)
 	}
 }
 
+/* Room for one more node. */
+static int node_reserve(struct kp_ipf *t)
+{
+	if (t->n == t->cap) {
+		if (t->cap >= (1u << 30))
+			return KP_ENOMEM;
+		struct kp_node *nodes = kp_realloc(t->nodes, 2 * (size_t)t->cap * sizeof *nodes);
+		if (!nodes)
+			return KP_ENOMEM;
+		t->nodes = nodes;
+		t->cap *= 2;
+	}
+	return 0;
+}
+
 int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child)
 {
 	if (index_reserve(t) != 0)
@@ -128,15 +144,8 @@ int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child
 		}
 		i = (i + 1) & (t->idx_cap - 1);
 	}
-	if (t->n == t->cap) {
-		if (t->cap >= (1u << 30))
-			return KP_ENOMEM;
-		struct kp_node *nodes = kp_realloc(t->nodes, 2 * (size_t)t->cap * sizeof *nodes);
-		if (!nodes)
-			return KP_ENOMEM;
-		t->nodes = nodes;
-		t->cap *= 2;
-	}
+	if (node_reserve(t) != 0)
+		return KP_ENOMEM;
 	c = t->n++;
 	t->nodes[c] = (struct kp_node){ .id = id, .count = 0, .first_child = KP_NONE,
 					.next_sibling = t->nodes[parent].first_child };
@@ -144,6 +153,19 @@ int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child
 	t->idx[2 * i] = parent; /* index_put, without probing again */
 	t->idx[2 * i + 1] = c;
 	t->idx_used++;
+	*child = c;
+	return 0;
+}
+
+int kp_ipf_append(struct kp_ipf *t, uint32_t parent, uint64_t id, uint64_t count, uint32_t *child)
+{
+	assert(!t->idx);
+	if (node_reserve(t) != 0)
+		return KP_ENOMEM;
+	uint32_t c = t->n++;
+	t->nodes[c] = (struct kp_node){ .id = id, .count = count, .first_child = KP_NONE,
+					.next_sibling = t->nodes[parent].first_child };
+	t->nodes[parent].first_child = c;
 	*child = c;
 	return 0;
 }

@@ -81,6 +81,12 @@ uint32_t kp_ipf_find(struct kp_ipf *t, uint32_t parent, uint64_t id);
 /* Child of parent labelled id, created with count 0 if absent: its index
  * in *child.  0 or KP_ENOMEM (then the forest is unchanged). */
 int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child);
+/* A new child of parent labelled id with count count, which the caller
+ * knows parent has no child labelled id yet: no lookup, and t's index
+ * (which it leaves stale) must have been dropped (kp_ipf_drop_index;
+ * kp_ipf_child makes it again).  Its index in *child.  0 or KP_ENOMEM
+ * (then the forest is unchanged). */
+int kp_ipf_append(struct kp_ipf *t, uint32_t parent, uint64_t id, uint64_t count, uint32_t *child);
 /* join_subtree(rho, gamma, d) of the k-BLPP paper (Algorithm "Subroutine
  * for joining trees during k-SF conversion"), with rho a node of another
  * k-IPF src: adds the subtree of depth < d below rho under gamma, summing

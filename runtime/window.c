@@ -31,6 +31,7 @@
  * counter 0, each once per forest.
  */
 #include <assert.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "kp_internal.h"
@@ -56,17 +57,25 @@ static struct kpath_rt_node *window_child(struct kp_ksf *s, struct kpath_rt_node
 }
 
 /* One node x of s and its subtree, under gamma in dst (counted with the
- * totals of tot, by node index). */
+ * totals of tot, by node index).  fresh: dst had no node but its root, so
+ * every node is new (a node's children have distinct labels): appended
+ * without a lookup. */
 static int join_window(struct kp_ipf *dst, uint32_t gamma, const struct kp_ksf *s, const struct kpath_rt_node *x,
-                       const uint64_t *tot)
+                       const uint64_t *tot, bool fresh)
 {
 	uint32_t delta;
-	if (kp_ipf_child(dst, gamma, x->id, &delta) != 0)
-		return KP_ENOMEM;
-	dst->nodes[delta].count += tot[kp_ksf_index(s, x)];
+	uint64_t n = tot[kp_ksf_index(s, x)];
+	if (fresh) {
+		if (kp_ipf_append(dst, gamma, x->id, n, &delta) != 0)
+			return KP_ENOMEM;
+	} else {
+		if (kp_ipf_child(dst, gamma, x->id, &delta) != 0)
+			return KP_ENOMEM;
+		dst->nodes[delta].count += n;
+	}
 	const struct kpath_rt_node *y;
 	for (uint32_t i = 0; (y = kp_kids_next(x, &i));)
-		if (join_window(dst, delta, s, y, tot) != 0)
+		if (join_window(dst, delta, s, y, tot, fresh) != 0)
 			return KP_ENOMEM;
 	return 0;
 }
@@ -97,9 +106,12 @@ int kp_win_to_ipf(const struct kp_ksf *s, struct kp_ipf *dst)
 		tot[up] += tot[i]; /* tot[0]: the roots' sum, unused */
 	}
 	int rc = 0;
+	bool fresh = dst->n == 1; /* the usual case: one thread's forest */
+	if (fresh)
+		kp_ipf_drop_index(dst);
 	const struct kpath_rt_node *x;
 	for (uint32_t i = 0; rc == 0 && (x = kp_kids_next(&s->start, &i));)
-		rc = join_window(dst, 0, s, x, tot);
+		rc = join_window(dst, 0, s, x, tot, fresh);
 	free(tot);
 	return rc;
 }
