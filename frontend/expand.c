@@ -313,7 +313,11 @@ static void build_edit(const struct xp_request *rq, struct job *j, const bool *s
 			continue;
 		sb_put(b, text + pos, r->start - pos);
 		sb_printf(b, "/* kpath: expansion of %s */ ", r->name);
+		if (res)
+			res->xq[2 * res->nshift] = (uint32_t)b->n;
 		sb_str(b, j->expansion[i]);
+		if (res)
+			res->xq[2 * res->nshift + 1] = (uint32_t)b->n;
 		sb_put(b, " ", 1);
 		for (unsigned k = pp_count_newlines(text + r->start, text + r->end); k; k--)
 			sb_put(b, "\n", 1);
@@ -925,7 +929,8 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	struct sb b = {0};
 	res->shift_end = malloc((rq->nregions + 1) * sizeof *res->shift_end);
 	res->shift_delta = malloc((rq->nregions + 1) * sizeof *res->shift_delta);
-	if (!res->shift_end || !res->shift_delta) {
+	res->xq = malloc(2 * (rq->nregions + 1) * sizeof *res->xq);
+	if (!res->shift_end || !res->shift_delta || !res->xq) {
 		fprintf(stderr, "kpath: out of memory\n");
 		exit(1);
 	}
@@ -969,6 +974,7 @@ void xp_result_free(struct xp_result *res, uint32_t nfns)
 {
 	free(res->shift_end);
 	free(res->shift_delta);
+	free(res->xq);
 	for (uint32_t f = 0; f < nfns; f++)
 		free(res->reason ? res->reason[f] : NULL);
 	free(res->reason);

@@ -62,6 +62,9 @@ struct xp_result {
 	uint32_t *shift_end;   /* per invocation written out, in order: its end in the original */
 	int64_t *shift_delta;  /* how much longer the edited text is up to there */
 	uint32_t nshift;
+	uint32_t *xq;          /* per invocation written out, in order: its expansion's start
+	                          and end in the edited text (pairs), where the rendering puts
+	                          kpath_rt_xq_begin and kpath_rt_xq_end (kpath_rt.h) */
 };
 
 /* Where offset off of the original text is in the edited text; off must

@@ -110,6 +110,17 @@ void reparse_shift(const struct reparse *r, struct rw_file *rw)
 			continue;
 		rw->edits[i].off = xp_map(&r->map, rw->edits[i].off);
 	}
+	/* every expansion written out compiled as its invocation was, as far
+	 * as warnings go (kpath_rt.h, kpath_rt_xq_begin): clang's around each
+	 * expansion, gcc's around each function written out (at file scope) */
+	for (uint32_t i = 0; i < r->map.nshift; i++) {
+		rw_insert(rw, r->map.xq[2 * i], "kpath_rt_xq_begin ");
+		rw_insert(rw, r->map.xq[2 * i + 1], " kpath_rt_xq_end");
+	}
+	for (uint32_t i = 0; i < r->nwritten; i++) {
+		rw_insert(rw, xp_map(&r->map, r->written[i]), "kpath_rt_xf_begin ");
+		rw_insert(rw, xp_map(&r->map, r->written_end[i]), " kpath_rt_xf_end");
+	}
 }
 
 unsigned reparse_errors(const struct reparse *r, CXTranslationUnit tu)
@@ -144,6 +155,7 @@ void reparse_free(struct reparse *r)
 	free(r->full);
 	free(r->map.shift_end);
 	free(r->map.shift_delta);
+	free(r->map.xq);
 	free(r->written);
 	free(r->written_end);
 	free(r->fn_start);

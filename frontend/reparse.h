@@ -42,7 +42,8 @@ bool reparse_find(const struct reparse *r, CXCursor c, CXCursor *c2);
 /* Edits [a, b) of the main file's rw_file come from the second unit. */
 void reparse_own(struct reparse *r, uint32_t a, uint32_t b);
 /* Moves every other edit of rw (made at the original's offsets) to the
- * edited text's. */
+ * edited text's, and brackets each expansion written out with
+ * kpath_rt_xq_begin and kpath_rt_xq_end (kpath_rt.h). */
 void reparse_shift(const struct reparse *r, struct rw_file *rw);
 /* The errors of the second unit that count: every error that is not a
  * warning made one by -Werror, and those inside a function written out

@@ -581,6 +581,39 @@ void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_p
 void kpath_rt_tally(struct kpath_rt_func *f, kpath_rt_u64 **a, kpath_rt_u64 id, kpath_rt_u64 num_paths);
 #endif
 
+/* Around each macro invocation kpath writes out (frontend/reparse.c,
+ * reparse_shift): compilers do not warn about some constructs when a
+ * macro's expansion spells them, and do when the same text is written out
+ * (clang: "if ((c))" with c "x == 1", -Wparentheses-equality; "v = v",
+ * -Wself-assign; gcc and clang: "(a) == (a)", -Wtautological-compare),
+ * which with -Werror would make the file not compile.  clang compiles
+ * each expansion with its warnings off (a _Pragma adds no token, so it may
+ * stand anywhere in a statement); gcc, whose parser takes a _Pragma inside
+ * an expression for a syntax error, compiles each function written out
+ * (kpath_rt_xf_*, at file scope) without the warnings its front end leaves
+ * out inside macro expansions (gcc 12's c-family: from_macro_expansion_at,
+ * c-indentation.cc).  Other compilers see nothing. */
+#if defined(__clang__)
+#define kpath_rt_xq_begin _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Weverything\"")
+#define kpath_rt_xq_end _Pragma("clang diagnostic pop")
+#define kpath_rt_xf_begin
+#define kpath_rt_xf_end
+#elif defined(__GNUC__) && __GNUC__ >= 7
+#define kpath_rt_xq_begin
+#define kpath_rt_xq_end
+#define kpath_rt_xf_begin _Pragma("GCC diagnostic push") \
+	_Pragma("GCC diagnostic ignored \"-Wtautological-compare\"") _Pragma("GCC diagnostic ignored \"-Wtype-limits\"") \
+	_Pragma("GCC diagnostic ignored \"-Waddress\"") _Pragma("GCC diagnostic ignored \"-Wlogical-op\"") \
+	_Pragma("GCC diagnostic ignored \"-Wint-in-bool-context\"") _Pragma("GCC diagnostic ignored \"-Wduplicated-branches\"") \
+	_Pragma("GCC diagnostic ignored \"-Wrestrict\"") _Pragma("GCC diagnostic ignored \"-Wmisleading-indentation\"")
+#define kpath_rt_xf_end _Pragma("GCC diagnostic pop")
+#else
+#define kpath_rt_xq_begin
+#define kpath_rt_xq_end
+#define kpath_rt_xf_begin
+#define kpath_rt_xf_end
+#endif
+
 /* kpath_rt_enter as an initialiser: instrumented functions declare their
  * cursor as "struct kpath_rt_cursor c = kpath_rt_begin(&desc, c);", so
  * that the routine-entry event is a declaration and the function's own
@@ -622,6 +655,7 @@ void kpath_rt_tally(struct kpath_rt_func *f, kpath_rt_u64 **a, kpath_rt_u64 id, 
  * only some of them; #if defined counts as a use (a sum: clang does not
  * count the operands || and && skip). */
 #if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
+	defined(kpath_rt_xq_begin) + defined(kpath_rt_xq_end) + defined(kpath_rt_xf_begin) + defined(kpath_rt_xf_end) + \
 	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_ASM_INLINE) + defined(KPATH_RT_COUNT_SLOW) + defined(KPATH_RT_TALLY_SLOW) + defined(KPATH_RT_TLS) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_exit_loop) + defined(kpath_rt_exit_loop_r) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj) + defined(kpath_rt_begin_t)
 #endif
 
