@@ -491,8 +491,17 @@ static bool cc_damaged(struct job *j)
  * pp_marked), without comments when they damage it (cc_damaged). */
 static bool pp_original(struct job *j, char *err, size_t errsz)
 {
-	if (!pp_run(&j->pp, j->text, j->pp.rq->len, &j->orig_pp, err, errsz))
-		return false;
+	if (!pp_run(&j->pp, j->text, j->pp.rq->len, &j->orig_pp, err, errsz)) {
+		if (j->pp.no_cc)
+			return false;
+		j->pp.no_cc = true; /* comments clang -E -CC rejects (pp_marked) */
+		if (!pp_run(&j->pp, j->text, j->pp.rq->len, &j->orig_pp, err, errsz)) {
+			j->pp.no_cc = false;
+			return false;
+		}
+		pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
+		return true;
+	}
 	pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
 	if (j->pp.no_cc || !cc_damaged(j))
 		return true;
@@ -513,8 +522,22 @@ static bool pp_marked(const struct xp_request *rq, struct job *j, const struct s
 		return pp_run(&j->pp, m->s, m->n, out, err, errsz);
 	j->orig_pending = false;
 	if (!pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->s, m->n, out, err, errsz)) {
-		j->both_failed = true;
-		return false;
+		/* clang -E -CC keeps a macro definition's comments as tokens and
+		 * rejects one in its parameter list ("invalid token in macro
+		 * parameter list": zopfli's ZOPFLI_APPEND_DATA(/ * T * / value,
+		 * ...)), which compiles: this file's runs go without comments. */
+		if (j->pp.no_cc) {
+			j->both_failed = true;
+			return false;
+		}
+		j->pp.no_cc = true;
+		if (!pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->s, m->n, out, err, errsz)) {
+			j->pp.no_cc = false;
+			j->both_failed = true;
+			return false;
+		}
+		pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
+		return true;
 	}
 	pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
 	if (!j->pp.no_cc && cc_damaged(j)) {
