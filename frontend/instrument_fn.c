@@ -9,8 +9,11 @@
  * reported with its reason.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
+#include "headers.h"
 #include "walk.h"
 
 /* Survey (kpath cfg, kpath paths; the rest of a first walk that will be
@@ -115,6 +118,75 @@ static void instrument_function(struct walk *w, CXCursor fn)
 	build_plan_free(&plan);
 }
 
+/* A function definition at offset off of a header's file. */
+struct hdr_fn_at {
+	CXFile file;
+	unsigned off;
+	unsigned n; /* definitions there */
+};
+
+/* The header (--include-dir) defining function definition c, or NULL;
+ * *off is where. */
+static struct hdr *fn_header(struct walk *w, CXCursor c, unsigned *off)
+{
+	if (!w->hdrs || !w->hdrs->n || clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+		return NULL;
+	CXFile f;
+	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, off);
+	return f && !clang_File_isEqual(f, w->src->file) ? hdr_find(w->hdrs, f) : NULL;
+}
+
+static struct hdr_fn_at *hdr_fn_find(struct walk *w, CXFile f, unsigned off)
+{
+	for (uint32_t i = 0; i < w->nhdr_at; i++)
+		if (w->hdr_at[i].off == off && clang_File_isEqual(w->hdr_at[i].file, f))
+			return &w->hdr_at[i];
+	return NULL;
+}
+
+static enum CXChildVisitResult count_header_fn(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct walk *w = d;
+	unsigned off;
+	struct hdr *h = fn_header(w, c, &off);
+	(void)parent;
+	if (!h)
+		return CXChildVisit_Continue;
+	struct hdr_fn_at *a = hdr_fn_find(w, h->file, off);
+	if (!a) {
+		KP_RESERVE(w->hdr_at, w->cap_hdr_at, w->nhdr_at + 1);
+		a = &w->hdr_at[w->nhdr_at++];
+		*a = (struct hdr_fn_at){h->file, off, 0};
+	}
+	a->n++;
+	return CXChildVisit_Continue;
+}
+
+/* Whether header function c is one of several definitions a header makes
+ * at the same place: a header included more than once, each time with
+ * other macros, as a template (brotli's hash_longest_match_quickly_inc.h
+ * defines FN(FindLongestMatch) for each HASHER(); keccak's
+ * KeccakSponge.inc, JOIN(prefix, _Sponge) for two prefixes).  Its one
+ * copy cannot hold the code of each: instrumenting every one put their
+ * declarations side by side ("redefinition of 'kp_r'"), and the whole
+ * file compiled unprofiled.  Such functions are skipped, with a reason. */
+static bool repeated_in_header(struct walk *w, CXCursor c, struct hdr *h)
+{
+	unsigned off, line;
+	clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &line, NULL, &off);
+	const struct hdr_fn_at *a = hdr_fn_find(w, h->file, off);
+	if (!a || a->n < 2)
+		return false;
+	CXString n = clang_getCursorSpelling(c);
+	fprintf(w->msg ? w->msg : stderr,
+	        "%s:%u: warning: function '%s' not instrumented: its header defines %u functions here (included "
+	        "more than once, with other macros each time)\n",
+	        h->src.path, line, clang_getCString(n), a->n);
+	clang_disposeString(n);
+	w->counts.skipped++;
+	return true;
+}
+
 static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData d)
 {
 	struct walk *w = d;
@@ -141,6 +213,8 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		 * more: building the CFG, not its stages and rewrite */
 		if (!h)
 			survey_function(w, c, w->collect);
+	} else if (h && repeated_in_header(w, c, h)) {
+		/* skipped */
 	} else if (h) { /* a header's function: its own text and edits */
 		struct src_file *src = w->src;
 		struct rw_file *rw = w->rw;
@@ -170,5 +244,10 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 
 void kp_walk(struct walk *w, CXTranslationUnit tu)
 {
+	if (w->hdrs && w->hdrs->n && !w->macro)
+		clang_visitChildren(clang_getTranslationUnitCursor(tu), count_header_fn, w);
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, w);
+	free(w->hdr_at);
+	w->hdr_at = NULL;
+	w->nhdr_at = w->cap_hdr_at = 0;
 }

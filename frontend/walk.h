@@ -65,6 +65,10 @@ struct walk {
 	const struct kp_mode_run *mode; /* kpath instrument: the mode's rewrite (modes.h) */
 	const struct src_file *main_src;
 	struct reparse *reparse; /* the functions written out come from its unit (reparse.h) */
+	/* kp_walk: where each header function of the unit is defined, and how
+	 * many definitions start there (a header included more than once) */
+	struct hdr_fn_at *hdr_at;
+	uint32_t nhdr_at, cap_hdr_at;
 };
 
 /* Visits the function definitions of tu (instrument_fn.c). */
