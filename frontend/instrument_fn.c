@@ -126,14 +126,17 @@ struct hdr_fn_at {
 };
 
 /* The header (--include-dir) defining function definition c, or NULL;
- * *off is where. */
+ * *off is where its text ends (NULL too when that is a macro's text: a
+ * function that a macro defines is the walk's to judge). */
 static struct hdr *fn_header(struct walk *w, CXCursor c, unsigned *off)
 {
 	if (!w->hdrs || !w->hdrs->n || clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
 		return NULL;
 	CXFile f;
-	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, off);
-	return f && !clang_File_isEqual(f, w->src->file) ? hdr_find(w->hdrs, f) : NULL;
+	clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &f, NULL, NULL, off);
+	struct hdr *h = f && !clang_File_isEqual(f, w->src->file) ? hdr_find(w->hdrs, f) : NULL;
+	/* the body's closing brace, in the file's own text */
+	return h && h->src.text && *off > 0 && *off <= h->src.len && h->src.text[*off - 1] == '}' ? h : NULL;
 }
 
 static struct hdr_fn_at *hdr_fn_find(struct walk *w, CXFile f, unsigned off)
@@ -173,10 +176,12 @@ static enum CXChildVisitResult count_header_fn(CXCursor c, CXCursor parent, CXCl
 static bool repeated_in_header(struct walk *w, CXCursor c, struct hdr *h)
 {
 	unsigned off, line;
-	clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &line, NULL, &off);
+	if (fn_header(w, c, &off) != h)
+		return false;
 	const struct hdr_fn_at *a = hdr_fn_find(w, h->file, off);
 	if (!a || a->n < 2)
 		return false;
+	clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
 	CXString n = clang_getCursorSpelling(c);
 	fprintf(w->msg ? w->msg : stderr,
 	        "%s:%u: warning: function '%s' not instrumented: its header defines %u functions here (included "
