@@ -725,29 +725,9 @@ static void stmt_kind(struct builder *b, uint32_t c, enum CXCursorKind kind)
 	case CXCursor_IndirectGotoStmt:
 		indirect_goto_stmt(b, c);
 		break;
-	case CXCursor_NullStmt: {
-		/* A null statement after identifiers that expand to nothing here
-		 * ("ATTRIBUTE_FALLTHROUGH;": libbacktrace's internal.h defines it
-		 * as __attribute__ ((__fallthrough__)) when GCC_VERSION >= 7000,
-		 * and as nothing for libclang, whose __GNUC__ is 4) may be an
-		 * attributed one for the compiler: it is placed like one
-		 * (fall_off), the fall-through edge's code before it, since gcc
-		 * warns on an attribute that does not precede a case label.  It
-		 * runs no code, so the control point is the same. */
-		uint32_t i = tok_at(b, cursor_start(b, c)), k = i;
-		uint32_t p = b->ast.v[c].parent;
-		if (i == CFG_NONE || !tok_is(b, i, ";") || (p != AST_NONE && kind_of(b, p) == CXCursor_UnexposedStmt))
-			break;
-		while (k > 0 && b->toks[k - 1].kind == CXToken_Identifier)
-			k--;
-		if (k < i && k > 0 &&
-		    (tok_is(b, k - 1, ";") || tok_is(b, k - 1, "}") || tok_is(b, k - 1, "{") || tok_is(b, k - 1, ":"))) {
-			b->attr_first = k;
-			b->attr_last = i;
-			b->attr_node = c;
-		}
+	case CXCursor_NullStmt:
+		null_stmt(b, c);
 		break;
-	}
 	case CXCursor_UnexposedStmt: {
 		/* An attributed statement, e.g. __attribute__((fallthrough)); :
 		 * attributes do not change control flow.  An attributed null
