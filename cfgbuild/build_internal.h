@@ -125,6 +125,7 @@ bool expr_has_branch_op(struct builder *b, uint32_t c);
 
 /* fallthrough.c */
 uint32_t fall_off(struct builder *b, uint32_t i, bool *intended);
+void null_stmt(struct builder *b, uint32_t c);
 
 /* blocks.c */
 uint32_t add_site(struct builder *b, enum site_kind kind, uint32_t off, int phase);

@@ -201,6 +201,29 @@ const char *const unevaluated_kw[] = {"sizeof", "_Alignof", "__alignof__", "__al
                                              "__builtin_choose_expr", "__builtin_types_compatible_p",
                                              "__builtin_offsetof", "offsetof"};
 
+enum branch_op { OP_NONE, OP_AND, OP_OR, OP_COND };
+
+static enum branch_op op_tokens(struct builder *b, uint32_t c);
+
+/* Whether expression c is an integer constant (C11 6.6; clang folds it). */
+static bool constant_int(struct builder *b, uint32_t c)
+{
+	CXEvalResult r = clang_Cursor_Evaluate(cursor_of(b, c));
+	if (!r)
+		return false;
+	bool k = clang_EvalResult_getKind(r) == CXEval_Int;
+	clang_EvalResult_dispose(r);
+	return k;
+}
+
+/* Whether c stays one atomic piece of its block: an unevaluated operand,
+ * a statement expression, or a ?:, && or || whose first operand is an
+ * integer constant.  Such an operator takes no branch (the way it goes is
+ * fixed), and wrapping its first operand as one would make it no constant:
+ * gcc -Wall then warns on "if (K ? 32 : 0)" (-Wint-in-bool-context; lmdb's
+ * "if (PGNO_TOPWORD)", where the macro is "(pgno_t)-1 > 0xffffffffu ? 32 :
+ * 0"), where it does not on the original.  Its operands stay unsplit too
+ * (an arm of a constant ?: may never run). */
 static bool unevaluated(struct builder *b, uint32_t c)
 {
 	static const char *const *const kw = unevaluated_kw;
@@ -217,11 +240,12 @@ static bool unevaluated(struct builder *b, uint32_t c)
 		for (size_t n = 0; i != CFG_NONE && n < sizeof unevaluated_kw / sizeof *unevaluated_kw && !r; n++)
 			r = tok_is(b, i, kw[n]);
 	}
+	if (!r && b->expr_branches && (k == CXCursor_ConditionalOperator || k == CXCursor_BinaryOperator) &&
+	    op_tokens(b, c) != OP_NONE)
+		r = constant_int(b, children(b, c).v[0]);
 	m->unevaluated = r;
 	return r;
 }
-
-enum branch_op { OP_NONE, OP_AND, OP_OR, OP_COND };
 
 /* Whether c's text lies in the file and holds none of the tokens at the
  * sorted offsets v[0..n). */
@@ -243,17 +267,12 @@ static bool none_inside(struct builder *b, uint32_t c, const uint32_t *v, uint32
 	return lo == n || v[lo] >= x->e;
 }
 
-/* The branching operator at the top of c, or OP_NONE; its operands are c's
- * children.  An operator's text runs from its first operand's start to its
- * last one's end, and holds its "&&", "||" or "?" token when it branches:
- * without one, there is nothing to look at. */
-static enum branch_op branch_op(struct builder *b, uint32_t c)
+/* The operator &&, || or ?: at the top of c, or OP_NONE; its operands are
+ * c's children.  An operator's text runs from its first operand's start to
+ * its last one's end, and holds its "&&", "||" or "?" token when it
+ * branches: without one, there is nothing to look at. */
+static enum branch_op op_tokens(struct builder *b, uint32_t c)
 {
-	if (!b->expr_branches)
-		return OP_NONE;
-	struct memo *m = &b->memo[c];
-	if (m->op >= 0)
-		return (enum branch_op)m->op;
 	enum CXCursorKind k = kind_of(b, c);
 	enum branch_op op = OP_NONE;
 	if ((k == CXCursor_BinaryOperator && !none_inside(b, c, b->andor, b->nandor)) ||
@@ -276,8 +295,23 @@ static enum branch_op branch_op(struct builder *b, uint32_t c)
 			}
 		}
 	}
-	m->op = (int8_t)op;
 	return op;
+}
+
+/* The branching operator at the top of c, or OP_NONE: op_tokens, unless c
+ * stays atomic (unevaluated: a constant first operand). */
+static enum branch_op branch_op(struct builder *b, uint32_t c)
+{
+	if (!b->expr_branches)
+		return OP_NONE;
+	struct memo *m = &b->memo[c];
+	if (m->op < 0) {
+		enum branch_op op = op_tokens(b, c);
+		if (op != OP_NONE && unevaluated(b, c))
+			op = OP_NONE;
+		m->op = (int8_t)op;
+	}
+	return (enum branch_op)m->op;
 }
 
 uint32_t strip_parens(struct builder *b, uint32_t c)

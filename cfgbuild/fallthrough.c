@@ -1,7 +1,7 @@
 /*
  * fallthrough.c: falling through into a case label right after an
  * attributed null statement ("__attribute__((fallthrough));", or a macro
- * spelling it).
+ * spelling it, or one that is empty for libclang only: null_stmt).
  *
  * Invariant: b->attr_first/attr_last/attr_node name the latest such
  * statement (CFG_NONE before the first); fall_off keeps the site of the
@@ -75,4 +75,27 @@ uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
 			return tok_end(b, p);
 		}
 	return off;
+}
+
+/* A null statement after identifiers that expand to nothing here
+ * ("ATTRIBUTE_FALLTHROUGH;": libbacktrace's internal.h defines it as
+ * __attribute__ ((__fallthrough__)) when GCC_VERSION >= 7000, and as
+ * nothing for libclang, whose __GNUC__ is 4) may be an attributed one for
+ * the compiler: it is placed like one (fall_off), the fall-through edge's
+ * code before it, since gcc warns on an attribute that does not precede a
+ * case label.  It runs no code, so the control point is the same. */
+void null_stmt(struct builder *b, uint32_t c)
+{
+	uint32_t i = tok_at(b, cursor_start(b, c)), k = i;
+	uint32_t p = b->ast.v[c].parent;
+	if (i == CFG_NONE || !tok_is(b, i, ";") || (p != AST_NONE && kind_of(b, p) == CXCursor_UnexposedStmt))
+		return;
+	while (k > 0 && b->toks[k - 1].kind == CXToken_Identifier)
+		k--;
+	if (k < i && k > 0 &&
+	    (tok_is(b, k - 1, ";") || tok_is(b, k - 1, "}") || tok_is(b, k - 1, "{") || tok_is(b, k - 1, ":"))) {
+		b->attr_first = k;
+		b->attr_last = i;
+		b->attr_node = c;
+	}
 }

@@ -30,6 +30,7 @@
 /* Every libclang function kpath calls: F(return type, name, parameters,
  * arguments) or V(name, parameters, arguments) for those returning void. */
 #define KP_LIBCLANG_FUNCS(F, V) \
+	F(CXEvalResult, clang_Cursor_Evaluate, (CXCursor a0), (a0)) \
 	F(enum CX_StorageClass, clang_Cursor_getStorageClass, (CXCursor a0), (a0)) \
 	F(CXTranslationUnit, clang_Cursor_getTranslationUnit, (CXCursor a0), (a0)) \
 	F(CXCursor, clang_Cursor_getVarDeclInitializer, (CXCursor a0), (a0)) \
@@ -43,6 +44,8 @@
 	F(CXIndex, clang_createIndex, (int a0, int a1), (a0, a1)) \
 	F(unsigned, clang_defaultDiagnosticDisplayOptions, (void), ()) \
 	V(clang_disposeDiagnostic, (CXDiagnostic a0), (a0)) \
+	V(clang_EvalResult_dispose, (CXEvalResult a0), (a0)) \
+	F(CXEvalResultKind, clang_EvalResult_getKind, (CXEvalResult a0), (a0)) \
 	V(clang_disposeIndex, (CXIndex a0), (a0)) \
 	V(clang_PrintingPolicy_dispose, (CXPrintingPolicy a0), (a0)) \
 	V(clang_PrintingPolicy_setProperty, (CXPrintingPolicy a0, enum CXPrintingPolicyProperty a1, unsigned a2), (a0, a1, a2)) \

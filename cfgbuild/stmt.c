@@ -726,6 +726,7 @@ static void stmt_kind(struct builder *b, uint32_t c, enum CXCursorKind kind)
 		indirect_goto_stmt(b, c);
 		break;
 	case CXCursor_NullStmt:
+		null_stmt(b, c);
 		break;
 	case CXCursor_UnexposedStmt: {
 		/* An attributed statement, e.g. __attribute__((fallthrough)); :

@@ -495,7 +495,12 @@ static bool cc_damaged(struct job *j)
  * pp_marked), without comments when they damage it (cc_damaged). */
 static bool pp_original(struct job *j, char *err, size_t errsz)
 {
-	if (!pp_run(&j->pp, j->text, j->pp.rq->len, &j->orig_pp, err, errsz))
+	bool ok = pp_run(&j->pp, j->text, j->pp.rq->len, &j->orig_pp, err, errsz);
+	if (!ok && !j->pp.no_cc) { /* comments clang -E -CC rejects (pp_marked) */
+		j->pp.no_cc = true;
+		ok = j->pp.no_cc = pp_run(&j->pp, j->text, j->pp.rq->len, &j->orig_pp, err, errsz);
+	}
+	if (!ok)
 		return false;
 	pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
 	if (j->pp.no_cc || !cc_damaged(j))
@@ -509,30 +514,35 @@ static bool pp_original(struct job *j, char *err, size_t errsz)
 
 /* Preprocesses the marked copy m into out; the first time, after the
  * original (xp_expand), whose tokens go to j->orig (a failure of either
- * sets j->both_failed). */
+ * sets j->both_failed).  A file whose comments clang -E -CC rejects (it
+ * keeps a macro definition's comments as tokens, and one in a parameter
+ * list is "invalid token in macro parameter list": zopfli's
+ * ZOPFLI_APPEND_DATA(/ * T * / value, ...), which compiles) or damage
+ * (cc_damaged) is preprocessed without comments. */
 static bool pp_marked(const struct xp_request *rq, struct job *j, const struct sb *m, struct sb *out, char *err,
                       size_t errsz)
 {
 	if (!j->orig_pending)
 		return pp_run(&j->pp, m->s, m->n, out, err, errsz);
 	j->orig_pending = false;
-	if (!pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->s, m->n, out, err, errsz)) {
-		j->both_failed = true;
-		return false;
-	}
-	pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
-	if (!j->pp.no_cc && cc_damaged(j)) {
-		/* -CC turned a macro's line comment holding a block comment's
-		 * end into a block comment that ends early: tokens that are not
-		 * the file's.  This file's runs go without comments. */
+	bool ok = pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->s, m->n, out, err, errsz);
+	if (!ok && !j->pp.no_cc) {
 		j->pp.no_cc = true;
-		if (!pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->s, m->n, out, err, errsz)) {
-			j->both_failed = true;
-			return false;
-		}
-		pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
+		ok = j->pp.no_cc = pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->s, m->n, out, err, errsz);
 	}
-	return true;
+	if (ok) {
+		pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
+		if (!j->pp.no_cc && cc_damaged(j)) {
+			/* a macro's line comment holding a block comment's end,
+			 * which -CC turns into a block comment that ends early */
+			j->pp.no_cc = true;
+			ok = pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->s, m->n, out, err, errsz);
+			if (ok)
+				pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
+		}
+	}
+	j->both_failed = !ok;
+	return ok;
 }
 
 /* The expansion [from, to) of a region into clean (comments dropped but

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "headers.h"
 #include "walk.h"
 #include "xalloc.h"
 
@@ -153,6 +154,80 @@ static void instrument_function(struct walk *w, CXCursor fn, struct fn_plan *kep
 	build_plan_free(&plan);
 }
 
+/* A function definition at offset off of a header's file. */
+struct hdr_fn_at {
+	CXFile file;
+	unsigned off;
+	unsigned n; /* definitions there */
+};
+
+/* The header (--include-dir) defining function definition c, or NULL;
+ * *off is where its text ends (NULL too when that is a macro's text: a
+ * function that a macro defines is the walk's to judge). */
+static struct hdr *fn_header(struct walk *w, CXCursor c, unsigned *off)
+{
+	if (!w->hdrs || !w->hdrs->n || clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+		return NULL;
+	CXFile f;
+	clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &f, NULL, NULL, off);
+	struct hdr *h = f && !clang_File_isEqual(f, w->src->file) ? hdr_find(w->hdrs, f) : NULL;
+	/* the body's closing brace, in the file's own text */
+	return h && h->src.text && *off > 0 && *off <= h->src.len && h->src.text[*off - 1] == '}' ? h : NULL;
+}
+
+static struct hdr_fn_at *hdr_fn_find(struct walk *w, CXFile f, unsigned off)
+{
+	for (uint32_t i = 0; i < w->nhdr_at; i++)
+		if (w->hdr_at[i].off == off && clang_File_isEqual(w->hdr_at[i].file, f))
+			return &w->hdr_at[i];
+	return NULL;
+}
+
+static enum CXChildVisitResult count_header_fn(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct walk *w = d;
+	unsigned off;
+	struct hdr *h = fn_header(w, c, &off);
+	(void)parent;
+	if (!h)
+		return CXChildVisit_Continue;
+	struct hdr_fn_at *a = hdr_fn_find(w, h->file, off);
+	if (!a) {
+		KP_RESERVE(w->hdr_at, w->cap_hdr_at, w->nhdr_at + 1);
+		a = &w->hdr_at[w->nhdr_at++];
+		*a = (struct hdr_fn_at){h->file, off, 0};
+	}
+	a->n++;
+	return CXChildVisit_Continue;
+}
+
+/* Whether header function c is one of several definitions a header makes
+ * at the same place: a header included more than once, each time with
+ * other macros, as a template (brotli's hash_longest_match_quickly_inc.h
+ * defines FN(FindLongestMatch) for each HASHER(); keccak's
+ * KeccakSponge.inc, JOIN(prefix, _Sponge) for two prefixes).  Its one
+ * copy cannot hold the code of each: instrumenting every one put their
+ * declarations side by side ("redefinition of 'kp_r'"), and the whole
+ * file compiled unprofiled.  Such functions are skipped, with a reason. */
+static bool repeated_in_header(struct walk *w, CXCursor c, struct hdr *h)
+{
+	unsigned off, line;
+	if (fn_header(w, c, &off) != h)
+		return false;
+	const struct hdr_fn_at *a = hdr_fn_find(w, h->file, off);
+	if (!a || a->n < 2)
+		return false;
+	clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
+	CXString n = clang_getCursorSpelling(c);
+	fprintf(w->msg ? w->msg : stderr,
+	        "%s:%u: warning: function '%s' not instrumented: its header defines %u functions here (included "
+	        "more than once, with other macros each time)\n",
+	        h->src.path, line, clang_getCString(n), a->n);
+	clang_disposeString(n);
+	w->counts.skipped++;
+	return true;
+}
+
 static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData d)
 {
 	struct walk *w = d;
@@ -181,6 +256,8 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		 * stages and rewrite */
 		if (!h)
 			survey_function(w, c, w->collect, w->plans, visit);
+	} else if (h && repeated_in_header(w, c, h)) {
+		/* skipped */
 	} else if (h) { /* a header's function: its own text and edits */
 		struct src_file *src = w->src;
 		struct rw_file *rw = w->rw;
@@ -211,5 +288,10 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 
 void kp_walk(struct walk *w, CXTranslationUnit tu)
 {
+	if (w->hdrs && w->hdrs->n && !w->macro)
+		clang_visitChildren(clang_getTranslationUnitCursor(tu), count_header_fn, w);
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, w);
+	free(w->hdr_at);
+	w->hdr_at = NULL;
+	w->nhdr_at = w->cap_hdr_at = 0;
 }

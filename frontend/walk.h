@@ -81,6 +81,10 @@ struct walk {
 	struct plan_cache *plans; /* kept by a first walk, taken by the second (NULL: none) */
 	uint32_t visit;          /* main-file definitions visited so far: the index into plans */
 	uint32_t built;          /* CFGs built (build_function calls; KPATH_STATS) */
+	/* kp_walk: where each header function of the unit is defined, and how
+	 * many definitions start there (a header included more than once) */
+	struct hdr_fn_at *hdr_at;
+	uint32_t nhdr_at, cap_hdr_at;
 };
 
 /* Visits the function definitions of tu (instrument_fn.c). */

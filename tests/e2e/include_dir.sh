@@ -15,7 +15,13 @@
 #   5. b.c instrumented with -DUTIL_EXTRA into the same output after a.c:
 #      the header copy changes, and compiling a.c's output now stops with
 #      kpath's #error instead of recording wrong paths;
-#   6. a missing --include-dir: exit status 1, nothing written.
+#   6. a missing --include-dir: exit status 1, nothing written;
+#   7. src/tmpl.c includes include/lib/tmpl.h twice as a template (each
+#      inclusion defines FN(max) for its TYPE at the same place): those
+#      functions are skipped with their reason (one copy cannot hold the
+#      code of each; instrumenting both gave "redefinition of 'kp_r'" and
+#      kpath-cc compiled the file unprofiled), the header's other function
+#      is instrumented, and the program prints what the original prints.
 set -u
 TEST=include_dir
 . "$(dirname "$0")/lib.sh"
@@ -128,6 +134,28 @@ if "$KPATH" instrument src/a.c -o "$W/bad/a.c" --include-dir no/such/dir -- -I i
 fi
 grep -q 'include-dir no/such/dir' "$W/bad.err" || { show "$W/bad.err"; fail "no clear error for a missing --include-dir"; }
 [ -e "$W/bad/a.c" ] && fail "output written despite the error"
+
+# 7. a header included twice as a template
+T=$W/tmpl
+$CC -I include src/tmpl.c -o "$W/tmpl_native" || fatal "native build of src/tmpl.c failed"
+"$W/tmpl_native" >"$W/tmpl_native.out" || fatal "native run of src/tmpl.c failed"
+"$KPATH" instrument src/tmpl.c -o "$T/tmpl.c" --include-dir include -- -I include 2>"$W/tmpl.log" ||
+	{ show "$W/tmpl.log"; fatal "kpath instrument src/tmpl.c --include-dir include failed"; }
+for f in max_int max_double; do
+	grep -q "tmpl.h:8: warning: function '$f' not instrumented: its header defines 2 functions here" "$W/tmpl.log" ||
+		{ show "$W/tmpl.log"; fail "tmpl.c: no skip of $f with its reason"; }
+done
+grep -q '2 functions instrumented, 2 skipped' "$W/tmpl.log" || { show "$W/tmpl.log"; fail "tmpl.c: expected main and tmpl_once instrumented, the two max skipped"; }
+if $CC -Wall -I include "$T/tmpl.c" -o "$W/tmpl_prog" $LIBS 2>"$W/tmpl_cc.err"; then
+	(cd "$W" && KPATH_OUT=$W/p7.json ./tmpl_prog >"$W/tmpl.out") || fail "tmpl.c: instrumented run failed"
+	cmp -s "$W/tmpl_native.out" "$W/tmpl.out" || fail "tmpl.c: output differs from the original"
+	profile_funcs "$W/p7.json" >"$W/p7.funcs" || fatal "cannot read the profile of tmpl.c"
+	grep -q '^tmpl_once|include/lib/tmpl.h (via src/tmpl.c)|[1-9]' "$W/p7.funcs" || { show "$W/p7.funcs"; fail "tmpl.c: no profiled tmpl_once"; }
+else
+	show "$W/tmpl_cc.err"
+	fail "tmpl.c: the instrumented file does not compile"
+fi
+[ -s "$W/tmpl_cc.err" ] && { show "$W/tmpl_cc.err"; fail "tmpl.c: the instrumented file compiles with warnings"; }
 
 if [ $nfail -gt 0 ]; then
 	echo "FAILED: $TEST ($nfail failure(s)); files in $W"
