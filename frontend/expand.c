@@ -323,6 +323,7 @@ static void build_edit(const struct xp_request *rq, struct job *j, const bool *s
 			sb_put(b, "\n", 1);
 		pos = r->end;
 		if (res) { /* the offset map (xp_map) */
+			res->shift_start[res->nshift] = r->start;
 			res->shift_end[res->nshift] = r->end;
 			res->shift_delta[res->nshift++] = (int64_t)b->n - (int64_t)r->end;
 		}
@@ -940,7 +941,8 @@ void xp_expand(const struct xp_request *rq, struct xp_result *res)
 	res->shift_end = malloc((rq->nregions + 1) * sizeof *res->shift_end);
 	res->shift_delta = malloc((rq->nregions + 1) * sizeof *res->shift_delta);
 	res->xq = malloc(2 * (rq->nregions + 1) * sizeof *res->xq);
-	if (!res->shift_end || !res->shift_delta || !res->xq) {
+	res->shift_start = malloc((rq->nregions + 1) * sizeof *res->shift_start);
+	if (!res->shift_end || !res->shift_delta || !res->xq || !res->shift_start) {
 		fprintf(stderr, "kpath: out of memory\n");
 		exit(1);
 	}
@@ -982,6 +984,7 @@ uint32_t xp_map(const struct xp_result *res, uint32_t off)
 
 void xp_result_free(struct xp_result *res, uint32_t nfns)
 {
+	free(res->shift_start);
 	free(res->shift_end);
 	free(res->shift_delta);
 	free(res->xq);

@@ -59,6 +59,7 @@ struct xp_result {
 	                   out (malloc'd), NULL if they were or none needed it */
 	unsigned *reason_line; /* per function: the line of the invocation its reason is
 	                          about (the first token that differs), 0 if none */
+	uint32_t *shift_start; /* per invocation written out, in order: its start in the original */
 	uint32_t *shift_end;   /* per invocation written out, in order: its end in the original */
 	int64_t *shift_delta;  /* how much longer the edited text is up to there */
 	uint32_t nshift;

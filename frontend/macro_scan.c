@@ -263,7 +263,7 @@ CXTranslationUnit kp_expand_and_reparse(CXIndex index, const struct src_file *sr
 	if (any) {
 		written_spans(fns, res.expanded, rp);
 		rp->map = (struct xp_result){.shift_end = res.shift_end, .shift_delta = res.shift_delta, .nshift = res.nshift,
-		                             .xq = res.xq};
+		                             .xq = res.xq, .shift_start = res.shift_start};
 		/* with the initialisers blanked, then (should that fail: quiet.c,
 		 * init_span) without */
 		for (int inits = 1; inits >= 0 && !tu; inits--) {
@@ -287,6 +287,7 @@ CXTranslationUnit kp_expand_and_reparse(CXIndex index, const struct src_file *sr
 		res.shift_end = NULL; /* rp->map's now */
 		res.shift_delta = NULL;
 		res.xq = NULL;
+		res.shift_start = NULL;
 		if (!tu) {
 			for (uint32_t i = 0; i < fns->n; i++)
 				if (res.expanded[group_of(fns, i)] && !fns->v[i].reason)

@@ -100,6 +100,19 @@ void reparse_own(struct reparse *r, uint32_t a, uint32_t b)
 	r->nown++;
 }
 
+/* Whether offset off of the original text is strictly inside an
+ * invocation written out: a function that begins or ends there (one
+ * invocation ending one function and starting the next) gets no
+ * file-scope bracket, which xp_map cannot place (it could land inside a
+ * statement, where gcc rejects a _Pragma). */
+static bool in_invocation(const struct reparse *r, uint32_t off)
+{
+	for (uint32_t i = 0; i < r->map.nshift; i++)
+		if (r->map.shift_start[i] < off && off < r->map.shift_end[i])
+			return true;
+	return false;
+}
+
 void reparse_shift(const struct reparse *r, struct rw_file *rw)
 {
 	uint32_t k = 0; /* own is in increasing order */
@@ -118,8 +131,10 @@ void reparse_shift(const struct reparse *r, struct rw_file *rw)
 		rw_insert(rw, r->map.xq[2 * i + 1], " kpath_rt_xq_end");
 	}
 	for (uint32_t i = 0; i < r->nwritten; i++) {
-		rw_insert(rw, xp_map(&r->map, r->written[i]), "kpath_rt_xf_begin ");
-		rw_insert(rw, xp_map(&r->map, r->written_end[i]), " kpath_rt_xf_end");
+		if (!in_invocation(r, r->written[i]) && !in_invocation(r, r->written_end[i])) {
+			rw_insert(rw, xp_map(&r->map, r->written[i]), "kpath_rt_xf_begin ");
+			rw_insert(rw, xp_map(&r->map, r->written_end[i]), " kpath_rt_xf_end");
+		}
 	}
 }
 
@@ -156,6 +171,7 @@ void reparse_free(struct reparse *r)
 	free(r->map.shift_end);
 	free(r->map.shift_delta);
 	free(r->map.xq);
+	free(r->map.shift_start);
 	free(r->written);
 	free(r->written_end);
 	free(r->fn_start);

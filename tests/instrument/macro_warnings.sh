@@ -66,5 +66,37 @@ for c in $compilers; do
 	IFS='|'
 done
 unset IFS
+
+# An invocation that ends one function and begins the next: each function's
+# gcc bracket stays at file scope (frontend/reparse.c, in_invocation).
+cat >two.c <<'SRC'
+#include <stdio.h>
+#define CHK(c) if ((c)) return 7
+#define NEXT(name) return x; } static int name(int x) { CHK(x == (x));
+static int a(int x)
+{
+	CHK(x == 3);
+NEXT(b)
+	return x * 2;
+}
+int main(void)
+{
+	printf("%d %d %d\n", a(3), a(4), b(2));
+	return 0;
+}
+SRC
+"$kpath" instrument two.c -o two.kpath.c 2>log2 || fail "instrument two.c: $(cat log2)"
+IFS='|'
+for c in $compilers; do
+	unset IFS
+	$c -Wall -Wextra -Werror -Wno-tautological-compare two.c -o two.native 2>orig.log ||
+		{ fail "$c: two.c warns: $(cat orig.log)"; continue; }
+	# shellcheck disable=SC2046
+	$c -Wall -Wextra -Werror -Wno-tautological-compare two.kpath.c -o two.instrumented $("$kpath" config --libs) 2>inst.log ||
+		{ fail "$c: two.kpath.c: $(grep -m3 error inst.log)"; continue; }
+	[ "$(./two.native)" = "$(KPATH_OUT="$work/p2.json" ./two.instrumented)" ] || fail "$c: two.c outputs differ"
+	IFS='|'
+done
+unset IFS
 [ $status = 0 ] && echo PASS
 exit $status
