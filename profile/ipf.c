@@ -116,8 +116,10 @@ uint32_t kp_ipf_find(struct kp_ipf *t, uint32_t parent, uint64_t id)
 	}
 }
 
-/* Room for one more node. */
-static int node_reserve(struct kp_ipf *t)
+/* A new child of parent labelled id with count count, first among its
+ * siblings (the index is the caller's to update): its index in *child.  0
+ * or KP_ENOMEM (then t is unchanged). */
+static int new_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint64_t count, uint32_t *child)
 {
 	if (t->n == t->cap) {
 		if (t->cap >= (1u << 30))
@@ -128,6 +130,11 @@ static int node_reserve(struct kp_ipf *t)
 		t->nodes = nodes;
 		t->cap *= 2;
 	}
+	uint32_t c = t->n++;
+	t->nodes[c] = (struct kp_node){ .id = id, .count = count, .first_child = KP_NONE,
+					.next_sibling = t->nodes[parent].first_child };
+	t->nodes[parent].first_child = c;
+	*child = c;
 	return 0;
 }
 
@@ -144,12 +151,8 @@ int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child
 		}
 		i = (i + 1) & (t->idx_cap - 1);
 	}
-	if (node_reserve(t) != 0)
+	if (new_child(t, parent, id, 0, &c) != 0)
 		return KP_ENOMEM;
-	c = t->n++;
-	t->nodes[c] = (struct kp_node){ .id = id, .count = 0, .first_child = KP_NONE,
-					.next_sibling = t->nodes[parent].first_child };
-	t->nodes[parent].first_child = c;
 	t->idx[2 * i] = parent; /* index_put, without probing again */
 	t->idx[2 * i + 1] = c;
 	t->idx_used++;
@@ -160,14 +163,7 @@ int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child
 int kp_ipf_append(struct kp_ipf *t, uint32_t parent, uint64_t id, uint64_t count, uint32_t *child)
 {
 	assert(!t->idx);
-	if (node_reserve(t) != 0)
-		return KP_ENOMEM;
-	uint32_t c = t->n++;
-	t->nodes[c] = (struct kp_node){ .id = id, .count = count, .first_child = KP_NONE,
-					.next_sibling = t->nodes[parent].first_child };
-	t->nodes[parent].first_child = c;
-	*child = c;
-	return 0;
+	return new_child(t, parent, id, count, child);
 }
 
 /* join_subtree(rho, gamma, d), k-BLPP paper:
