@@ -513,6 +513,17 @@ static bool pp_original(struct job *j, char *err, size_t errsz)
 	return true;
 }
 
+/* The original (its tokens into j->orig) and the marked copy m (into out)
+ * through one preprocessor run. */
+static bool run_both(const struct xp_request *rq, struct job *j, const struct sb *m, struct sb *out, char *err,
+                     size_t errsz)
+{
+	if (!pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->s, m->n, out, err, errsz))
+		return false;
+	pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
+	return true;
+}
+
 /* Preprocesses the marked copy m into out; the first time, after the
  * original (xp_expand), whose tokens go to j->orig (a failure of either
  * sets j->both_failed).  A file whose comments clang -E -CC rejects (it
@@ -526,21 +537,16 @@ static bool pp_marked(const struct xp_request *rq, struct job *j, const struct s
 	if (!j->orig_pending)
 		return pp_run(&j->pp, m->s, m->n, out, err, errsz);
 	j->orig_pending = false;
-	bool ok = pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->s, m->n, out, err, errsz);
+	bool ok = run_both(rq, j, m, out, err, errsz);
 	if (!ok && !j->pp.no_cc) {
 		j->pp.no_cc = true;
-		ok = j->pp.no_cc = pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->s, m->n, out, err, errsz);
+		ok = j->pp.no_cc = run_both(rq, j, m, out, err, errsz);
 	}
-	if (ok) {
-		pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
-		if (!j->pp.no_cc && cc_damaged(j)) {
-			/* a macro's line comment holding a block comment's end,
-			 * which -CC turns into a block comment that ends early */
-			j->pp.no_cc = true;
-			ok = pp_run_both(&j->pp, j->text, rq->len, &j->orig_pp, m->s, m->n, out, err, errsz);
-			if (ok)
-				pp_tokenize(j->orig_pp.s, j->orig_pp.n, &j->orig);
-		}
+	if (ok && !j->pp.no_cc && cc_damaged(j)) {
+		/* a macro's line comment holding a block comment's end, which
+		 * -CC turns into a block comment that ends early */
+		j->pp.no_cc = true;
+		ok = run_both(rq, j, m, out, err, errsz);
 	}
 	j->both_failed = !ok;
 	return ok;
