@@ -331,96 +331,6 @@ static void build_edit(const struct xp_request *rq, struct job *j, const bool *s
 	sb_put(b, text + pos, rq->len - pos);
 }
 
-/* The identifiers of the invocations written out (the macros' names and
- * their arguments' macros), in a "#if defined(A) + defined(B)" at the
- * end of the file: -Wunused-macros counts that as a use (a sum: clang
- * does not count the operands || and && skip), so a macro whose
- * only invocations were written out is not reported unused.  Directives
- * add no token, and lines at the end shift no other line.  (A macro
- * #undef'd before the end, or one used only inside another's definition,
- * is still reported.) */
-/* Identifiers named by the macro-use line (append_macro_uses): spans of
- * the original text. */
-struct idents {
-	struct {
-		const char *s;
-		size_t n;
-	} *v;
-	size_t n, cap;
-};
-
-static bool is_ident_char(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-/* Adds the identifiers of t[k, end) to ids (each once), skipping string
- * and character literals, comments and numbers. */
-static void scan_idents(const char *t, size_t k, size_t end, struct idents *ids)
-{
-	while (k < end) {
-		char c = t[k];
-		if (c == '"' || c == '\'') {
-			for (k++; k < end && t[k] != c; k++)
-				k += t[k] == '\\';
-			k++;
-		} else if (c == '/' && k + 1 < end && t[k + 1] == '*') {
-			for (k += 2; k + 1 < end && !(t[k] == '*' && t[k + 1] == '/'); k++)
-				;
-			k += 2;
-		} else if (c == '/' && k + 1 < end && t[k + 1] == '/') { /* a line comment ending a #define */
-			while (k < end && t[k] != '\n')
-				k++;
-		} else if (c >= '0' && c <= '9') { /* a number, suffix included */
-			while (k < end && (is_ident_char(t[k]) || t[k] == '.'))
-				k++;
-		} else if (is_ident_char(c)) {
-			size_t e = k, i;
-			while (e < end && is_ident_char(t[e]))
-				e++;
-			for (i = 0; i < ids->n && !(ids->v[i].n == e - k && !memcmp(ids->v[i].s, t + k, e - k)); i++)
-				;
-			if (i == ids->n) {
-				KP_RESERVE(ids->v, ids->cap, ids->n + 1);
-				ids->v[ids->n].s = t + k;
-				ids->v[ids->n++].n = e - k;
-			}
-			k = e;
-		} else {
-			k++;
-		}
-	}
-}
-
-/* The "#define NAME ..." directives of text[0, len), as ids: each NAME
- * with n spanning the name and the rest of its logical line (backslash-
- * newlines continue it). */
-static void find_defines(const char *t, size_t len, struct idents *defs)
-{
-	for (size_t k = 0; k < len; k++) {
-		if (k && t[k - 1] != '\n')
-			continue;
-		size_t i = k;
-		while (i < len && (t[i] == ' ' || t[i] == '\t'))
-			i++;
-		if (i >= len || t[i] != '#')
-			continue;
-		for (i++; i < len && (t[i] == ' ' || t[i] == '\t'); i++)
-			;
-		if (len - i < 7 || memcmp(t + i, "define", 6) || (t[i + 6] != ' ' && t[i + 6] != '\t'))
-			continue;
-		for (i += 6; i < len && (t[i] == ' ' || t[i] == '\t'); i++)
-			;
-		size_t e = i;
-		while (e < len && t[e] != '\n')
-			e += t[e] == '\\' && e + 1 < len && t[e + 1] == '\n' ? 2 : 1;
-		KP_RESERVE(defs->v, defs->cap, defs->n + 1);
-		defs->v[defs->n].s = t + i;
-		defs->v[defs->n++].n = e - i;
-		k = e;
-	}
-}
-
 /* The identifiers of the invocations written out (the macros' names, their
  * arguments and, transitively, what their definitions in this file name),
  * in a "#if defined(A) + defined(B)" at the end of the file: -Wunused-macros
@@ -430,19 +340,19 @@ static void find_defines(const char *t, size_t len, struct idents *defs)
  * other line.  (A macro #undef'd before the end is still reported.) */
 static void append_macro_uses(const struct xp_request *rq, const struct job *j, const bool *sel, struct sb *b)
 {
-	struct idents ids = {0};
+	struct pp_idents ids = {0};
 	for (uint32_t i = 0; i < rq->nregions; i++)
 		if (sel[rq->regions[i].fn] && j->expansion[i])
-			scan_idents(rq->text, rq->regions[i].start, rq->regions[i].end, &ids);
-	struct idents defs = {0};
+			pp_scan_idents(rq->text, rq->regions[i].start, rq->regions[i].end, &ids);
+	struct pp_idents defs = {0};
 	if (ids.n)
-		find_defines(rq->text, rq->len, &defs);
+		pp_find_defines(rq->text, rq->len, &defs);
 	for (size_t i = 0; i < ids.n; i++) /* ids grows while it is walked */
 		for (size_t d = 0; d < defs.n; d++) {
 			const char *name = ids.v[i].s, *t = defs.v[d].s;
 			size_t n = ids.v[i].n;
-			if (defs.v[d].n >= n && !memcmp(t, name, n) && (defs.v[d].n == n || !is_ident_char(t[n])))
-				scan_idents(t, n, defs.v[d].n, &ids);
+			if (defs.v[d].n >= n && !memcmp(t, name, n) && (defs.v[d].n == n || !pp_ident_char(t[n])))
+				pp_scan_idents(t, n, defs.v[d].n, &ids);
 		}
 	free(defs.v);
 	/* names a #if may not hold: "defined", and the parameters of a

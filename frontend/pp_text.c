@@ -282,3 +282,75 @@ bool pp_line_comment_may_end_block(const char *text, size_t len)
 	}
 	return false;
 }
+
+bool pp_ident_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Adds the identifiers of t[k, end) to ids (each once), skipping string
+ * and character literals, comments and numbers. */
+void pp_scan_idents(const char *t, size_t k, size_t end, struct pp_idents *ids)
+{
+	while (k < end) {
+		char c = t[k];
+		if (c == '"' || c == '\'') {
+			for (k++; k < end && t[k] != c; k++)
+				k += t[k] == '\\';
+			k++;
+		} else if (c == '/' && k + 1 < end && t[k + 1] == '*') {
+			for (k += 2; k + 1 < end && !(t[k] == '*' && t[k + 1] == '/'); k++)
+				;
+			k += 2;
+		} else if (c == '/' && k + 1 < end && t[k + 1] == '/') { /* a line comment ending a #define */
+			while (k < end && t[k] != '\n')
+				k++;
+		} else if (c >= '0' && c <= '9') { /* a number, suffix included */
+			while (k < end && (pp_ident_char(t[k]) || t[k] == '.'))
+				k++;
+		} else if (pp_ident_char(c)) {
+			size_t e = k, i;
+			while (e < end && pp_ident_char(t[e]))
+				e++;
+			for (i = 0; i < ids->n && !(ids->v[i].n == e - k && !memcmp(ids->v[i].s, t + k, e - k)); i++)
+				;
+			if (i == ids->n) {
+				KP_RESERVE(ids->v, ids->cap, ids->n + 1);
+				ids->v[ids->n].s = t + k;
+				ids->v[ids->n++].n = e - k;
+			}
+			k = e;
+		} else {
+			k++;
+		}
+	}
+}
+
+/* The "#define NAME ..." directives of text[0, len), as ids: each NAME
+ * with n spanning the name and the rest of its logical line (backslash-
+ * newlines continue it). */
+void pp_find_defines(const char *t, size_t len, struct pp_idents *defs)
+{
+	for (size_t k = 0; k < len; k++) {
+		if (k && t[k - 1] != '\n')
+			continue;
+		size_t i = k;
+		while (i < len && (t[i] == ' ' || t[i] == '\t'))
+			i++;
+		if (i >= len || t[i] != '#')
+			continue;
+		for (i++; i < len && (t[i] == ' ' || t[i] == '\t'); i++)
+			;
+		if (len - i < 7 || memcmp(t + i, "define", 6) || (t[i + 6] != ' ' && t[i + 6] != '\t'))
+			continue;
+		for (i += 6; i < len && (t[i] == ' ' || t[i] == '\t'); i++)
+			;
+		size_t e = i;
+		while (e < len && t[e] != '\n')
+			e += t[e] == '\\' && e + 1 < len && t[e + 1] == '\n' ? 2 : 1;
+		KP_RESERVE(defs->v, defs->cap, defs->n + 1);
+		defs->v[defs->n].s = t + i;
+		defs->v[defs->n++].n = e - i;
+		k = e;
+	}
+}

@@ -46,4 +46,21 @@ bool pp_comment_damage(const char *text, const struct ptoks *t);
  * preprocessor run more. */
 bool pp_line_comment_may_end_block(const char *text, size_t len);
 
+/* Identifiers named by the macro-use line (expand.c, append_macro_uses): spans of
+ * the original text. */
+struct pp_idents {
+	struct {
+		const char *s;
+		size_t n;
+	} *v;
+	size_t n, cap;
+};
+bool pp_ident_char(char c);
+/* Adds the identifiers of t[k, end) to ids (each once), skipping string
+ * and character literals, comments and numbers. */
+void pp_scan_idents(const char *t, size_t k, size_t end, struct pp_idents *ids);
+/* The "#define NAME ..." directives of text[0, len), as ids: each NAME
+ * with n spanning the name and the rest of its logical line. */
+void pp_find_defines(const char *t, size_t len, struct pp_idents *defs);
+
 #endif
