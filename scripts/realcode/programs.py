@@ -27,6 +27,7 @@ TS_C_NPM = "tree-sitter-c@0.23.6"          # parser.c of LANGUAGE_VERSION 14 (De
 CMARK_NPM = "cmark-gfm@0.9.0"              # GitHub's cmark-gfm in vendor/cmark
 EXPAT_NPM = "node-expat@2.4.1"             # expat 2.2.1 in deps/libexpat
 DUKTAPE_NPM = "duktape@0.3.0"              # Duktape 1.3.0 amalgamation in lib/duktape/src
+ZOPFLI_NPM = "node-zopfli@2.1.4"           # Google's zopfli in zopfli/src/zopfli
 GCC_MEMBERS = ["zlib/", "libiberty/", "include/", "config/", "install-sh", "config.sub",
                "config.guess", "mkinstalldirs", "move-if-change"]
 
@@ -222,5 +223,23 @@ def duktape(cache):
                    ["-O2", "-std=c99", "-I" + src, "-Wall"], {"duk": units}, ["-lm"], steps)
 
 
-ALL = [zlib, libiberty, tree_sitter_c, cmark_gfm, sqlite, expat, duktape]
+def zopfli(cache):
+    pkg = npm_package(cache, ZOPFLI_NPM)
+    src = os.path.join(pkg, "zopfli", "src", "zopfli")
+    units = sorted(glob.glob(os.path.join(src, "*.c")))  # the library and zopfli_bin.c
+    # The zopfli command writes each format to stdout (-c); the inputs are
+    # its own sources, so the workload never changes.  Few iterations
+    # (--iN) keep it short under callgrind.
+    steps = [Step("gzip-i5", "zopfli", ["-c", "--i5", os.path.join(src, "deflate.c")]),
+             Step("zlib-i3", "zopfli", ["-c", "--zlib", "--i3", os.path.join(src, "squeeze.c")]),
+             Step("deflate-i1", "zopfli", ["-c", "--deflate", "--i1", os.path.join(pkg, "zopfli", "COPYING"),
+                                           os.path.join(src, "lz77.c")]),
+             Step("gzip-i2-v", "zopfli", ["-c", "-v", "--i2", os.path.join(src, "katajainen.c")])]
+    # its Makefile's flags (-lm and -fPIC aside)
+    return Program("zopfli", "zopfli (Google), npm node-zopfli 2.1.4", src, units,
+                   ["-O2", "-W", "-Wall", "-Wextra", "-ansi", "-pedantic", "-Wno-unused-function"],
+                   {"zopfli": units}, ["-lm"], steps)
+
+
+ALL = [zlib, libiberty, tree_sitter_c, cmark_gfm, sqlite, expat, duktape, zopfli]
 NAMES = [p.__name__.replace("_", "-") for p in ALL]
