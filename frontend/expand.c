@@ -449,6 +449,9 @@ static bool pp_marked(const struct xp_request *rq, struct job *j, const struct s
 	j->orig_pending = false;
 	bool ok = run_both(rq, j, m, out, err, errsz);
 	if (!ok && !j->pp.no_cc) {
+		/* When this run fails too, the failure may be the marked copy's,
+		 * not the comments': no_cc goes back to false, so that
+		 * pp_original tries the original alone with comments again. */
 		j->pp.no_cc = true;
 		ok = j->pp.no_cc = run_both(rq, j, m, out, err, errsz);
 	}
