@@ -28,6 +28,7 @@ CMARK_NPM = "cmark-gfm@0.9.0"              # GitHub's cmark-gfm in vendor/cmark
 EXPAT_NPM = "node-expat@2.4.1"             # expat 2.2.1 in deps/libexpat
 DUKTAPE_NPM = "duktape@0.3.0"              # Duktape 1.3.0 amalgamation in lib/duktape/src
 ZOPFLI_NPM = "node-zopfli@2.1.4"           # Google's zopfli in zopfli/src/zopfli
+ZSTD_NPM = "zstd-napi@0.0.13"              # zstd 1.5 (Meta) in deps/zstd/lib
 GCC_MEMBERS = ["zlib/", "libiberty/", "include/", "config/", "install-sh", "config.sub",
                "config.guess", "mkinstalldirs", "move-if-change"]
 
@@ -241,5 +242,21 @@ def zopfli(cache):
                    {"zopfli": units}, ["-lm"], steps)
 
 
-ALL = [zlib, libiberty, tree_sitter_c, cmark_gfm, sqlite, expat, duktape, zopfli]
+def zstd(cache):
+    pkg = npm_package(cache, ZSTD_NPM)
+    gyp = open(os.path.join(pkg, "deps", "zstd.gyp")).read()
+    src = os.path.join(pkg, "deps", "zstd", "lib")
+    # the library as the package's zstd.gyp builds it, its assembly
+    # decoder (huf_decompress_amd64.S) replaced by the C one
+    lib = [os.path.join(pkg, "deps", f) for f in re.findall(r"'(zstd/lib/[\w/]+\.c)'", gyp)]
+    driver = os.path.join(HERE, "zstd_run.c")
+    inputs = [os.path.join(src, "compress", "zstd_opt.c"), os.path.join(src, "decompress", "huf_decompress.c"),
+              os.path.join(pkg, "deps", "zstd", "LICENSE")]
+    return Program("zstd", "zstd 1.5 (Meta), npm zstd-napi 0.0.13", src, lib + [driver],
+                   ["-O2", "-Wall", "-Wextra", "-I" + src, "-DXXH_NAMESPACE=ZSTD_", "-DZSTD_MULTITHREAD",
+                    "-DZSTD_NO_TRACE", "-DZSTD_DISABLE_ASM"],
+                   {"zstd_run": lib + [driver]}, ["-lpthread"], [Step("zstd_run", "zstd_run", inputs)])
+
+
+ALL = [zlib, libiberty, tree_sitter_c, cmark_gfm, sqlite, expat, duktape, zopfli, zstd]
 NAMES = [p.__name__.replace("_", "-") for p in ALL]
