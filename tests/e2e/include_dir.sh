@@ -21,7 +21,13 @@
 #      functions are skipped with their reason (one copy cannot hold the
 #      code of each; instrumenting both gave "redefinition of 'kp_r'" and
 #      kpath-cc compiled the file unprofiled), the header's other function
-#      is instrumented, and the program prints what the original prints.
+#      is instrumented, and the program prints what the original prints;
+#   8. src/table.c includes include/lib/table.h three times (rows of a
+#      table, each time with another ROW, as libiconv's iconv.c includes
+#      aliases2.h), and table.h includes table_more.h: the copy of table.h
+#      redirects that #include once (it was once per inclusion, nested
+#      comments that do not compile), and the program prints what the
+#      original prints.
 set -u
 TEST=include_dir
 . "$(dirname "$0")/lib.sh"
@@ -156,6 +162,21 @@ else
 	fail "tmpl.c: the instrumented file does not compile"
 fi
 [ -s "$W/tmpl_cc.err" ] && { show "$W/tmpl_cc.err"; fail "tmpl.c: the instrumented file compiles with warnings"; }
+
+# 8. a header included three times that includes another
+$CC -I include src/table.c -o "$W/table_native" || fatal "native build of src/table.c failed"
+"$W/table_native" >"$W/table_native.out" || fatal "native run of src/table.c failed"
+"$KPATH" instrument src/table.c -o "$W/table/table.c" --include-dir include -- -I include 2>"$W/table.log" ||
+	{ show "$W/table.log"; fatal "kpath instrument src/table.c --include-dir include failed"; }
+[ "$(grep -c '^#include [a-z0-9_]*inc_[0-9a-f]* /\*"lib/table_more.h"\*/$' "$W/table/kpath-include/lib/table.h")" = 1 ] ||
+	{ show "$W/table/kpath-include/lib/table.h"; fail "table.h's copy: its #include not redirected exactly once"; }
+if $CC -Wall -I include "$W/table/table.c" -o "$W/table_prog" $LIBS 2>"$W/table_cc.err"; then
+	(cd "$W" && KPATH_OUT=$W/p8.json ./table_prog >"$W/table.out") || fail "table.c: instrumented run failed"
+	cmp -s "$W/table_native.out" "$W/table.out" || fail "table.c: output differs from the original"
+else
+	show "$W/table_cc.err"
+	fail "table.c: the instrumented file does not compile"
+fi
 
 if [ $nfail -gt 0 ]; then
 	echo "FAILED: $TEST ($nfail failure(s)); files in $W"
