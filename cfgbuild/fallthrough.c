@@ -59,10 +59,14 @@ static bool attr_before(struct builder *b, uint32_t i)
  * original warns; our marker would hide those warnings. */
 uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
 {
-	uint32_t off = b->toks[i].off;
-	/* an empty case ("case 1: case 2:") or a label first in a block: the
-	 * original has no statement before the label */
-	*intended = i > 0 && (tok_is(b, i - 1, ":") || tok_is(b, i - 1, "{"));
+	uint32_t off = b->toks[i].off, j = i;
+	/* an empty case ("case 1: case 2:"), a label first in a block, or
+	 * only null statements after a label ("fail: ; case 2:", regexec.c's
+	 * "fail: MOP_OUT;" written out): the original has no statement that
+	 * falls through, and gcc does not warn there */
+	while (j > 0 && tok_is(b, j - 1, ";"))
+		j--;
+	*intended = j > 0 && (tok_is(b, j - 1, ":") || tok_is(b, j - 1, "{"));
 	if (*intended) /* with the code of the label or block start, all at one offset */
 		return tok_end(b, i - 1);
 	if (attr_before(b, i)) {

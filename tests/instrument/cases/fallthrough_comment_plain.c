@@ -7,10 +7,15 @@
  * silenced all 8 warnings in the instrumented build: a kpath-cc build
  * hid them.  Without the marker the comment still precedes the label and
  * gcc judges it as in the original: "fall" warns, "fall through" does not.
+ * Where only null statements follow a label (null_case: "case 1: ;",
+ * regexec.c's "fail: MOP_OUT;" with MOP_OUT empty, written out), nothing
+ * falls through in the original and gcc does not warn: the code gets the
+ * marker, with a comment before the label or not (without, the marker
+ * was missing before, and gcc warned on the instrumented file only).
  * Step 5 of run_cases.sh checks that no warning is new and no fall-through
  * warning is lost.
- * expect: instrumented=3 skipped=0 cut=0
- * expect-paths: is_alpha=9 count=4 */
+ * expect: instrumented=4 skipped=0 cut=0
+ * expect-paths: is_alpha=9 count=4 null_case=7 */
 #include <stdio.h>
 
 static int is_alpha(int enc, int c)
@@ -49,6 +54,31 @@ static int count(int x)
 	return n;
 }
 
+static int null_case(int x, int c)
+{
+	switch (x) {
+	case 1:
+		if (c > 2)
+			goto fail;
+		return 1;
+	fail:
+		;
+		/* fall */
+	case 2:
+		c--;
+		break;
+	case 3:
+		;
+	case 4:
+		c++;
+		break;
+	case 5:
+		c += 2;
+		break;
+	}
+	return c;
+}
+
 int main(void)
 {
 	int s = 0;
@@ -57,6 +87,8 @@ int main(void)
 			s = s * 3 + is_alpha(enc, c);
 	for (int x = 0; x < 5; x++)
 		printf("count(%d) = %d\n", x, count(x));
+	for (int x = 0; x < 7; x++)
+		printf("null_case(%d) = %d %d\n", x, null_case(x, x), null_case(x, 0));
 	printf("s = %d\n", s);
 	return 0;
 }
