@@ -7,7 +7,8 @@
 #   1. kpath instrument a.c and b.c --include-dir include: the copies are in
 #      OUT/kpath-include/lib/, the program prints what the original prints
 #      (including __FILE__ inside a header function), the profile has the
-#      header functions once per including file, with no invalid path;
+#      header functions once per including file, with no invalid path,
+#      and kpath coverage and kpath show read the headers' sources;
 #   2. the same with --check and the checking runtime: 0 mismatches;
 #   3. kpath-cc with KPATH_INCLUDE_DIR: same output, header functions profiled,
 #      dependency files (-MD) name the original headers;
@@ -80,6 +81,12 @@ grep -q '^sum_odd|include/lib/util.h (via src/a.c)|[1-9]' "$W/p1.funcs" || { sho
 grep -q '^sum_odd|src/../include/lib/util.h (via src/b.c)|[1-9]' "$W/p1.funcs" || { show "$W/p1.funcs"; fail "no profiled sum_odd via b.c"; }
 grep -q '^say|src/../include/lib/base.h (via src/b.c)|[1-9]' "$W/p1.funcs" || { show "$W/p1.funcs"; fail "no profiled say via b.c"; }
 [ "$(grep -c "|" "$W/p1.funcs")" = 8 ] || { show "$W/p1.funcs"; fail "expected 8 profile entries: main, b_main, and clampi, sum_odd, say via each file"; }
+# the readers find a header function's source under its name without " (via src/a.c)"
+"$KPATH" coverage "$W/p1.json" >"$W/cov1.out" 2>"$W/cov1.err" || { show "$W/cov1.err"; fail "kpath coverage failed"; }
+[ -s "$W/cov1.err" ] && { show "$W/cov1.err"; fail "kpath coverage did not read every source"; }
+"$KPATH" show "$W/p1.json" --function sum_odd >"$W/show1.out" 2>&1 || { show "$W/show1.out"; fail "kpath show failed"; }
+[ "$(grep -c 'static inline int sum_odd(int n)$' "$W/show1.out")" = 2 ] ||
+	{ show "$W/show1.out"; fail "kpath show: sum_odd's source not shown for both including files"; }
 
 # 2. --check: the checking runtime verifies every path ID, header functions included
 C=$W/chk
