@@ -28,7 +28,12 @@
 #      aliases2.h), and table.h includes table_more.h: the copy of table.h
 #      redirects that #include once (it was once per inclusion, nested
 #      comments that do not compile), and the program prints what the
-#      original prints.
+#      original prints;
+#   9. src/gen.c includes include/lib/gen.h, whose functions a macro defines
+#      (no control flow in them): they are skipped with the true reason (the
+#      body is the macro's, and a header's invocations are not written
+#      out; it said "control flow inside a macro expansion"), and the
+#      program prints what the original prints.
 set -u
 TEST=include_dir
 . "$(dirname "$0")/lib.sh"
@@ -183,6 +188,24 @@ if $CC -Wall -I include "$W/table/table.c" -o "$W/table_prog" $LIBS 2>"$W/table_
 else
 	show "$W/table_cc.err"
 	fail "table.c: the instrumented file does not compile"
+fi
+
+# 9. functions a macro defines in a header
+$CC -I include src/gen.c -o "$W/gen_native" || fatal "native build of src/gen.c failed"
+"$W/gen_native" >"$W/gen_native.out" || fatal "native run of src/gen.c failed"
+"$KPATH" instrument src/gen.c -o "$W/gen/gen.c" --include-dir include -- -I include 2>"$W/gen.log" ||
+	{ show "$W/gen.log"; fatal "kpath instrument src/gen.c --include-dir include failed"; }
+for f in set_0 get_0 set_1 get_1; do
+	grep -q "gen.h:[0-9]*: warning: function '$f' not instrumented: function body inside a macro expansion (in a header: only the main file's macro invocations are written out)" "$W/gen.log" ||
+		{ show "$W/gen.log"; fail "gen.c: no skip of $f with its reason"; }
+done
+grep -q '2 functions instrumented, 4 skipped' "$W/gen.log" || { show "$W/gen.log"; fail "gen.c: expected main and plain_gen instrumented, 4 skipped"; }
+if $CC -Wall -I include "$W/gen/gen.c" -o "$W/gen_prog" $LIBS 2>"$W/gen_cc.err"; then
+	(cd "$W" && KPATH_OUT=$W/p9.json ./gen_prog >"$W/gen.out") || fail "gen.c: instrumented run failed"
+	cmp -s "$W/gen_native.out" "$W/gen.out" || fail "gen.c: output differs from the original"
+else
+	show "$W/gen_cc.err"
+	fail "gen.c: the instrumented file does not compile"
 fi
 
 if [ $nfail -gt 0 ]; then
