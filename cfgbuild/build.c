@@ -253,7 +253,7 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 		fail_at(&b, name_off, "no function body");
 	if (b.local_label != CFG_NONE) /* block-scope labels: names are not unique */
 		fail_at(&b, b.toks[b.local_label].off, "local label declaration (__label__)");
-	uint32_t open = stmt_tok(&b, body, "{");
+	uint32_t open = body_tok(&b, body, name_off);
 	uint32_t close = match_close(&b, open);
 	if (close == CFG_NONE)
 		fail_macro(&b, name_off, "function body inside a macro expansion");

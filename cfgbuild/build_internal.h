@@ -99,6 +99,7 @@ CXCursor cursor_of(struct builder *b, uint32_t c);
 const char *file_of(struct builder *b, uint32_t c, char *buf, size_t n);
 uint32_t cursor_start(struct builder *b, uint32_t c);
 uint32_t stmt_tok(struct builder *b, uint32_t c, const char *kw);
+uint32_t body_tok(struct builder *b, uint32_t c, uint32_t name_off);
 uint32_t match_close(struct builder *b, uint32_t i);
 uint32_t find_semi(struct builder *b, uint32_t i);
 uint32_t tok_end(struct builder *b, uint32_t i);

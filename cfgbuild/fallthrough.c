@@ -50,13 +50,23 @@ static bool attr_before(struct builder *b, uint32_t i)
  * honours a fall-through comment or __attribute__((fallthrough)) right
  * before the label, so the code goes before those when the previous
  * statement ends there (only whitespace, comments and null statements lie
- * in between, so the control point is the same). */
+ * in between, so the control point is the same).  *intended: the code
+ * needs our marker after it, where nothing of the original's marks the
+ * fall-through (an empty case, a label first in a block).  Not before a
+ * comment: the comment still precedes the label, and gcc judges it as in
+ * the original ("fall through" quiets it, "fall" at -Wextra's level 3
+ * does not, clang reads no comment), so the build warns where the
+ * original warns; our marker would hide those warnings. */
 uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
 {
-	uint32_t off = b->toks[i].off;
-	/* an empty case ("case 1: case 2:") or a label first in a block: the
-	 * original has no statement before the label */
-	*intended = i > 0 && (tok_is(b, i - 1, ":") || tok_is(b, i - 1, "{"));
+	uint32_t off = b->toks[i].off, j = i;
+	/* an empty case ("case 1: case 2:"), a label first in a block, or
+	 * only null statements after a label ("fail: ; case 2:", regexec.c's
+	 * "fail: MOP_OUT;" written out): the original has no statement that
+	 * falls through, and gcc does not warn there */
+	while (j > 0 && tok_is(b, j - 1, ";"))
+		j--;
+	*intended = j > 0 && (tok_is(b, j - 1, ":") || tok_is(b, j - 1, "{"));
 	if (*intended) /* with the code of the label or block start, all at one offset */
 		return tok_end(b, i - 1);
 	if (attr_before(b, i)) {
@@ -70,10 +80,8 @@ uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
 	if (!tok_is(b, p, ";") && !tok_is(b, p, "}") && !tok_is(b, p, ":"))
 		return off;
 	for (uint32_t k = tok_end(b, p); k + 1 < off; k++)
-		if (b->src->text[k] == '/' && (b->src->text[k + 1] == '*' || b->src->text[k + 1] == '/')) {
-			*intended = true;
+		if (b->src->text[k] == '/' && (b->src->text[k + 1] == '*' || b->src->text[k + 1] == '/'))
 			return tok_end(b, p);
-		}
 	return off;
 }
 

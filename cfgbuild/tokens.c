@@ -156,6 +156,18 @@ uint32_t stmt_tok(struct builder *b, uint32_t c, const char *kw)
 	return i;
 }
 
+/* stmt_tok for function body c's "{": one that a macro expansion spells
+ * makes the whole body the macro's (a function a macro defines, as
+ * cpu_features' LINE(ENUM, ...) defining set_##ENUM), whether or not the
+ * body holds control flow. */
+uint32_t body_tok(struct builder *b, uint32_t c, uint32_t name_off)
+{
+	uint32_t i = tok_at(b, cursor_start(b, c));
+	if (i == CFG_NONE || (!tok_is(b, i, "{") && !spelled_otherwise(b, i, "{")))
+		fail_macro(b, name_off, "function body inside a macro expansion");
+	return stmt_tok(b, c, "{");
+}
+
 /* The bracket walk from token i of match_close (semi false: the first close
  * bracket that brings the depth back to 0) and find_semi (semi true: the
  * first ";" at depth 0, or CFG_NONE at a close bracket opened before i). */

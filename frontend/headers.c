@@ -160,7 +160,25 @@ struct redirect {
 	const char *main_text;
 	size_t main_len;
 	struct rw_file *main_rw;
+	/* the directives redirected so far: a header included more than once
+	 * (iconv.c includes aliases2.h three times, each time with another
+	 * macro S) shows its own #include directives once per inclusion */
+	struct { const struct rw_file *rw; size_t off; } *done;
+	size_t ndone, cap_done;
 };
+
+/* Whether the directive at off of rw's text was redirected already;
+ * records it if not. */
+static bool redirected_before(struct redirect *r, const struct rw_file *rw, size_t off)
+{
+	for (size_t i = 0; i < r->ndone; i++)
+		if (r->done[i].rw == rw && r->done[i].off == off)
+			return true;
+	KP_RESERVE(r->done, r->cap_done, r->ndone + 1);
+	r->done[r->ndone].rw = rw;
+	r->done[r->ndone++].off = off;
+	return false;
+}
 
 /* Offsets [*a, *b) of the header name ("x.h" or <x.h>) of the directive
  * starting at off; false if it is spelled by a macro or unusual. */
@@ -213,7 +231,7 @@ static enum CXChildVisitResult redirect_one(CXCursor c, CXCursor parent, CXClien
 		return CXChildVisit_Continue; /* a header outside the directories includes it: left as is */
 	}
 	size_t a, b;
-	if (!header_name_span(text, len, off, &a, &b))
+	if (!header_name_span(text, len, off, &a, &b) || redirected_before(r, rw, a))
 		return CXChildVisit_Continue;
 	char open[96];
 	snprintf(open, sizeof open, "%s /*", target->macro);
@@ -286,8 +304,9 @@ void hdr_plan_edits(struct hdr_set *hs, CXTranslationUnit tu, CXFile main_file, 
 	}
 	free(main_rw->preamble_extra);
 	main_rw->preamble_extra = pre;
-	struct redirect r = {hs, main_file, main_text, main_len, main_rw};
+	struct redirect r = {hs, main_file, main_text, main_len, main_rw, NULL, 0, 0};
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), redirect_one, &r);
+	free(r.done);
 }
 
 bool hdr_write(struct hdr_set *hs, struct rw_file *main_rw, char *err, size_t errsz)

@@ -145,6 +145,10 @@ static void instrument_function(struct walk *w, CXCursor fn, struct fn_plan *kep
 			why = macro_why;
 			if (mf->reason_line) /* the invocation that cannot be written out, not the first one */
 				line = mf->reason_line;
+		} else if (plan.macro && w->src != w->main_src) { /* a header's (--include-dir) */
+			snprintf(macro_why, sizeof macro_why, "%s (in a header: only the main file's macro invocations "
+			         "are written out)", plan.reason);
+			why = macro_why;
 		}
 	} else {
 		why = run_stages(w, &plan, &st, err, sizeof err);

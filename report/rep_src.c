@@ -120,13 +120,28 @@ static int hash_differs(const char *text, size_t len, const char *hash, char got
 	return hash && *hash && strcmp(got, hash) != 0;
 }
 
+/* The length of file's name without the " (via MAIN.c)" that names the
+ * file a header function was instrumented in (frontend/headers.c): the
+ * header is "include/lib/util.h (via src/a.c)", its text is util.h's. */
+static int name_len(const char *file)
+{
+	size_t n = strlen(file);
+	const char *via = NULL, *p;
+
+	for (p = strstr(file, " (via "); p; p = strstr(p + 1, " (via "))
+		via = p;
+	if (via && n > 0 && file[n - 1] == ')')
+		n = (size_t)(via - file);
+	return n > INT_MAX ? INT_MAX : (int)n;
+}
+
 int rep_src_read(const struct rep_src_root *r, const char *file, const char *hash, char **text, size_t *len,
                  char *why, size_t whylen)
 {
 	size_t n = strlen(r->real) + strlen(file) + 2;
 	char *path = malloc(n), *real = NULL, got[17];
 	struct stat st;
-	int fd = -1, rc = REP_SRC_UNAVAILABLE;
+	int fd = -1, rc = REP_SRC_UNAVAILABLE, fl = name_len(file);
 
 	*text = NULL;
 	*len = 0;
@@ -135,9 +150,9 @@ int rep_src_read(const struct rep_src_root *r, const char *file, const char *has
 		return rc;
 	}
 	if (file[0] == '/')
-		snprintf(path, n, "%s", file);
+		snprintf(path, n, "%.*s", fl, file);
 	else
-		snprintf(path, n, "%s/%s", r->real, file);
+		snprintf(path, n, "%s/%.*s", r->real, fl, file);
 	if (!*file) {
 		snprintf(why, whylen, "the profile names no file");
 	} else if (!(real = realpath(path, NULL))) {

@@ -13,7 +13,9 @@
  *  - and, when the profile records the function's source_hash, its bytes
  *    hash to it (FNV-1a 64, as rewrite/output.c's rw_source_hash): counts
  *    are shown only beside the lines they were recorded for.
- * Otherwise the reader says the source is unavailable, and why.
+ * Otherwise the reader says the source is unavailable, and why.  A name
+ * ending in " (via MAIN.c)" (a header function instrumented with
+ * --include-dir) is read without that suffix.
  */
 #ifndef KPATH_REP_SRC_H
 #define KPATH_REP_SRC_H

@@ -7,7 +7,8 @@
 #   1. kpath instrument a.c and b.c --include-dir include: the copies are in
 #      OUT/kpath-include/lib/, the program prints what the original prints
 #      (including __FILE__ inside a header function), the profile has the
-#      header functions once per including file, with no invalid path;
+#      header functions once per including file, with no invalid path,
+#      and kpath coverage and kpath show read the headers' sources;
 #   2. the same with --check and the checking runtime: 0 mismatches;
 #   3. kpath-cc with KPATH_INCLUDE_DIR: same output, header functions profiled,
 #      dependency files (-MD) name the original headers;
@@ -21,7 +22,18 @@
 #      functions are skipped with their reason (one copy cannot hold the
 #      code of each; instrumenting both gave "redefinition of 'kp_r'" and
 #      kpath-cc compiled the file unprofiled), the header's other function
-#      is instrumented, and the program prints what the original prints.
+#      is instrumented, and the program prints what the original prints;
+#   8. src/table.c includes include/lib/table.h three times (rows of a
+#      table, each time with another ROW, as libiconv's iconv.c includes
+#      aliases2.h), and table.h includes table_more.h: the copy of table.h
+#      redirects that #include once (it was once per inclusion, nested
+#      comments that do not compile), and the program prints what the
+#      original prints;
+#   9. src/gen.c includes include/lib/gen.h, whose functions a macro defines
+#      (no control flow in them): they are skipped with the true reason (the
+#      body is the macro's, and a header's invocations are not written
+#      out; it said "control flow inside a macro expansion"), and the
+#      program prints what the original prints.
 set -u
 TEST=include_dir
 . "$(dirname "$0")/lib.sh"
@@ -74,6 +86,12 @@ grep -q '^sum_odd|include/lib/util.h (via src/a.c)|[1-9]' "$W/p1.funcs" || { sho
 grep -q '^sum_odd|src/../include/lib/util.h (via src/b.c)|[1-9]' "$W/p1.funcs" || { show "$W/p1.funcs"; fail "no profiled sum_odd via b.c"; }
 grep -q '^say|src/../include/lib/base.h (via src/b.c)|[1-9]' "$W/p1.funcs" || { show "$W/p1.funcs"; fail "no profiled say via b.c"; }
 [ "$(grep -c "|" "$W/p1.funcs")" = 8 ] || { show "$W/p1.funcs"; fail "expected 8 profile entries: main, b_main, and clampi, sum_odd, say via each file"; }
+# the readers find a header function's source under its name without " (via src/a.c)"
+"$KPATH" coverage "$W/p1.json" >"$W/cov1.out" 2>"$W/cov1.err" || { show "$W/cov1.err"; fail "kpath coverage failed"; }
+[ -s "$W/cov1.err" ] && { show "$W/cov1.err"; fail "kpath coverage did not read every source"; }
+"$KPATH" show "$W/p1.json" --function sum_odd >"$W/show1.out" 2>&1 || { show "$W/show1.out"; fail "kpath show failed"; }
+[ "$(grep -c 'static inline int sum_odd(int n)$' "$W/show1.out")" = 2 ] ||
+	{ show "$W/show1.out"; fail "kpath show: sum_odd's source not shown for both including files"; }
 
 # 2. --check: the checking runtime verifies every path ID, header functions included
 C=$W/chk
@@ -156,6 +174,39 @@ else
 	fail "tmpl.c: the instrumented file does not compile"
 fi
 [ -s "$W/tmpl_cc.err" ] && { show "$W/tmpl_cc.err"; fail "tmpl.c: the instrumented file compiles with warnings"; }
+
+# 8. a header included three times that includes another
+$CC -I include src/table.c -o "$W/table_native" || fatal "native build of src/table.c failed"
+"$W/table_native" >"$W/table_native.out" || fatal "native run of src/table.c failed"
+"$KPATH" instrument src/table.c -o "$W/table/table.c" --include-dir include -- -I include 2>"$W/table.log" ||
+	{ show "$W/table.log"; fatal "kpath instrument src/table.c --include-dir include failed"; }
+[ "$(grep -c '^#include [a-z0-9_]*inc_[0-9a-f]* /\*"lib/table_more.h"\*/$' "$W/table/kpath-include/lib/table.h")" = 1 ] ||
+	{ show "$W/table/kpath-include/lib/table.h"; fail "table.h's copy: its #include not redirected exactly once"; }
+if $CC -Wall -I include "$W/table/table.c" -o "$W/table_prog" $LIBS 2>"$W/table_cc.err"; then
+	(cd "$W" && KPATH_OUT=$W/p8.json ./table_prog >"$W/table.out") || fail "table.c: instrumented run failed"
+	cmp -s "$W/table_native.out" "$W/table.out" || fail "table.c: output differs from the original"
+else
+	show "$W/table_cc.err"
+	fail "table.c: the instrumented file does not compile"
+fi
+
+# 9. functions a macro defines in a header
+$CC -I include src/gen.c -o "$W/gen_native" || fatal "native build of src/gen.c failed"
+"$W/gen_native" >"$W/gen_native.out" || fatal "native run of src/gen.c failed"
+"$KPATH" instrument src/gen.c -o "$W/gen/gen.c" --include-dir include -- -I include 2>"$W/gen.log" ||
+	{ show "$W/gen.log"; fatal "kpath instrument src/gen.c --include-dir include failed"; }
+for f in set_0 get_0 set_1 get_1; do
+	grep -q "gen.h:[0-9]*: warning: function '$f' not instrumented: function body inside a macro expansion (in a header: only the main file's macro invocations are written out)" "$W/gen.log" ||
+		{ show "$W/gen.log"; fail "gen.c: no skip of $f with its reason"; }
+done
+grep -q '2 functions instrumented, 4 skipped' "$W/gen.log" || { show "$W/gen.log"; fail "gen.c: expected main and plain_gen instrumented, 4 skipped"; }
+if $CC -Wall -I include "$W/gen/gen.c" -o "$W/gen_prog" $LIBS 2>"$W/gen_cc.err"; then
+	(cd "$W" && KPATH_OUT=$W/p9.json ./gen_prog >"$W/gen.out") || fail "gen.c: instrumented run failed"
+	cmp -s "$W/gen_native.out" "$W/gen.out" || fail "gen.c: output differs from the original"
+else
+	show "$W/gen_cc.err"
+	fail "gen.c: the instrumented file does not compile"
+fi
 
 if [ $nfail -gt 0 ]; then
 	echo "FAILED: $TEST ($nfail failure(s)); files in $W"

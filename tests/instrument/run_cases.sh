@@ -21,7 +21,9 @@
 #   (the outputs are compiled with -I CASESDIR: the quoted includes of a
 #   case, e.g. inside a function body, are found as for the original)
 #   5. cc -std=gnu11 -Wall -Wextra gives no warning on the instrumented file
-#      that it does not give on the original (compared by file:line + text).
+#      that it does not give on the original (compared by file:line + text),
+#      and every -Wimplicit-fallthrough warning of the original also on the
+#      instrumented file, but for  /* expect-lost-fallthrough: N */  of them.
 # RUNTIMELIB is the runtime archive (it must exist; the link itself uses
 # "kpath config --libs", as users do).
 # Exit status: 0 = all passed, 1 = some failed, 2 = usage.
@@ -249,6 +251,14 @@ PYEOF
 		if [ -s "$W/new.warn" ]; then
 			sed 's/^/    /' "$W/new.warn" | head -n 10
 			fail "$CC -Wall -Wextra warns about the instrumented file, not about the original"
+		fi
+		# fall-through warnings the instrumented file lacks (other warnings
+		# may go: the braces kpath adds quiet -Wempty-body, -Wdangling-else)
+		comm -23 "$W/orig.warn" "$W/kpath.warn" | grep 'may fall through' >"$W/lost.warn"
+		LOST=$(sed -n -E 's/.*expect-lost-fallthrough: *([0-9]+).*/\1/p' "$NAME.c")
+		if [ "$(wc -l <"$W/lost.warn")" -ne "${LOST:-0}" ]; then
+			sed 's/^/    /' "$W/lost.warn" | head -n 10
+			fail "$CC -Wall -Wextra: $(wc -l <"$W/lost.warn") fall-through warning(s) of the original missing from the instrumented file, expected ${LOST:-0}"
 		fi
 	fi
 

@@ -70,7 +70,7 @@ int sw(int c)
 	int r = 0;
 	switch (c) {
 	case 0:
-		r = 1; kp_r = 2;  kp_fallthrough;
+		r = 1; kp_r = 2; 
 		/* fall through */
 	case 1: kp_r -= 1;  kp_fallthrough;
 	case 2:
