@@ -502,7 +502,8 @@ static bool gnu89_inline(const char **flags, int n)
  * glibc and libquadmath), and gcc's x86 builtins of __float128, named by
  * their _Float128 twins, which clang has (libquadmath's complex
  * functions return __builtin_huge_valq ()).  Only the parse sees these:
- * the instrumented text is the original's, for the user's compiler. */
+ * the instrumented text is the original's, for the user's compiler (the
+ * write-out's preprocessor runs leave the macros out). */
 static const char *const gcc_compat[] = {
 	"-fheinous-gnu-extensions",
 	"-D__builtin_huge_valq=__builtin_huge_valf128",
@@ -513,6 +514,14 @@ static const char *const gcc_compat[] = {
 	"-D__builtin_copysignq=__builtin_copysignf128",
 };
 enum { NCOMPAT = sizeof gcc_compat / sizeof *gcc_compat };
+
+bool kp_parse_only_flag(const char *f)
+{
+	for (size_t i = 0; i < NCOMPAT; i++)
+		if (f == gcc_compat[i])
+			return !strncmp(f, "-D", 2);
+	return false;
+}
 
 static const char **with_gcc_compat(const struct kp_run_opts *o, struct kp_run_opts *copy)
 {
