@@ -145,6 +145,10 @@ static void instrument_function(struct walk *w, CXCursor fn, struct fn_plan *kep
 			why = macro_why;
 			if (mf->reason_line) /* the invocation that cannot be written out, not the first one */
 				line = mf->reason_line;
+		} else if (plan.macro && w->in_header) {
+			snprintf(macro_why, sizeof macro_why, "%s; macros are written out only in the file instrumented, "
+			         "not in the headers it includes", plan.reason);
+			why = macro_why;
 		}
 	} else {
 		why = run_stages(w, &plan, &st, err, sizeof err);
@@ -265,7 +269,9 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 		w->rw = &h->rw;
 		struct macro_fns *collect = w->collect;
 		w->collect = NULL; /* only the main file's invocations are written out */
+		w->in_header = true;
 		instrument_function(w, c, NULL);
+		w->in_header = false;
 		w->collect = collect;
 		w->src = src;
 		w->rw = rw;

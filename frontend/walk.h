@@ -59,6 +59,7 @@ struct walk {
 	const struct macro_fns *expanded; /* reasons from the expansion, for the messages */
 	struct src_file *src;
 	struct rw_file *rw;
+	bool in_header; /* walking a header's function (--include-dir) */
 	struct kp_counts counts;
 	bool quiet;
 	bool expr_branches;
