@@ -153,13 +153,27 @@ __attribute__((noinline)) void kpath_rt_module_fini(const void *marker)
 		kp_rt.key_ok = 0;
 		pthread_key_delete(kp_rt.key);
 	}
-	kp_rt_release(); /* nothing of this module runs again */
+	/* the module's own destructors run after this one and may be
+	 * instrumented (libquadmath's unregister_printf_flt128): the memory
+	 * goes when they are done, in kp_dso_release */
+	kp_rt.release_pending = 1;
 }
 
 /* Runs when this copy's module is unloaded (and at exit). */
 __attribute__((destructor)) static void kp_dso_fini(void)
 {
 	kpath_rt_module_fini(&kp_dso_marker);
+}
+
+/* Priority 101: after every other destructor of this module (.fini_array
+ * runs last what it holds first, the prioritized entries), crtbegin's
+ * __cxa_finalize of the module's exit handlers included. */
+__attribute__((destructor(101))) static void kp_dso_release(void)
+{
+	if (kp_rt.release_pending) {
+		kp_rt.release_pending = 0;
+		kp_rt_release(); /* nothing of this module runs again */
+	}
 }
 
 int kp_dso_reuse_slot(const struct kpath_rt_func *f)
