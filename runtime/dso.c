@@ -32,7 +32,12 @@
  *     runtime's memory is freed (a plugin loaded and unloaded in a loop
  *     leaks nothing).  Each such unload counts as a run (docs/design.md).
  * At process exit the destructors run after the exit handlers: the
- * profile is written already (kp_rt.exited) and nothing more happens.
+ * profile is written already (kp_rt.exited) and nothing more happens;
+ * but not when a library's constructor started its runtime before the
+ * program's start registered the dynamic linker's exit handler: that
+ * exit looks like a dlclose.  Either way the module's own destructors,
+ * which may be instrumented, run after kp_dso_fini: the memory is freed
+ * by kp_dso_release, the module's last destructor.
  *
  * No code of a module runs after its dlclose, so no thread touches the
  * descriptor while it is replaced (the program must not call into a
