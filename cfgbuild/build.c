@@ -242,8 +242,9 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 		fail_at(&b, name_off, "an inline definition that this file never emits on its own (C99 6.7.4p7, or "
 		                      "GNU 'extern inline'): it may not refer to the file's static counters");
 	if (inl == INLINE_EXTERNAL)
-		fail_at(&b, name_off, "an inline function with external linkage: clang -pedantic rejects the file's "
-		                      "static counters in it (-Wstatic-in-inline)");
+		fail_at(&b, name_off, "an inline function with external linkage%s: clang -pedantic rejects the file's "
+		                      "static counters in it (-Wstatic-in-inline)",
+		        inline_written_on(fn) ? "" : " (inline by an earlier declaration)");
 	uint32_t body = CFG_NONE;
 	struct kids k = children(&b, 0);
 	for (unsigned i = 0; i < k.n; i++)

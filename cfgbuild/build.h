@@ -194,5 +194,7 @@ enum inline_kind {
 	INLINE_EXTERNAL, /* inline, external linkage, emitted by its file */
 };
 enum inline_kind inline_function_kind(CXCursor fn, bool gnu89_inline);
+/* Whether fn's own declaration says inline (not only an earlier one). */
+bool inline_written_on(CXCursor fn);
 
 #endif

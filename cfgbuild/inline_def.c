@@ -32,10 +32,11 @@
 
 struct redecls {
 	CXCursor canon;
+	CXCursor def;      /* the definition asked about */
 	bool gnu;          /* gnu_inline is written on one of them */
 	bool forces_c99;   /* one says extern, or does not say inline */
 	bool inline_only_gnu_visible; /* one says inline without extern */
-	bool def_extern_inline;       /* the definition says extern and inline */
+	bool def_extern_inline;       /* that definition says extern and inline */
 };
 
 /* What declaration c says: its storage class (the printing starts with
@@ -72,7 +73,10 @@ static enum CXChildVisitResult visit_redecl(CXCursor c, CXCursor parent, CXClien
 	r->gnu |= gnu;
 	r->forces_c99 |= ext || !inl;
 	r->inline_only_gnu_visible |= inl && !ext;
-	r->def_extern_inline |= clang_isCursorDefinition(c) && ext && inl;
+	/* only the definition asked about: after a gnu_inline one, a file
+	 * may define the function again, without inline (libquadmath's
+	 * cimagq.c after quadmath.h), and that one it emits */
+	r->def_extern_inline |= clang_equalCursors(c, r->def) && ext && inl;
 	return CXChildVisit_Continue;
 }
 
@@ -82,10 +86,17 @@ enum inline_kind inline_function_kind(CXCursor fn, bool gnu_inline_lang)
 	    clang_Cursor_getStorageClass(fn) == CX_SC_Static)
 		return INLINE_NONE;
 	/* the file-scope declarations: the unit's top level */
-	struct redecls r = {clang_getCanonicalCursor(fn), false, false, false, false};
+	struct redecls r = {clang_getCanonicalCursor(fn), fn, false, false, false, false};
 	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(fn);
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_redecl, &r);
 	if (gnu_inline_lang || r.gnu)
 		return r.def_extern_inline && !r.inline_only_gnu_visible ? INLINE_ONLY : INLINE_EXTERNAL;
 	return r.forces_c99 ? INLINE_EXTERNAL : INLINE_ONLY;
+}
+
+bool inline_written_on(CXCursor fn)
+{
+	bool ext, inl, gnu;
+	read_decl(fn, &ext, &inl, &gnu);
+	return inl;
 }

@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE /* memmem */
 #include "expand.h"
+#include "pipeline.h"
 #include "pp_text.h"
 #include "array.h"
 #include "xalloc.h"
@@ -64,7 +65,7 @@ static bool keep_flag(const char **f, int n, int *i)
 		return false;
 	}
 	(void)n;
-	return strncmp(a, "-M", 2) && strcmp(a, "-c") && strcmp(a, "-S") && strcmp(a, "-E") &&
+	return !kp_parse_only_flag(a) && strncmp(a, "-M", 2) && strcmp(a, "-c") && strcmp(a, "-S") && strcmp(a, "-E") &&
 	       strncmp(a, "-o", 2);
 }
 

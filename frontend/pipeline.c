@@ -22,6 +22,7 @@
 
 #include "frontend.h"
 #include "pipeline.h"
+#include "xalloc.h"
 
 /* Prints clang's errors as file:line:col: error: ...; returns their number. */
 static unsigned report_diagnostics(CXTranslationUnit tu)
@@ -495,15 +496,59 @@ static bool gnu89_inline(const char **flags, int n)
 	return forced >= 0 ? forced == 1 : old_std;
 }
 
-int kp_run(const struct kp_run_opts *o)
+/* What gcc accepts and clang does not unless told, for every parse and
+ * preprocessor run (before the user's flags, which may undo them): an
+ * asm operand that casts an lvalue (longlong.h's umul_ppmm, in GMP,
+ * glibc and libquadmath), and gcc's x86 builtins of __float128, named by
+ * their _Float128 twins, which clang has (libquadmath's complex
+ * functions return __builtin_huge_valq ()).  Only the parse sees these:
+ * the instrumented text is the original's, for the user's compiler (the
+ * write-out's preprocessor runs leave the macros out). */
+static const char *const gcc_compat[] = {
+	"-fheinous-gnu-extensions",
+	"-D__builtin_huge_valq=__builtin_huge_valf128",
+	"-D__builtin_infq=__builtin_inff128",
+	"-D__builtin_nanq=__builtin_nanf128",
+	"-D__builtin_nansq=__builtin_nansf128",
+	"-D__builtin_fabsq=__builtin_fabsf128",
+	"-D__builtin_copysignq=__builtin_copysignf128",
+};
+enum { NCOMPAT = sizeof gcc_compat / sizeof *gcc_compat };
+
+bool kp_parse_only_flag(const char *f)
+{
+	for (size_t i = 0; i < NCOMPAT; i++)
+		if (f == gcc_compat[i])
+			return !strncmp(f, "-D", 2);
+	return false;
+}
+
+static const char **with_gcc_compat(const struct kp_run_opts *o, struct kp_run_opts *copy)
+{
+	const char **f = xrealloc(NULL, (NCOMPAT + (size_t)o->nflags + 1) * sizeof *f);
+	memcpy(f, gcc_compat, sizeof gcc_compat);
+	if (o->nflags)
+		memcpy(f + NCOMPAT, o->flags, (size_t)o->nflags * sizeof *f);
+	f[NCOMPAT + o->nflags] = NULL;
+	*copy = *o;
+	copy->flags = f;
+	copy->nflags = NCOMPAT + o->nflags;
+	return f;
+}
+
+int kp_run(const struct kp_run_opts *user)
 {
 	struct run r;
+	struct kp_run_opts copy;
+	const char **flags = with_gcc_compat(user, &copy);
+	const struct kp_run_opts *o = &copy;
 	memset(&r, 0, sizeof r);
 	r.o = o;
 	r.mode = !o->dump && !o->numbered && o->mode ? o->mode->mode : NULL;
 	int status = check_files(&r);
 	if (status) {
 		free(r.out_owned);
+		free(flags);
 		return status;
 	}
 	r.index = clang_createIndex(0, 0);
@@ -535,5 +580,6 @@ int kp_run(const struct kp_run_opts *o)
 		clang_disposeTranslationUnit(r.tu);
 	clang_disposeIndex(r.index);
 	free(r.out_owned);
+	free(flags);
 	return status;
 }

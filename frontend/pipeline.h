@@ -39,5 +39,10 @@ struct kp_run_opts {
 
 /* Runs the pipeline; returns the exit status. */
 int kp_run(const struct kp_run_opts *o);
+/* Whether f is one of the -D flags kp_run adds for the parse (the very
+ * string, not a user's flag that reads the same): the preprocessor runs of
+ * the macro write-out leave them out, so that an expansion written out
+ * keeps the source's names (__builtin_huge_valq). */
+bool kp_parse_only_flag(const char *f);
 
 #endif

@@ -131,9 +131,15 @@ void pp_flatten(struct sb *b, const char *s, const char *e)
 			s = s + 2 <= e ? s + 2 : e;
 			sb_put(b, " ", 1);
 		} else if (*s == '"' || *s == '\'') {
+			/* a literal's line splices go too (translation phase 2),
+			 * since the caller adds the region's newlines after it:
+			 * binutils' readelf.c, _("Key to Flags:\n\<newline>...") */
 			const char *p = s + pp_tok_len(s, e);
-			sb_put(b, s, (size_t)(p - s));
-			s = p;
+			for (; s < p; s++)
+				if (*s == '\\' && s + 1 < p && s[1] == '\n')
+					s++;
+				else
+					sb_put(b, s, 1);
 		} else {
 			sb_put(b, *s == '\n' ? " " : s, 1);
 			s++;

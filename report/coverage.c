@@ -23,6 +23,8 @@
  * Invariants: every file's lines are sorted and unique; the counts of a
  * file are recomputed from its tables (count_file), never kept apart.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -423,6 +425,14 @@ void cov_total(struct cov_report *c)
 double cov_percent(struct cov_counts k)
 {
 	return k.total ? 100.0 * (double)k.covered / (double)k.total : -1.0;
+}
+
+void cov_frac(char *buf, size_t n, struct cov_counts k, const char *sep)
+{
+	if (k.total == UINT64_MAX)
+		snprintf(buf, n, "%" PRIu64 "%s>= 2^64", k.covered, sep);
+	else
+		snprintf(buf, n, "%" PRIu64 "%s%" PRIu64, k.covered, sep, k.total);
 }
 
 void cov_free(struct cov_report *c)

@@ -88,6 +88,10 @@ void cov_filter_lines(struct cov_file *f, int (*keep)(uint32_t line, void *ctx),
 void cov_total(struct cov_report *c);
 /* 100 * covered / total; -1 when total is 0 (nothing to cover). */
 double cov_percent(struct cov_counts k);
+/* "covered SEP total" into buf; a total the sums saturated (UINT64_MAX:
+ * the Ball-Larus paths of functions with cut edges add up past 2^64) reads
+ * ">= 2^64", not as a count (binutils' dwarf.c and readelf.c). */
+void cov_frac(char *buf, size_t n, struct cov_counts k, const char *sep);
 
 /* coverage_src.c: drops from every file of c whose source is readable
  * under source_dir (NULL: the current directory) with its recorded hash the

@@ -158,7 +158,7 @@ static void print_cell(FILE *out, struct cov_counts k)
 	char n[48];
 	double p = cov_percent(k);
 
-	snprintf(n, sizeof n, "%llu/%llu", (unsigned long long)k.covered, (unsigned long long)k.total);
+	cov_frac(n, sizeof n, k, "/");
 	if (p < 0)
 		fprintf(out, "  %15s       -", n);
 	else

@@ -52,7 +52,8 @@ int rep_summary_print(FILE *out, const struct rep_report *r, const char *path, c
 	k[3] = c.func;
 	k[4] = c.path;
 	for (i = 0; i < SUM_ROWS; i++) {
-		int n = snprintf(frac[i], sizeof frac[i], "%" PRIu64 " / %" PRIu64, k[i].covered, k[i].total);
+		cov_frac(frac[i], sizeof frac[i], k[i], " / ");
+		int n = (int)strlen(frac[i]);
 		if (n > w)
 			w = n;
 	}

@@ -504,7 +504,8 @@ static int show_funcs(const struct show_opts *o, const struct rep_report *r,
 			continue; /* never ran: nothing to show */
 		if (source_read(sroot, f, &src, why, sizeof why) != REP_SRC_OK) {
 			fprintf(err, "kpath show: %s (%s): source unavailable: %s%s\n", kp_term(f->name),
-			        kp_term(f->file), kp_term(why), o->source_dir ? "" : " (see --source-dir)");
+			        kp_term(f->file), kp_term(why),
+			        o->source_dir || strstr(why, "--source-dir") ? "" : " (see --source-dir)");
 			rc = REP_EXIT_FAIL;
 			continue;
 		}

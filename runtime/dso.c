@@ -32,7 +32,12 @@
  *     runtime's memory is freed (a plugin loaded and unloaded in a loop
  *     leaks nothing).  Each such unload counts as a run (docs/design.md).
  * At process exit the destructors run after the exit handlers: the
- * profile is written already (kp_rt.exited) and nothing more happens.
+ * profile is written already (kp_rt.exited) and nothing more happens;
+ * but not when a library's constructor started its runtime before the
+ * program's start registered the dynamic linker's exit handler: that
+ * exit looks like a dlclose.  Either way the module's own destructors,
+ * which may be instrumented, run after kp_dso_fini: the memory is freed
+ * by kp_dso_release, the module's last destructor.
  *
  * No code of a module runs after its dlclose, so no thread touches the
  * descriptor while it is replaced (the program must not call into a
@@ -153,13 +158,27 @@ __attribute__((noinline)) void kpath_rt_module_fini(const void *marker)
 		kp_rt.key_ok = 0;
 		pthread_key_delete(kp_rt.key);
 	}
-	kp_rt_release(); /* nothing of this module runs again */
+	/* the module's own destructors run after this one and may be
+	 * instrumented (libquadmath's unregister_printf_flt128): the memory
+	 * goes when they are done, in kp_dso_release */
+	kp_rt.release_pending = 1;
 }
 
 /* Runs when this copy's module is unloaded (and at exit). */
 __attribute__((destructor)) static void kp_dso_fini(void)
 {
 	kpath_rt_module_fini(&kp_dso_marker);
+}
+
+/* Priority 101: after every other destructor of this module (.fini_array
+ * runs last what it holds first, the prioritized entries), crtbegin's
+ * __cxa_finalize of the module's exit handlers included. */
+__attribute__((destructor(101))) static void kp_dso_release(void)
+{
+	if (kp_rt.release_pending) {
+		kp_rt.release_pending = 0;
+		kp_rt_release(); /* nothing of this module runs again */
+	}
 }
 
 int kp_dso_reuse_slot(const struct kpath_rt_func *f)

@@ -467,6 +467,7 @@ struct kp_rt {
 	pthread_key_t key;
 	int key_ok;
 	int atexit_ok;           /* kp_atexit is registered */
+	int release_pending;     /* dso.c: freed by the module's last destructor */
 	int exited;              /* the exit handler ran */
 	int run_counted;         /* a profile of this process was written */
 	int forked;              /* this process was forked from an instrumented one */

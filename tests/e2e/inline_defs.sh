@@ -58,8 +58,11 @@ check() {
 	done
 	unset IFS
 }
-check c99.c c99 "-Wall -Wextra -pedantic" "only_inline spelled gnu_only" "later_decl extern_decl" "local plain main"
-check c99.c gnu11 "-Wall -Wextra -pedantic" "only_inline spelled gnu_only" "later_decl extern_decl" "local plain main"
+check c99.c c99 "-Wall -Wextra -pedantic" "only_inline spelled gnu_only redefined" "later_decl extern_decl redefined" "local plain main"
+check c99.c gnu11 "-Wall -Wextra -pedantic" "only_inline spelled gnu_only redefined" "later_decl extern_decl redefined" "local plain main"
+# redefined's second definition does not say inline itself: the reason says so
+grep -q "'redefined' not instrumented: an inline function with external linkage (inline by an earlier declaration)" \
+	c99.c.c99.log || fail "c99.c: redefined: the reason does not say where its inline comes from"
 check gnu89.c gnu89 "-Wall -Wextra" "ext_only ext_redecl" "gnu_plain ext_then_inline" "plain main"
 [ $status = 0 ] && echo "e2e.inline_defs: OK"
 exit $status

@@ -159,6 +159,19 @@ same out.txt "$SRC/data/show_f.expected" "show --source-dir"
 expect_rc 1 "$KPATH" show diff_new.json --function f
 has err.txt "kpath show: f (t.c): source unavailable: "
 has err.txt "t.c: No such file or directory (see --source-dir)"
+# Ball-Larus path totals that add up past 2^64 (functions with cut edges,
+# binutils' dwarf.c) read ">= 2^64", not as the saturated sum
+sed 's/"num_paths": [234]/"num_paths": 9000000000000000000/' diff_new.json >bigpaths.json
+expect_rc 0 "$KPATH" report bigpaths.json
+has out.txt "Ball-Larus paths   5 / >= 2^64"
+expect_rc 0 "$KPATH" coverage bigpaths.json
+has out.txt "5/>= 2^64"
+grep -q 18446744073709551615 out.txt && fail "coverage prints the saturated sum"
+# a source outside the profile's directory: the reason names --source-dir once
+sed "s|\"file\": \"t.c\"|\"file\": \"$SRC/data/t.c\"|" diff_new.json >outside.json
+expect_rc 1 "$KPATH" show outside.json --function f
+has err.txt "t.c: outside the source root"
+grep -q -F -e "--source-dir) (see --source-dir)" err.txt && fail "show names --source-dir twice: $(cat err.txt)"
 expect_rc 2 "$KPATH" show diff_new.json --color=sometimes
 has err.txt "--color: auto, always or never, not: sometimes"
 expect_rc 0 "$KPATH" show m1.json --function classify

@@ -495,6 +495,73 @@ case_dso_startup() {
 	same_func kpath.json ref/kpath.json a_work_step
 }
 
+# dso_ctor_dtor: an uninstrumented program linked with an instrumented
+# library whose constructor and destructor are instrumented (libquadmath's
+# register_printf_flt128 / unregister_printf_flt128).  The constructor
+# starts the library's runtime before the program's start registers the
+# dynamic linker's exit handler, so the runtime's own exit handler runs
+# after the destructors: the runtime's destructor took the process exit for
+# a dlclose and freed its memory, then the library's destructor recorded
+# its path into freed memory (a crash at exit, and stdout never flushed).
+# The same library opened and closed with dlopen runs the same way.
+case_dso_ctor_dtor() {
+	cat >cd.c <<'CEOF'
+static int level;
+int getenv_level(void);
+int getenv_level(void)
+{
+	return 3;
+}
+__attribute__((constructor)) static void cd_init(void)
+{
+	level = getenv_level();
+}
+__attribute__((destructor)) static void cd_fini(void)
+{
+	if (level > 2)
+		level = 0;
+	else
+		level = 1;
+}
+int cd_work(int n);
+int cd_work(int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		s += i % 3 ? level : 1;
+	return s;
+}
+CEOF
+	build_so cd
+	printf '#include <stdio.h>\nint cd_work(int n);\nint main(void) { printf("%%d\\n", cd_work(10)); return 0; }\n' >main.c
+	$CC -O1 main.c -o main -L. -lcd -Wl,-rpath,"$W" || fatal "cannot link main"
+	KPATH_OUT=cd.json ./main >out.txt 2>err.txt || fail "main exited with $?"
+	[ "$(cat out.txt)" = 22 ] || { show out.txt; fail "stdout is not 22"; }
+	[ -s err.txt ] && { show err.txt; fail "stderr is not empty"; }
+	profile_has cd.json 1 cd_init cd_work getenv_level
+	cat >dl.c <<'CEOF'
+#include <dlfcn.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+	for (int i = 0; i < 2; i++) {
+		void *h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+		int (*w)(int) = h ? (int (*)(int))dlsym(h, "cd_work") : NULL;
+		if (!w)
+			return 2;
+		printf("%d\n", w(10 + i));
+		dlclose(h);
+	}
+	return argc > 2;
+}
+CEOF
+	$CC -O1 dl.c -o dl -ldl || fatal "cannot link dl"
+	KPATH_OUT=dl.json ./dl "$W/libcd.so" >out.txt 2>err.txt || fail "dl exited with $?"
+	[ "$(cat out.txt | tr '\n' ' ')" = "22 25 " ] || { show out.txt; fail "dl: stdout is not 22 25"; }
+	[ -s err.txt ] && { show err.txt; fail "dl: stderr is not empty"; }
+	profile_has dl.json 2 cd_init cd_work
+}
+
 # dso_two: a program linking two instrumented shared libraries, itself
 # instrumented or not: one profile, one run, every function once.
 case_dso_two() {

@@ -3,7 +3,11 @@
  * none extern; ext.c holds their external definitions): only_inline,
  * spelled (its "inline" comes from a macro), gnu_only (gnu_inline, extern
  * inline).  Instrumented: later_decl (a later declaration without inline),
- * extern_decl (an extern declaration), local (static inline), plain. */
+ * extern_decl (an extern declaration), local (static inline), plain.
+ * redefined: a gnu_inline extern inline definition (skipped: an inline
+ * definition) followed by the file's own definition, as libquadmath's
+ * quadmath.h and cimagq.c have it: that one is the external definition,
+ * skipped only for -Wstatic-in-inline (clang takes it as inline). */
 #include <stdio.h>
 
 #define INLINE inline
@@ -39,6 +43,17 @@ inline int extern_decl(int x)
 	return x % 2 ? x + 1 : x - 1;
 }
 
+__attribute__((gnu_inline)) extern inline int redefined(int x)
+{
+	return x + 1;
+}
+int redefined(int x)
+{
+	if (x > 3)
+		return x - 3;
+	return x + 1;
+}
+
 static inline int local(int x)
 {
 	return x < 5 ? x : 5;
@@ -49,7 +64,7 @@ int plain(int x)
 {
 	int s = 0;
 	for (int i = 0; i < x; i++)
-		s += only_inline(i - 3) + spelled(i) + gnu_only(i) + later_decl(i * 5) + extern_decl(i) + local(i);
+		s += only_inline(i - 3) + spelled(i) + gnu_only(i) + later_decl(i * 5) + extern_decl(i) + local(i) + redefined(i);
 	return s;
 }
 
