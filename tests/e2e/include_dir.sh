@@ -153,60 +153,55 @@ fi
 grep -q 'include-dir no/such/dir' "$W/bad.err" || { show "$W/bad.err"; fail "no clear error for a missing --include-dir"; }
 [ -e "$W/bad/a.c" ] && fail "output written despite the error"
 
+# src/$1.c built natively and run (its output in $W/$1_native.out), then
+# instrumented with --include-dir include into $2 (the log in $W/$1.log).
+native_and_instrument() {
+	$CC -I include "src/$1.c" -o "$W/$1_native" || fatal "native build of src/$1.c failed"
+	"$W/$1_native" >"$W/$1_native.out" || fatal "native run of src/$1.c failed"
+	"$KPATH" instrument "src/$1.c" -o "$2" --include-dir include -- -I include 2>"$W/$1.log" ||
+		{ show "$W/$1.log"; fatal "kpath instrument src/$1.c --include-dir include failed"; }
+}
+
+# The instrumented $2 of src/$1.c compiles with -Wall and prints what the
+# original prints (its profile in $W/$1.json); 1 if it does not compile.
+run_instrumented() {
+	if ! $CC -Wall -I include "$2" -o "$W/$1_prog" $LIBS 2>"$W/$1_cc.err"; then
+		show "$W/$1_cc.err"
+		fail "$1.c: the instrumented file does not compile"
+		return 1
+	fi
+	(cd "$W" && KPATH_OUT=$W/$1.json "./$1_prog" >"$W/$1.out") || fail "$1.c: instrumented run failed"
+	cmp -s "$W/$1_native.out" "$W/$1.out" || fail "$1.c: output differs from the original"
+}
+
 # 7. a header included twice as a template
 T=$W/tmpl
-$CC -I include src/tmpl.c -o "$W/tmpl_native" || fatal "native build of src/tmpl.c failed"
-"$W/tmpl_native" >"$W/tmpl_native.out" || fatal "native run of src/tmpl.c failed"
-"$KPATH" instrument src/tmpl.c -o "$T/tmpl.c" --include-dir include -- -I include 2>"$W/tmpl.log" ||
-	{ show "$W/tmpl.log"; fatal "kpath instrument src/tmpl.c --include-dir include failed"; }
+native_and_instrument tmpl "$T/tmpl.c"
 for f in max_int max_double; do
 	grep -q "tmpl.h:8: warning: function '$f' not instrumented: its header defines 2 functions here" "$W/tmpl.log" ||
 		{ show "$W/tmpl.log"; fail "tmpl.c: no skip of $f with its reason"; }
 done
 grep -q '2 functions instrumented, 2 skipped' "$W/tmpl.log" || { show "$W/tmpl.log"; fail "tmpl.c: expected main and tmpl_once instrumented, the two max skipped"; }
-if $CC -Wall -I include "$T/tmpl.c" -o "$W/tmpl_prog" $LIBS 2>"$W/tmpl_cc.err"; then
-	(cd "$W" && KPATH_OUT=$W/p7.json ./tmpl_prog >"$W/tmpl.out") || fail "tmpl.c: instrumented run failed"
-	cmp -s "$W/tmpl_native.out" "$W/tmpl.out" || fail "tmpl.c: output differs from the original"
-	profile_funcs "$W/p7.json" >"$W/p7.funcs" || fatal "cannot read the profile of tmpl.c"
+if run_instrumented tmpl "$T/tmpl.c"; then
+	profile_funcs "$W/tmpl.json" >"$W/p7.funcs" || fatal "cannot read the profile of tmpl.c"
 	grep -q '^tmpl_once|include/lib/tmpl.h (via src/tmpl.c)|[1-9]' "$W/p7.funcs" || { show "$W/p7.funcs"; fail "tmpl.c: no profiled tmpl_once"; }
-else
-	show "$W/tmpl_cc.err"
-	fail "tmpl.c: the instrumented file does not compile"
 fi
 [ -s "$W/tmpl_cc.err" ] && { show "$W/tmpl_cc.err"; fail "tmpl.c: the instrumented file compiles with warnings"; }
 
 # 8. a header included three times that includes another
-$CC -I include src/table.c -o "$W/table_native" || fatal "native build of src/table.c failed"
-"$W/table_native" >"$W/table_native.out" || fatal "native run of src/table.c failed"
-"$KPATH" instrument src/table.c -o "$W/table/table.c" --include-dir include -- -I include 2>"$W/table.log" ||
-	{ show "$W/table.log"; fatal "kpath instrument src/table.c --include-dir include failed"; }
+native_and_instrument table "$W/table/table.c"
 [ "$(grep -c '^#include [a-z0-9_]*inc_[0-9a-f]* /\*"lib/table_more.h"\*/$' "$W/table/kpath-include/lib/table.h")" = 1 ] ||
 	{ show "$W/table/kpath-include/lib/table.h"; fail "table.h's copy: its #include not redirected exactly once"; }
-if $CC -Wall -I include "$W/table/table.c" -o "$W/table_prog" $LIBS 2>"$W/table_cc.err"; then
-	(cd "$W" && KPATH_OUT=$W/p8.json ./table_prog >"$W/table.out") || fail "table.c: instrumented run failed"
-	cmp -s "$W/table_native.out" "$W/table.out" || fail "table.c: output differs from the original"
-else
-	show "$W/table_cc.err"
-	fail "table.c: the instrumented file does not compile"
-fi
+run_instrumented table "$W/table/table.c"
 
 # 9. functions a macro defines in a header
-$CC -I include src/gen.c -o "$W/gen_native" || fatal "native build of src/gen.c failed"
-"$W/gen_native" >"$W/gen_native.out" || fatal "native run of src/gen.c failed"
-"$KPATH" instrument src/gen.c -o "$W/gen/gen.c" --include-dir include -- -I include 2>"$W/gen.log" ||
-	{ show "$W/gen.log"; fatal "kpath instrument src/gen.c --include-dir include failed"; }
+native_and_instrument gen "$W/gen/gen.c"
 for f in set_0 get_0 set_1 get_1; do
 	grep -q "gen.h:[0-9]*: warning: function '$f' not instrumented: function body inside a macro expansion (in a header: only the main file's macro invocations are written out)" "$W/gen.log" ||
 		{ show "$W/gen.log"; fail "gen.c: no skip of $f with its reason"; }
 done
 grep -q '2 functions instrumented, 4 skipped' "$W/gen.log" || { show "$W/gen.log"; fail "gen.c: expected main and plain_gen instrumented, 4 skipped"; }
-if $CC -Wall -I include "$W/gen/gen.c" -o "$W/gen_prog" $LIBS 2>"$W/gen_cc.err"; then
-	(cd "$W" && KPATH_OUT=$W/p9.json ./gen_prog >"$W/gen.out") || fail "gen.c: instrumented run failed"
-	cmp -s "$W/gen_native.out" "$W/gen.out" || fail "gen.c: output differs from the original"
-else
-	show "$W/gen_cc.err"
-	fail "gen.c: the instrumented file does not compile"
-fi
+run_instrumented gen "$W/gen/gen.c"
 
 if [ $nfail -gt 0 ]; then
 	echo "FAILED: $TEST ($nfail failure(s)); files in $W"
