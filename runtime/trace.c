@@ -147,12 +147,26 @@ static void trace_close(void)
 	pthread_mutex_unlock(&kp_rt.tmu);
 }
 
-/* KPATH_TRACE=FILE: the trace is on when FILE opens. */
+/* KPATH_TRACE=FILE: the trace is on when FILE opens.  FILE is a pattern
+ * like KPATH_OUT's (%p, %h, %m, %%: out_path.c), expanded once, when the
+ * runtime starts: without %p every process of a test suite truncates the
+ * same file, and the last one's trace is what is left. */
 static void trace_on(void)
 {
 	const char *tr = getenv("KPATH_TRACE");
-	if (tr && *tr)
-		kp_rt.trace_on = trace_open(tr) == 0;
+	if (!tr || !*tr)
+		return;
+	int bad = kp_out_pattern_check(tr);
+	if (bad >= 0)
+		fprintf(stderr, "kpath: KPATH_TRACE=\"%s\": \"%%%c\" is not a pattern (%%p pid, %%h host, %%m binary, "
+			"%%%% a %%); kept as written\n", tr, tr[bad + 1] ? tr[bad + 1] : ' ');
+	char *path = kp_out_expand(tr);
+	if (!path) {
+		fprintf(stderr, "kpath: KPATH_TRACE=%s: out of memory; no trace\n", tr);
+		return;
+	}
+	kp_rt.trace_on = trace_open(path) == 0;
+	free(path);
 }
 
 static void trace_thread_new(struct kp_thread *th)

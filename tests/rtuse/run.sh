@@ -371,6 +371,40 @@ CEOF
 	profile_has y.%q.json 4 main
 }
 
+# trace_pattern: KPATH_TRACE takes KPATH_OUT's patterns; two runs with %p
+# leave two traces (a forked child does not trace: the parent owns the
+# stream), each of which `kpath kipf --k 1` turns into the profile that
+# run wrote, byte for byte; an unknown % is reported and kept.
+case_trace_pattern() {
+	write_work k.c
+	cat >>k.c <<'CEOF'
+int main(void)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0)
+		return work(3) < 0;
+	waitpid(pid, NULL, 0);
+	printf("parent %ld %d\n", (long)getpid(), work(9));
+	return 0;
+}
+CEOF
+	build k
+	for run in 1 2; do
+		KPATH_K=1 KPATH_OUT=pt.%p.json KPATH_TRACE=tr.%p.bin ./k >>out.txt 2>err.txt || fail "k exited with $?"
+		[ -s err.txt ] && { show err.txt; fail "stderr is not empty"; }
+	done
+	[ "$(ls tr.*.bin | wc -l)" -eq 2 ] || fail "expected 2 traces (the parents'), have: $(ls tr.*)"
+	for pid in $(sed -n 's/^parent \([0-9]*\) .*/\1/p' out.txt); do
+		[ -s "tr.$pid.bin" ] || { fail "no trace tr.$pid.bin"; continue; }
+		"$KPATH" kipf --k 1 "tr.$pid.bin" -o "re.$pid.json" 2>err.txt || { show err.txt; fail "kipf of tr.$pid.bin"; }
+		cmp -s "pt.$pid.json" "re.$pid.json" || fail "tr.$pid.bin does not replay to pt.$pid.json"
+	done
+	KPATH_OUT=q.json KPATH_TRACE='t.%q.bin' ./k >/dev/null 2>err.txt || fail "k exited with $?"
+	grep -q 'KPATH_TRACE="t.%q.bin": "%q" is not a pattern' err.txt || { show err.txt; fail "%q was not reported"; }
+	[ -s t.%q.bin ] || fail "t.%q.bin was not written as named"
+}
+
 # install: cmake --install into a DESTDIR gives bin/kpath, bin/kpath-cc,
 # the runtime, its header and the man pages; the installed kpath finds the
 # installed runtime, and a program builds and profiles with the installed
