@@ -57,15 +57,33 @@ static bool attr_before(struct builder *b, uint32_t i)
  * the original ("fall through" quiets it, "fall" at -Wextra's level 3
  * does not, clang reads no comment), so the build warns where the
  * original warns; our marker would hide those warnings. */
+/* The first token of the run of null statements and empty compound
+ * statements (";", "{}", "{ ; {} }") that ends right before token i, or i. */
+static uint32_t empty_stmts_start(struct builder *b, uint32_t i)
+{
+	uint32_t j = i, k = i, depth = 0;
+	while (k > 0) {
+		if (tok_is(b, k - 1, "}"))
+			depth++;
+		else if (depth && tok_is(b, k - 1, "{"))
+			depth--;
+		else if (!tok_is(b, k - 1, ";"))
+			break;
+		k--;
+		if (!depth)
+			j = k;
+	}
+	return j;
+}
+
 uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
 {
-	uint32_t off = b->toks[i].off, j = i;
+	uint32_t off = b->toks[i].off, j = empty_stmts_start(b, i);
 	/* an empty case ("case 1: case 2:"), a label first in a block, or
-	 * only null statements after a label ("fail: ; case 2:", regexec.c's
-	 * "fail: MOP_OUT;" written out): the original has no statement that
-	 * falls through, and gcc does not warn there */
-	while (j > 0 && tok_is(b, j - 1, ";"))
-		j--;
+	 * only null statements or empty blocks after a label ("fail: ; case
+	 * 2:", regexec.c's "fail: MOP_OUT;" written out, "case 1: {} case
+	 * 2:"): the original has no statement that falls through, and gcc
+	 * does not warn there */
 	*intended = j > 0 && (tok_is(b, j - 1, ":") || tok_is(b, j - 1, "{"));
 	if (*intended) /* with the code of the label or block start, all at one offset */
 		return tok_end(b, i - 1);
