@@ -81,14 +81,14 @@ static int null_case(int x, int c)
 
 int main(void)
 {
-	int s = 0;
+	unsigned s = 0; /* wraps: a signed s overflowed (UBSan) */
 	for (int enc = 0; enc < 3; enc++)
 		for (int c = 0xa0; c < 0x100; c += 3)
-			s = s * 3 + is_alpha(enc, c);
+			s = s * 3u + (unsigned)is_alpha(enc, c);
 	for (int x = 0; x < 5; x++)
 		printf("count(%d) = %d\n", x, count(x));
 	for (int x = 0; x < 7; x++)
 		printf("null_case(%d) = %d %d\n", x, null_case(x, x), null_case(x, 0));
-	printf("s = %d\n", s);
+	printf("s = %u\n", s);
 	return 0;
 }
