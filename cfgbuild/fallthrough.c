@@ -45,18 +45,6 @@ static bool attr_before(struct builder *b, uint32_t i)
 	}
 }
 
-/* Where code for the fall-through edge into the label at token i goes.
- * Normally just before the label; but gcc's -Wimplicit-fallthrough only
- * honours a fall-through comment or __attribute__((fallthrough)) right
- * before the label, so the code goes before those when the previous
- * statement ends there (only whitespace, comments and null statements lie
- * in between, so the control point is the same).  *intended: the code
- * needs our marker after it, where nothing of the original's marks the
- * fall-through (an empty case, a label first in a block).  Not before a
- * comment: the comment still precedes the label, and gcc judges it as in
- * the original ("fall through" quiets it, "fall" at -Wextra's level 3
- * does not, clang reads no comment), so the build warns where the
- * original warns; our marker would hide those warnings. */
 /* The first token of the run of null statements and empty compound
  * statements (";", "{}", "{ ; {} }") that ends right before token i, or i. */
 static uint32_t empty_stmts_start(struct builder *b, uint32_t i)
@@ -76,6 +64,18 @@ static uint32_t empty_stmts_start(struct builder *b, uint32_t i)
 	return j;
 }
 
+/* Where code for the fall-through edge into the label at token i goes.
+ * Normally just before the label; but gcc's -Wimplicit-fallthrough only
+ * honours a fall-through comment or __attribute__((fallthrough)) right
+ * before the label, so the code goes before those when the previous
+ * statement ends there (only whitespace, comments and null statements lie
+ * in between, so the control point is the same).  *intended: the code
+ * needs our marker after it, where nothing of the original's marks the
+ * fall-through (an empty case, a label first in a block).  Not before a
+ * comment: the comment still precedes the label, and gcc judges it as in
+ * the original ("fall through" quiets it, "fall" at -Wextra's level 3
+ * does not, clang reads no comment), so the build warns where the
+ * original warns; our marker would hide those warnings. */
 uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
 {
 	uint32_t off = b->toks[i].off, j = empty_stmts_start(b, i);
