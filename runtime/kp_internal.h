@@ -591,9 +591,10 @@ int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const 
  * (malloc'd).  With redirect NULL (the fallback itself), no lock.  0, or
  * < 0 with err holding "PATH: reason" (nothing printed). */
 int kp_accumulate(const char *out, struct kp_profile *p, char **redirect, char *err, size_t errlen);
-/* KPATH_OUT's patterns (out_path.c): the offset of the first % that is not
- * %p, %h, %m or %%, or -1. */
-int kp_out_pattern_check(const char *pattern);
+/* KPATH_OUT's patterns (out_path.c): says on stderr, naming the variable
+ * var (KPATH_OUT, KPATH_TRACE), that pattern's first % that is not %p, %h,
+ * %m or %% is kept as written; nothing if there is none. */
+void kp_out_pattern_warn(const char *var, const char *pattern);
 /* pattern with %p, %h, %m, %% expanded (malloc'd); NULL on ENOMEM. */
 char *kp_out_expand(const char *pattern);
 /* 0 when path may take a profile; else < 0 with err "PATH: reason". */

@@ -7,7 +7,7 @@
  *       executable's path (/proc/self/exe), size and modification time, so
  *       a rebuilt binary gets another name and same-binary runs share one
  *   %%  a single %
- * Any other % is kept as written (kp_out_pattern_check warns once).
+ * Any other % is kept as written (kp_out_pattern_warn says so, once).
  *
  * kp_out_check says, before anything is created, why a path cannot take a
  * profile (a directory, a missing directory, a name too long for the
@@ -49,7 +49,8 @@ static void binary_signature(char buf[17])
 	snprintf(buf, 17, "%016llx", (unsigned long long)h);
 }
 
-int kp_out_pattern_check(const char *pattern)
+/* The offset of pattern's first % that is not %p, %h, %m or %%, or -1. */
+static int kp_out_pattern_check(const char *pattern)
 {
 	for (const char *s = pattern; *s; s++)
 		if (*s == '%') {
@@ -58,6 +59,14 @@ int kp_out_pattern_check(const char *pattern)
 			s++;
 		}
 	return -1;
+}
+
+void kp_out_pattern_warn(const char *var, const char *pattern)
+{
+	int bad = kp_out_pattern_check(pattern);
+	if (bad >= 0)
+		fprintf(stderr, "kpath: %s=\"%s\": \"%%%c\" is not a pattern (%%p pid, %%h host, %%m binary, "
+			"%%%% a %%); kept as written\n", var, pattern, pattern[bad + 1] ? pattern[bad + 1] : ' ');
 }
 
 char *kp_out_expand(const char *pattern)

@@ -172,10 +172,8 @@ static void init_once(void)
 	kp_rt.cons = kp_consumer_for(kp_rt.k);
 	const char *out = getenv("KPATH_OUT");
 	kp_rt.out = absolute(out && *out ? out : "kpath.json");
-	int bad = out ? kp_out_pattern_check(out) : -1;
-	if (bad >= 0)
-		fprintf(stderr, "kpath: KPATH_OUT=\"%s\": \"%%%c\" is not a pattern (%%p pid, %%h host, %%m binary, "
-			"%%%% a %%); kept as written\n", out, out[bad + 1] ? out[bad + 1] : ' ');
+	if (out)
+		kp_out_pattern_warn("KPATH_OUT", out);
 	kp_rt.key_ok = pthread_key_create(&kp_rt.key, kp_thread_exit) == 0;
 	kp_streams_open();
 	pthread_atfork(fork_prepare, fork_parent, fork_child);

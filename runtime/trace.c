@@ -156,10 +156,7 @@ static void trace_on(void)
 	const char *tr = getenv("KPATH_TRACE");
 	if (!tr || !*tr)
 		return;
-	int bad = kp_out_pattern_check(tr);
-	if (bad >= 0)
-		fprintf(stderr, "kpath: KPATH_TRACE=\"%s\": \"%%%c\" is not a pattern (%%p pid, %%h host, %%m binary, "
-			"%%%% a %%); kept as written\n", tr, tr[bad + 1] ? tr[bad + 1] : ' ');
+	kp_out_pattern_warn("KPATH_TRACE", tr);
 	char *path = kp_out_expand(tr);
 	if (!path) {
 		fprintf(stderr, "kpath: KPATH_TRACE=%s: out of memory; no trace\n", tr);
