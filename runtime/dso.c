@@ -32,12 +32,13 @@
  *     runtime's memory is freed (a plugin loaded and unloaded in a loop
  *     leaks nothing).  Each such unload counts as a run (docs/design.md).
  * At process exit the destructors run after the exit handlers: the
- * profile is written already (kp_rt.exited) and nothing more happens;
- * but not when a library's constructor started its runtime before the
- * program's start registered the dynamic linker's exit handler: that
- * exit looks like a dlclose.  Either way the module's own destructors,
- * which may be instrumented, run after kp_dso_fini: the memory is freed
- * by kp_dso_release, the module's last destructor.
+ * profile is written already (kp_rt.exited); but not when a library's
+ * constructor started its runtime before the program's start registered
+ * the dynamic linker's exit handler: that exit looks like a dlclose.
+ * Either way the module's own destructors, which may be instrumented, run
+ * after that write: kp_dso_release, the module's last destructor, writes
+ * what they recorded (kpath_rt_module_last, in the serving runtime), and
+ * then frees the memory if its module held the runtime and is going.
  *
  * No code of a module runs after its dlclose, so no thread touches the
  * descriptor while it is replaced (the program must not call into a
@@ -170,11 +171,24 @@ __attribute__((destructor)) static void kp_dso_fini(void)
 	kpath_rt_module_fini(&kp_dso_marker);
 }
 
+/* The serving runtime's half of kp_dso_release: once the profile is
+ * written (at exit, or at the dlclose of its own module), the paths that
+ * the destructors run since then recorded (dump.c, kp_dump_after_exit).
+ * Global, noinline, default visibility, like kpath_rt_module_fini. */
+__attribute__((noinline)) void kpath_rt_module_last(void)
+{
+	if (kp_rt.cons && kp_rt.exited)
+		kp_dump_after_exit();
+}
+
 /* Priority 101: after every other destructor of this module (.fini_array
  * runs last what it holds first, the prioritized entries), crtbegin's
- * __cxa_finalize of the module's exit handlers included. */
+ * __cxa_finalize of the module's exit handlers included: the module's
+ * destructors have recorded all they will, and are written; then, if this
+ * module held the serving runtime and is being unloaded, its memory goes. */
 __attribute__((destructor(101))) static void kp_dso_release(void)
 {
+	kpath_rt_module_last();
 	if (kp_rt.release_pending) {
 		kp_rt.release_pending = 0;
 		kp_rt_release(); /* nothing of this module runs again */

@@ -1,5 +1,6 @@
 /*
- * dump.c: writing the profile: kpath_dump() now, kp_atexit at exit.
+ * dump.c: writing the profile: kpath_dump() now, kp_atexit at exit, and
+ * kp_dump_after_exit for what destructors record after that.
  *
  * No double counting: what a write puts into the file is removed from
  * memory (the global k-IPFs are cleared, the calling thread's counters
@@ -130,5 +131,32 @@ void kp_atexit(void)
 		kp_streams_flush(th);
 	kp_streams_write_locked();
 	pthread_mutex_unlock(&kp_rt.mu);
-	kp_streams_close();
+	kp_streams_sync();
+}
+
+/* The exit handlers run before the destructors (glibc's exit runs the
+ * dynamic linker's _dl_fini, which runs every module's .fini_array, as
+ * the handler registered first), so the destructors of the program and of
+ * its libraries, and what they call, run after kp_atexit's write.  Each
+ * module's last destructor (dso.c, kp_dso_release) calls this through the
+ * serving runtime: what the calling thread recorded since the last write
+ * is written now, and its trace buffer goes out (runs unchanged: only a
+ * process's first write counts the run; nothing recorded, nothing
+ * written).  Other threads still running at exit are not flushed again
+ * (kp_atexit read them once, best effort); WPP grammars were closed by
+ * kp_atexit's write and miss these paths (docs/design.md). */
+void kp_dump_after_exit(void)
+{
+	struct kp_thread *self = kp_thread_peek();
+	pthread_mutex_lock(&kp_rt.mu);
+	int live = kp_rt.exited && kp_rt.funcs != NULL; /* written, not released */
+	if (live && self) {
+		kp_thread_flush(self);
+		kp_dump_locked();
+	}
+	pthread_mutex_unlock(&kp_rt.mu);
+	if (live && self) {
+		kp_streams_flush(self);
+		kp_streams_sync();
+	}
 }

@@ -608,8 +608,12 @@ void kp_stale_sweep(const char *out);
  * runtime calls from its destructor. */
 int kp_dso_reuse_slot(const struct kpath_rt_func *f);
 void kpath_rt_module_fini(const void *marker);
+void kpath_rt_module_last(void);
 /* Writes the global data now (caller holds kp_rt.mu). */
 void kp_dump_locked(void);
+/* After the exit handler's write: writes what the calling thread recorded
+ * since (dump.c). */
+void kp_dump_after_exit(void);
 
 /* ---- a mode's per-function tables (registry.c) -------------------------- */
 
@@ -654,7 +658,9 @@ struct kp_stream {
 	void (*thread_end)(struct kp_thread *th); /* kp_rt.mu held */
 	void (*fork_child)(struct kp_thread *self); /* in the child; self may be NULL */
 	void (*write_locked)(void);               /* at exit, kp_rt.mu held */
-	void (*close)(void);                      /* after the exit writers, kp_rt.mu not held */
+	void (*sync)(void);                       /* after the exit writers and each later write
+	                                             (kp_dump_after_exit), kp_rt.mu not held */
+	void (*close)(void);                      /* when the runtime is released (dso.c), kp_rt.mu not held */
 };
 extern const struct kp_stream kp_stream_trace, kp_stream_wpp;
 
@@ -669,6 +675,7 @@ void kp_streams_flush(struct kp_thread *th);
 void kp_streams_thread_end(struct kp_thread *th);
 void kp_streams_fork_child(struct kp_thread *self);
 void kp_streams_write_locked(void);
+void kp_streams_sync(void);
 void kp_streams_close(void);
 
 /* ---- trace (trace.c) --------------------------------------------------- */

@@ -287,7 +287,15 @@ extern __thread volatile int kpath_rt_busy;
 #define KPATH_RT_CLOBV
 #endif
 #define KPATH_RT_CLOB "memory", "cc", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)" KPATH_RT_CLOBV
-#define KPATH_RT_CALL(name) "lea -128(%%rsp), %%rsp\n\tcall " name "@PLT\n\tlea 128(%%rsp), %%rsp"
+/* The call goes through the GOT, never a PLT: where the trampoline is in
+ * a shared library (an instrumented library, or a program served by one:
+ * runtime/dso.c), a lazily bound PLT entry's first call runs the dynamic
+ * linker's resolver, which keeps the argument registers but not r10 and
+ * r11, and the compiler keeps values there across this call (a loop bound
+ * in r10 became garbage: tests/rtuse, case exit_dtors).  The GOT entry is
+ * bound when the module loads; where the trampoline is in the same
+ * executable, the linker turns the call into a direct one. */
+#define KPATH_RT_CALL(name) "lea -128(%%rsp), %%rsp\n\tcall *" name "@GOTPCREL(%%rip)\n\tlea 128(%%rsp), %%rsp"
 /* "asm inline" (gcc >= 9, clang >= 11): the inliner counts the asm as one
  * instruction, whatever its length (kpath_rt_count). */
 #if defined(__clang__) ? __clang_major__ >= 11 : __GNUC__ >= 9

@@ -209,6 +209,7 @@ void kp_rt_release(void)
 	free(kp_rt.redirect);
 	kp_rt.out = kp_rt.redirect = NULL;
 	pthread_mutex_unlock(&kp_rt.mu);
+	kp_streams_close();
 }
 
 void kp_rt_drop(uint64_t n)

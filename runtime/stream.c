@@ -26,6 +26,7 @@ void kp_streams_flush(struct kp_thread *th) { EACH(flush, (th)); }
 void kp_streams_thread_end(struct kp_thread *th) { EACH(thread_end, (th)); }
 void kp_streams_fork_child(struct kp_thread *self) { EACH(fork_child, (self)); }
 void kp_streams_write_locked(void) { EACH(write_locked, ()); }
+void kp_streams_sync(void) { EACH(sync, ()); }
 void kp_streams_close(void) { EACH(close, ()); }
 
 void kp_streams_item(struct kp_thread *th, int kind, uint32_t index, const struct kp_cursor *c, uint64_t id)

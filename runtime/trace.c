@@ -138,6 +138,22 @@ static void trace_item(struct kp_thread *th, int kind, uint32_t index, const str
 	t->len += kp_varint_put(t->buf + t->len, id);
 }
 
+/* After each write at or after exit (kp_atexit, kp_dump_after_exit): what
+ * trace_flush handed to stdio is in the file, though destructors that run
+ * later may append more (the FILE is closed only when the runtime is
+ * released, dso.c; at process exit stdio's own cleanup finds nothing
+ * left to write). */
+static void trace_sync(void)
+{
+	pthread_mutex_lock(&kp_rt.tmu);
+	if (kp_rt.trace && fflush(kp_rt.trace) != 0) {
+		fprintf(stderr, "kpath: writing the trace: %s; trace disabled\n", strerror(errno));
+		fclose(kp_rt.trace);
+		kp_rt.trace = NULL;
+	}
+	pthread_mutex_unlock(&kp_rt.tmu);
+}
+
 static void trace_close(void)
 {
 	pthread_mutex_lock(&kp_rt.tmu);
@@ -201,5 +217,6 @@ const struct kp_stream kp_stream_trace = {
 	.flush = trace_flush,
 	.thread_end = trace_flush,
 	.fork_child = trace_fork_child,
+	.sync = trace_sync,
 	.close = trace_close,
 };

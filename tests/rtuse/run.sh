@@ -572,7 +572,7 @@ CEOF
 	KPATH_OUT=cd.json ./main >out.txt 2>err.txt || fail "main exited with $?"
 	[ "$(cat out.txt)" = 22 ] || { show out.txt; fail "stdout is not 22"; }
 	[ -s err.txt ] && { show err.txt; fail "stderr is not empty"; }
-	profile_has cd.json 1 cd_init cd_work getenv_level
+	profile_has cd.json 1 cd_init cd_work getenv_level cd_fini
 	cat >dl.c <<'CEOF'
 #include <dlfcn.h>
 #include <stdio.h>
@@ -593,7 +593,91 @@ CEOF
 	KPATH_OUT=dl.json ./dl "$W/libcd.so" >out.txt 2>err.txt || fail "dl exited with $?"
 	[ "$(cat out.txt | tr '\n' ' ')" = "22 25 " ] || { show out.txt; fail "dl: stdout is not 22 25"; }
 	[ -s err.txt ] && { show err.txt; fail "dl: stderr is not empty"; }
-	profile_has dl.json 2 cd_init cd_work
+	profile_has dl.json 2 cd_init cd_work cd_fini
+}
+
+# exit_dtors: destructors run after the exit handler that writes the
+# profile (glibc's exit runs the dynamic linker's _dl_fini, registered
+# before any constructor of the program, after the handlers registered
+# later): the paths of an instrumented program's destructor, of what it
+# calls, and of an instrumented shared library's destructor used to be
+# lost.  Each module's last destructor now writes what was recorded since.
+# Exact: each function's entry equals that of a reference program making
+# the same calls from main; one run; the trace's replay equals the profile.
+# The program is served by the library's runtime (the library is first on
+# the link line): its calls into the library's trampolines once went
+# through lazily bound PLT entries, whose resolver clobbered r10, where gcc
+# -O1 keeps work's loop bound (stdout was garbage; kpath_rt.h,
+# KPATH_RT_CALL).
+case_exit_dtors() {
+	unset LD_BIND_NOW
+	lib_src e e_work
+	mkdir -p eref dref
+	cp e.c eref/e.c
+	printf '__attribute__((destructor)) static void e_fini(void)\n{\n\te_work(6);\n}\n' >>e.c
+	build_so e
+	cat >dref/d.c <<'CEOF'
+#include <stdio.h>
+int e_work(int n);
+static int work(int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		s += i & 1 ? i : 1;
+	return s;
+}
+CEOF
+	cp dref/d.c d.c
+	cat >>d.c <<'CEOF'
+static int g;
+__attribute__((destructor)) static void fin(void)
+{
+	g += work(10);
+	if (g > 5)
+		printf("fin %d\n", g);
+}
+int main(void)
+{
+	g = work(4) + e_work(5);
+	printf("main %d\n", g);
+	return 0;
+}
+CEOF
+	cat >>dref/d.c <<'CEOF'
+int main(void)
+{
+	int s = work(4) + e_work(5) + work(10) + e_work(6);
+	return s == 12345;
+}
+CEOF
+	PRE_LIBS="-L. -le -Wl,-rpath,$W"
+	build d
+	PRE_LIBS=
+	KPATH_K=4 KPATH_OUT=d.json KPATH_TRACE=d.trace ./d >out.txt 2>err.txt || fail "d exited with $?"
+	[ "$(cat out.txt | tr '\n' ' ')" = "main 6 fin 36 " ] || { show out.txt; fail "stdout is not main 6 / fin 36"; }
+	[ -s err.txt ] && { show err.txt; fail "stderr is not empty"; }
+	profile_has d.json 1 main fin work e_work e_work_step
+	(cd eref && "$KPATH" instrument e.c -o e.kpath.c 2>/dev/null && $CC -O1 -c e.kpath.c -o e.o &&
+		cd ../dref && "$KPATH" instrument d.c -o d.kpath.c 2>/dev/null &&
+		$CC -O1 d.kpath.c ../eref/e.o -o d $LIBS && KPATH_K=4 ./d) || fatal "the reference program failed"
+	for f in work e_work e_work_step; do
+		same_func d.json dref/kpath.json $f
+	done
+	"$KPATH" kipf --k 4 -o off.json d.trace || fail "kpath kipf --k 4 d.trace failed"
+	cmp -s off.json d.json || fail "the trace's replay differs from the profile"
+	# The same program without the library, served by its own runtime,
+	# whose exit handler runs before _dl_fini: fin's paths came too late.
+	mkdir -p s sref
+	sed -e 's/ + e_work([56])//g' d.c >s/d.c
+	sed -e 's/ + e_work([56])//g' dref/d.c >sref/d.c
+	(cd s && build d && KPATH_K=4 KPATH_OUT=d.json KPATH_TRACE=d.trace ./d >out.txt 2>err.txt) || fail "s/d failed"
+	[ "$(cat s/out.txt | tr '\n' ' ')" = "main 6 fin 36 " ] || { show s/out.txt; fail "s/d: stdout is not main 6 / fin 36"; }
+	[ -s s/err.txt ] && { show s/err.txt; fail "s/d: stderr is not empty"; }
+	profile_has s/d.json 1 main fin work
+	(cd sref && build d && KPATH_K=4 ./d) || fatal "the reference program sref/d failed"
+	same_func s/d.json sref/kpath.json work
+	"$KPATH" kipf --k 4 -o s/off.json s/d.trace || fail "kpath kipf --k 4 s/d.trace failed"
+	cmp -s s/off.json s/d.json || fail "s/d: the trace's replay differs from the profile"
 }
 
 # dso_two: a program linking two instrumented shared libraries, itself
