@@ -44,11 +44,13 @@
  * descriptor while it is replaced (the program must not call into a
  * library it closes; if it does, that is its bug, not ours).
  */
-#define _GNU_SOURCE /* dladdr */
+#define _GNU_SOURCE /* dladdr, dl_iterate_phdr */
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kp_internal.h"
 
@@ -193,6 +195,73 @@ __attribute__((destructor(101))) static void kp_dso_release(void)
 		kp_rt.release_pending = 0;
 		kp_rt_release(); /* nothing of this module runs again */
 	}
+}
+
+/* One run per process, whatever the number of copies writing.  A library
+ * linked with a version script that makes everything but its own API local
+ * (zlib's, liblzma's, expat's...) keeps its copy of the runtime to itself,
+ * so a process can have several serving copies, each writing its own
+ * functions' paths into the same profile: each write must not count a
+ * run.  Every copy has a word, kp_run_pid, that every copy in the process
+ * finds through an ELF note of its module (name "kpath", type
+ * KP_RUN_NOTE, its descriptor the word's offset from the descriptor, fixed
+ * at link time: no relocation, no symbol): the first module holding such a
+ * note in dl_iterate_phdr's order (the executable, then the libraries as
+ * loaded) is the leader, and the copy that first swaps the process id
+ * into the leader's word counts the run.  A forked child's id differs from
+ * the one it inherited, so it counts its own run.  (If the leader is
+ * unloaded while other copies live, the next leader's word counts the run
+ * again: a library that carries the runtime, opened and closed with
+ * dlopen, counts a run at each unload anyway, docs/design.md.) */
+#define KP_RUN_NOTE 0x4b505254u
+static int kp_run_pid __attribute__((used));
+#if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) || defined(__i386__)
+#define KP_NOTE_TYPE "@note"
+#else
+#define KP_NOTE_TYPE "%note"
+#endif
+__asm__("\t.pushsection .note.kpath_run, \"a\", " KP_NOTE_TYPE "\n\t.balign 4\n"
+	"\t.long 6\n\t.long 8\n\t.long 0x4b505254\n\t.asciz \"kpath\"\n\t.balign 4\n"
+	"\t.quad kp_run_pid - .\n\t.popsection\n");
+#endif
+
+static int find_leader(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		size_t align = ph->p_align == 8 ? 8 : 4;
+		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+		while (p + sizeof(ElfW(Nhdr)) <= end) {
+			const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)(const void *)p;
+			const char *name = p + sizeof *n;
+			const char *desc = name + ((n->n_namesz + align - 1) & ~(align - 1));
+			const char *next = desc + ((n->n_descsz + align - 1) & ~(align - 1));
+			if (next > end || next <= p)
+				break;
+			if (n->n_type == KP_RUN_NOTE && n->n_namesz == 6 && n->n_descsz == 8 && !memcmp(name, "kpath", 6)) {
+				int64_t off;
+				memcpy(&off, desc, sizeof off);
+				*(int **)data = (int *)(void *)(desc + off);
+				return 1;
+			}
+			p = next;
+		}
+	}
+	return 0;
+}
+
+int kp_dso_claim_run(void)
+{
+	int *word = NULL;
+	dl_iterate_phdr(find_leader, &word);
+	if (!word)
+		word = &kp_run_pid; /* no note found (not ELF, or stripped of it): this copy's own */
+	int me = (int)getpid();
+	return __atomic_exchange_n(word, me, __ATOMIC_SEQ_CST) != me;
 }
 
 int kp_dso_reuse_slot(const struct kpath_rt_func *f)

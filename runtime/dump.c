@@ -6,7 +6,8 @@
  * memory (the global k-IPFs are cleared, the calling thread's counters
  * zeroed), so the next write adds only what was recorded since.  A write
  * that fails keeps the data for the next attempt.  Only the first write of
- * a process adds 1 to "runs".
+ * a process adds 1 to "runs" (of all the copies of the runtime a process
+ * may hold, dso.c: kp_dso_claim_run).
  *
  * What a write covers: the global k-IPFs (threads that exited) plus the
  * calling thread.  At exit, also every thread still running (best effort:
@@ -39,7 +40,9 @@ void kp_dump_locked(void)
 		return;
 	struct kp_profile p;
 	kp_profile_init(&p, kp_rt.k);
-	p.runs = kp_rt.run_counted ? 0 : 1;
+	if (!kp_rt.run_counted && !kp_rt.run_claim)
+		kp_rt.run_claim = kp_dso_claim_run() ? 1 : 2;
+	p.runs = !kp_rt.run_counted && kp_rt.run_claim == 1;
 	p.forked = kp_rt.forked;
 	/* the whole-program totals (docs/profile-schema.md, "program"): this
 	 * write counts the run if it is its first, and the threads that began
@@ -69,9 +72,11 @@ void kp_dump_locked(void)
 		rc = kp_accumulate(out, &p, &kp_rt.redirect, err, sizeof err);
 	}
 	free(out);
-	if (rc != 0)
+	if (rc != 0) {
 		fprintf(stderr, "kpath: profile NOT written: %s%s\n", err,
 			kp_rt.exited ? "" : " (the data is kept for the next write)");
+		kp_rt.exit_write_failed = kp_rt.exited; /* one message, no retry after it */
+	}
 	if (rc == 0) {
 		for (uint32_t i = 0; i < kp_rt.nfuncs; i++) {
 			struct kp_gfunc *g = &kp_rt.funcs[i];
@@ -149,7 +154,8 @@ void kp_dump_after_exit(void)
 {
 	struct kp_thread *self = kp_thread_peek();
 	pthread_mutex_lock(&kp_rt.mu);
-	int live = kp_rt.exited && kp_rt.funcs != NULL; /* written, not released */
+	/* written (not lost: its message said so), not released */
+	int live = kp_rt.exited && !kp_rt.exit_write_failed && kp_rt.funcs != NULL;
 	if (live && self) {
 		kp_thread_flush(self);
 		kp_dump_locked();

@@ -469,7 +469,10 @@ struct kp_rt {
 	int atexit_ok;           /* kp_atexit is registered */
 	int release_pending;     /* dso.c: freed by the module's last destructor */
 	int exited;              /* the exit handler ran */
+	int exit_write_failed;   /* and its write failed: no later write (dump.c) */
 	int run_counted;         /* a profile of this process was written */
+	int run_claim;           /* 0: not asked yet; 1: this copy counts the process's
+	                            run; 2: another copy does (kp_dso_claim_run) */
 	int forked;              /* this process was forked from an instrumented one */
 	uint64_t threads_new;    /* threads that ran instrumented code and no write
 	                            counted yet (profile totals: dump.c) */
@@ -607,6 +610,9 @@ void kp_stale_sweep(const char *out);
  * (caller holds kp_rt.mu); and the hook every module's copy of the
  * runtime calls from its destructor. */
 int kp_dso_reuse_slot(const struct kpath_rt_func *f);
+/* 1 if no other copy of the runtime in this process counted its run yet
+ * (then this one does), 0 otherwise (dso.c). */
+int kp_dso_claim_run(void);
 void kpath_rt_module_fini(const void *marker);
 void kpath_rt_module_last(void);
 /* Writes the global data now (caller holds kp_rt.mu). */

@@ -116,6 +116,7 @@ static void fork_child(void)
 	}
 	kp_rt.dropped = 0;
 	kp_rt.run_counted = 0;
+	kp_rt.run_claim = 0;
 	kp_rt.threads_new = self != NULL; /* the child's one thread */
 	/* Live activations go on in the child: a k-IPF sequence that began
 	 * before the fork ends here, its beginning counted in the parent's

@@ -596,6 +596,54 @@ CEOF
 	profile_has dl.json 2 cd_init cd_work cd_fini
 }
 
+# dso_private: a library linked with a version script that keeps only its
+# own API global (zlib's, liblzma's...) keeps its copy of the runtime to
+# itself, so the process has two serving copies, each writing its own
+# functions' paths into the same profile.  One run per process all the
+# same (each copy's first write used to count one: runs 2 per process),
+# and a forked child counts its own.
+case_dso_private() {
+	unset LD_BIND_NOW
+	lib_src e e_work
+	printf '{ global: e_work; local: *; };\n' >e.map
+	"$KPATH" instrument e.c -o e.kpath.c 2>e.instr.err || { show e.instr.err; fatal "kpath instrument e.c failed"; }
+	$CC -O1 -fPIC -shared e.kpath.c -o libe.so -Wl,--version-script=e.map $LIBS 2>e.cc.err || { show e.cc.err; fatal "cannot build libe.so"; }
+	nm -D --defined-only libe.so | grep ' kpath_' >exported.txt && { show exported.txt; fatal "libe.so exports the runtime"; }
+	cat >p.c <<'CEOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int e_work(int n);
+int main(void)
+{
+	int st;
+	pid_t c = fork();
+	if (c == 0)
+		exit(e_work(3) == 12345);
+	if (c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return 2;
+	printf("%d\n", e_work(5));
+	return 0;
+}
+CEOF
+	PRE_LIBS="-L. -le -Wl,-rpath,$W"
+	build p
+	PRE_LIBS=
+	for i in 1 2; do
+		./p >out.txt 2>err.txt || fail "run $i: p exited with $?"
+		[ "$(cat out.txt)" = 0 ] || { show out.txt; fail "run $i: stdout is not 0"; }
+		[ -s err.txt ] && { show err.txt; fail "run $i: stderr is not empty"; }
+	done
+	profile_has kpath.json 4 main e_work e_work_step
+	"$PYTHON" - kpath.json <<'PYEOF' || fail "program totals of kpath.json"
+import json, sys
+p = json.load(open(sys.argv[1]))
+if p["program"]["totals"]["runs"] != 4:
+    sys.exit("program.totals.runs is %s, expected 4" % p["program"]["totals"]["runs"])
+PYEOF
+}
+
 # exit_dtors: destructors run after the exit handler that writes the
 # profile (glibc's exit runs the dynamic linker's _dl_fini, registered
 # before any constructor of the program, after the handlers registered
