@@ -245,6 +245,12 @@ struct fn_plan *build_function(const struct src_file *src, CXCursor fn, struct f
 		fail_at(&b, name_off, "an inline function with external linkage%s: clang -pedantic rejects the file's "
 		                      "static counters in it (-Wstatic-in-inline)",
 		        inline_written_on(fn) ? "" : " (inline by an earlier declaration)");
+	if (fn_attr_naked(fn))
+		fail_at(&b, name_off, "a naked function (__attribute__((naked))): its body may hold only basic asm, "
+		                      "and no code can be inserted");
+	if (fn_ifunc_resolver(fn))
+		fail_at(&b, name_off, "an ifunc resolver: it runs while the dynamic linker relocates its module, "
+		                      "before inserted code could reach the runtime");
 	uint32_t body = CFG_NONE;
 	struct kids k = children(&b, 0);
 	for (unsigned i = 0; i < k.n; i++)

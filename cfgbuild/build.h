@@ -196,5 +196,9 @@ enum inline_kind {
 enum inline_kind inline_function_kind(CXCursor fn, bool gnu89_inline);
 /* Whether fn's own declaration says inline (not only an earlier one). */
 bool inline_written_on(CXCursor fn);
+/* Attributes under which nothing may be inserted (fn_attrs.c): naked, and
+ * the resolver of an ifunc that a declaration of the main file names. */
+bool fn_attr_naked(CXCursor fn);
+bool fn_ifunc_resolver(CXCursor fn);
 
 #endif

@@ -39,6 +39,7 @@
 	F(unsigned, clang_Cursor_isMacroFunctionLike, (CXCursor a0), (a0)) \
 	F(int, clang_Cursor_isNull, (CXCursor a0), (a0)) \
 	F(int, clang_File_isEqual, (CXFile a0, CXFile a1), (a0, a1)) \
+	F(int, clang_Location_isFromMainFile, (CXSourceLocation a0), (a0)) \
 	F(int, clang_Location_isInSystemHeader, (CXSourceLocation a0), (a0)) \
 	F(unsigned, clang_Type_visitFields, (CXType a0, CXFieldVisitor a1, CXClientData a2), (a0, a1, a2)) \
 	F(CXIndex, clang_createIndex, (int a0, int a1), (a0, a1)) \
@@ -99,6 +100,7 @@
 	F(CXSourceLocation, clang_getTokenLocation, (CXTranslationUnit a0, CXToken a1), (a0, a1)) \
 	F(CXString, clang_getTokenSpelling, (CXTranslationUnit a0, CXToken a1), (a0, a1)) \
 	F(CXCursor, clang_getTranslationUnitCursor, (CXTranslationUnit a0), (a0)) \
+	F(CXString, clang_getTranslationUnitSpelling, (CXTranslationUnit a0), (a0)) \
 	F(CXString, clang_getTypeSpelling, (CXType a0), (a0)) \
 	F(unsigned, clang_isAttribute, (enum CXCursorKind a0), (a0)) \
 	F(unsigned, clang_isConstQualifiedType, (CXType a0), (a0)) \
