@@ -341,8 +341,47 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id)
 	}
 }
 
+/* The vector state the trampolines keep where the CPU has AVX: the XSAVE
+ * components of XCR0 among SSE (xmm and MXCSR), AVX (the upper halves of
+ * ymm) and AVX-512 (opmasks, the upper halves of zmm0-15, zmm16-31), and
+ * the size of XSAVE's area for them (CPUID leaf 0xD, rounded up to 64
+ * bytes).  The inline halves name xmm0-15 as clobbered only where their
+ * file is compiled with AVX (kpath_rt.h, KPATH_RT_CLOBV): a function with
+ * __attribute__((target("avx2"))) in a file compiled without it keeps ymm
+ * values across the call, whose upper halves the library's C library
+ * calls (AVX2 memcpy and the like end in vzeroupper) cleared, and the
+ * program computed another result (tests/e2e, vector_target.sh).  Zero
+ * (no AVX, or before this module's constructors): the xmm registers are
+ * saved with movaps, which is all there is to keep. */
+__attribute__((used)) static unsigned kp_tr_xmask;
+__attribute__((used)) static unsigned long kp_tr_xsize;
+/* XGETBV with ECX = 1 gives the components not in their initial state:
+ * where the upper halves are all zero (the common case: code that uses
+ * them ends with vzeroupper), the xmm registers are all there is to keep,
+ * and XSAVE (some 200 cycles) is left out (trace mode, whose every item
+ * goes through a trampoline, was 4 times slower with it). */
+__attribute__((used)) static unsigned kp_tr_xinuse;
+
+__attribute__((constructor(101))) static void kp_tr_xinit(void)
+{
+	unsigned a, b, c, d, lo, hi;
+	__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
+	if (!(c & (1u << 27)) || !(c & (1u << 28))) /* OSXSAVE, AVX */
+		return;
+	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	(void)hi;
+	if (!(lo & 4)) /* the OS does not keep the AVX state */
+		return;
+	__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0xd), "c"(0));
+	kp_tr_xsize = ((unsigned long)b + 63) & ~63ul;
+	__asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0xd), "c"(1));
+	kp_tr_xinuse = (a >> 2) & 1; /* XGETBV_ECX_1 */
+	kp_tr_xmask = lo & 0xe6u;
+}
+
 /* The trampolines the inline halves call (kpath_rt.h): every general
- * register but rax, and xmm0-15, is preserved; in: the state in rax, the
+ * register but rax, and the vector registers (xmm0-15, or with AVX the
+ * whole state above: XSAVE/XRSTOR), are preserved; in: the state in rax, the
  * descriptor in rdi, the ID in rsi; out (enter, emit): the state in rax
  * (count: no state in, nothing out).  The caller stepped over its red
  * zone; the stack is aligned
@@ -355,11 +394,30 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id)
 	"\tmovq %rsp, %rbp\n\t.cfi_def_cfa_register %rbp\n" KP_TR_REST
 #define KP_TR_REST \
 	"\tpushq %rcx\n\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n" \
-	"\tandq $-16, %rsp\n\tsubq $256, %rsp\n" \
-	"\tmovaps %xmm0, 0(%rsp)\n\tmovaps %xmm1, 16(%rsp)\n\tmovaps %xmm2, 32(%rsp)\n\tmovaps %xmm3, 48(%rsp)\n\tmovaps %xmm4, 64(%rsp)\n\tmovaps %xmm5, 80(%rsp)\n\tmovaps %xmm6, 96(%rsp)\n\tmovaps %xmm7, 112(%rsp)\n\tmovaps %xmm8, 128(%rsp)\n\tmovaps %xmm9, 144(%rsp)\n\tmovaps %xmm10, 160(%rsp)\n\tmovaps %xmm11, 176(%rsp)\n\tmovaps %xmm12, 192(%rsp)\n\tmovaps %xmm13, 208(%rsp)\n\tmovaps %xmm14, 224(%rsp)\n\tmovaps %xmm15, 240(%rsp)\n"
+	"\tsubq $8, %rsp\n\tmovl kp_tr_xmask(%rip), %r11d\n" \
+	"\ttestl %r11d, %r11d\n\tje 6f\n" \
+	"\tcmpl $0, kp_tr_xinuse(%rip)\n\tje 6f\n" \
+	"\tmovq %rax, %r10\n\tmovq %rdx, %r9\n\tmovl $1, %ecx\n\txgetbv\n" /* XINUSE */ \
+	"\ttestl $0xe4, %eax\n\tjne 5f\n" \
+	"\txorl %r11d, %r11d\n" /* no upper or AVX-512 state in use: xmm is all */ \
+	"5:\tmovq %r10, %rax\n\tmovq %r9, %rdx\n" \
+	"6:\tmovq %r11, (%rsp)\n" /* -72(%rbp): for KP_TR_RESTORE */ \
+	"\ttestl %r11d, %r11d\n\tje 7f\n" \
+	"\tmovq %rax, %r10\n\tmovq %rdx, %rcx\n" \
+	"\tandq $-64, %rsp\n\tsubq kp_tr_xsize(%rip), %rsp\n" \
+	"\txorl %eax, %eax\n" /* the XSAVE header, zero for XRSTOR */ \
+	"\tmovq %rax, 512(%rsp)\n\tmovq %rax, 520(%rsp)\n\tmovq %rax, 528(%rsp)\n\tmovq %rax, 536(%rsp)\n" \
+	"\tmovq %rax, 544(%rsp)\n\tmovq %rax, 552(%rsp)\n\tmovq %rax, 560(%rsp)\n\tmovq %rax, 568(%rsp)\n" \
+	"\tmovl %r11d, %eax\n\txorl %edx, %edx\n\txsave (%rsp)\n" \
+	"\tmovq %r10, %rax\n\tmovq %rcx, %rdx\n\tjmp 8f\n" \
+	"7:\tandq $-16, %rsp\n\tsubq $256, %rsp\n" \
+	"\tmovaps %xmm0, 0(%rsp)\n\tmovaps %xmm1, 16(%rsp)\n\tmovaps %xmm2, 32(%rsp)\n\tmovaps %xmm3, 48(%rsp)\n\tmovaps %xmm4, 64(%rsp)\n\tmovaps %xmm5, 80(%rsp)\n\tmovaps %xmm6, 96(%rsp)\n\tmovaps %xmm7, 112(%rsp)\n\tmovaps %xmm8, 128(%rsp)\n\tmovaps %xmm9, 144(%rsp)\n\tmovaps %xmm10, 160(%rsp)\n\tmovaps %xmm11, 176(%rsp)\n\tmovaps %xmm12, 192(%rsp)\n\tmovaps %xmm13, 208(%rsp)\n\tmovaps %xmm14, 224(%rsp)\n\tmovaps %xmm15, 240(%rsp)\n" \
+	"8:\n"
 #define KP_TR_RESTORE \
-	"\tmovaps 0(%rsp), %xmm0\n\tmovaps 16(%rsp), %xmm1\n\tmovaps 32(%rsp), %xmm2\n\tmovaps 48(%rsp), %xmm3\n\tmovaps 64(%rsp), %xmm4\n\tmovaps 80(%rsp), %xmm5\n\tmovaps 96(%rsp), %xmm6\n\tmovaps 112(%rsp), %xmm7\n\tmovaps 128(%rsp), %xmm8\n\tmovaps 144(%rsp), %xmm9\n\tmovaps 160(%rsp), %xmm10\n\tmovaps 176(%rsp), %xmm11\n\tmovaps 192(%rsp), %xmm12\n\tmovaps 208(%rsp), %xmm13\n\tmovaps 224(%rsp), %xmm14\n\tmovaps 240(%rsp), %xmm15\n" \
-	"\tleaq -64(%rbp), %rsp\n" \
+	"\tmovq -72(%rbp), %r11\n\ttestl %r11d, %r11d\n\tje 7f\n" \
+	"\tmovq %rax, %r10\n\tmovl %r11d, %eax\n\txorl %edx, %edx\n\txrstor (%rsp)\n\tmovq %r10, %rax\n\tjmp 8f\n" \
+	"7:\tmovaps 0(%rsp), %xmm0\n\tmovaps 16(%rsp), %xmm1\n\tmovaps 32(%rsp), %xmm2\n\tmovaps 48(%rsp), %xmm3\n\tmovaps 64(%rsp), %xmm4\n\tmovaps 80(%rsp), %xmm5\n\tmovaps 96(%rsp), %xmm6\n\tmovaps 112(%rsp), %xmm7\n\tmovaps 128(%rsp), %xmm8\n\tmovaps 144(%rsp), %xmm9\n\tmovaps 160(%rsp), %xmm10\n\tmovaps 176(%rsp), %xmm11\n\tmovaps 192(%rsp), %xmm12\n\tmovaps 208(%rsp), %xmm13\n\tmovaps 224(%rsp), %xmm14\n\tmovaps 240(%rsp), %xmm15\n" \
+	"8:\tleaq -64(%rbp), %rsp\n" \
 	"\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tpopq %rcx\n" \
 	"\tpopq %rbp\n\t.cfi_def_cfa %rsp, 8\n\tret\n\t.cfi_endproc\n"
 #define KP_TR(name, body) \

@@ -274,7 +274,10 @@ extern __thread volatile int kpath_rt_busy;
  * upper halves (AVX: the library's C library calls may clear them) or
  * more of them (AVX-512); the compiler saves what it needs around the
  * call.  The call steps over the red zone, and the trampoline aligns the
- * stack itself. */
+ * stack itself.  A function compiled for AVX in a file compiled without it
+ * (__attribute__((target("avx2")))) does not see these clobbers: the
+ * trampolines keep the whole vector state themselves (XSAVE) whenever the
+ * upper halves are in use (runtime/abi.c, kp_tr_xmask). */
 #if defined(__AVX512F__)
 #define KPATH_RT_CLOBV , "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
 	"xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", \
