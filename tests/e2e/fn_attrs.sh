@@ -11,16 +11,13 @@
 # sanitizers), opened with dlopen, prints what the native one prints, and
 # its profile has lib_run.
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 kpath=$1 dir=$2 work=$3
 cc=${CC:-cc}
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 status=0
 fail() { echo "FAIL: e2e.fn_attrs: $*"; status=1; }
-compilers=$cc
-case $cc in
-*-fsanitize=*) ;;
-*) command -v clang-14 >/dev/null 2>&1 && compilers="$compilers|clang-14" ;;
-esac
+. "$here/compilers.sh"
 "$kpath" instrument "$dir/attrs.c" -o attrs.kpath.c 2>log || { fail "kpath instrument: $(cat log)"; exit 1; }
 grep -q "attrs.c:22: warning: function 'resolve_add' not instrumented: an ifunc resolver: it runs while the dynamic linker relocates" log ||
 	fail "resolve_add: not skipped as an ifunc resolver at line 22: $(cat log)"

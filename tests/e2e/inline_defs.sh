@@ -9,18 +9,13 @@
 # instrumented.  Before, the inline definitions were instrumented and gcc
 # rejected them under -Werror ("is static but used in inline function").
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 kpath=$1 dir=$2 work=$3
 cc=${CC:-cc}
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 status=0
 fail() { echo "FAIL: e2e.inline_defs: $*"; status=1; }
-compilers=$cc
-# clang-14 too, but not under the sanitizers: the runtime the instrumented
-# build links is then built with them, and only $CC brings their libraries
-case $cc in
-*-fsanitize=*) ;;
-*) command -v clang-14 >/dev/null 2>&1 && compilers="$compilers|clang-14" ;;
-esac
+. "$here/compilers.sh"
 # check FILE STD "WARNINGS" "INLINE_ONLY" "EXTERNAL" "INSTRUMENTED"
 check() {
 	file=$1 std=$2 warn=$3 only=$4 ext=$5 inst=$6

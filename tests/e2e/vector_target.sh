@@ -10,17 +10,14 @@
 # 8 and in trace mode, with $CC -O3 and clang-14 -O3 (not under the
 # sanitizers).  Skipped (exit 77) on a CPU without AVX2.
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 kpath=$1 dir=$2 work=$3
 cc=${CC:-cc}
 grep -qw avx2 /proc/cpuinfo 2>/dev/null || { echo "e2e.vector_target: SKIP: no AVX2 on this CPU"; exit 77; }
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 status=0
 fail() { echo "FAIL: e2e.vector_target: $*"; status=1; }
-compilers=$cc
-case $cc in
-*-fsanitize=*) ;;
-*) command -v clang-14 >/dev/null 2>&1 && compilers="$compilers|clang-14" ;;
-esac
+. "$here/compilers.sh"
 "$kpath" instrument "$dir/v.c" -o v.kpath.c 2>log || { fail "kpath instrument: $(cat log)"; exit 1; }
 IFS='|'
 for c in $compilers; do

@@ -12,17 +12,13 @@
 # function for gcc), and print what the original prints.
 # usage: macro_warnings.sh KPATH WORKDIR
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 kpath=$1 work=$2
 cc=${CC:-cc}
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 status=0
 fail() { echo "FAIL: instrument.macro_warnings: $*"; status=1; }
-compilers=$cc
-# clang-14 too, but not under the sanitizers (only $CC brings their libraries)
-case $cc in
-*-fsanitize=*) ;;
-*) command -v clang-14 >/dev/null 2>&1 && compilers="$compilers|clang-14" ;;
-esac
+. "$here/../e2e/compilers.sh"
 
 cat >mw.c <<'SRC'
 #include <stdio.h>
