@@ -66,6 +66,7 @@
 	F(CXCursor, clang_getCursorDefinition, (CXCursor a0), (a0)) \
 	F(CXSourceRange, clang_getCursorExtent, (CXCursor a0), (a0)) \
 	F(enum CXCursorKind, clang_getCursorKind, (CXCursor a0), (a0)) \
+	F(CXString, clang_getCursorKindSpelling, (enum CXCursorKind a0), (a0)) \
 	F(enum CXLinkageKind, clang_getCursorLinkage, (CXCursor a0), (a0)) \
 	F(CXPrintingPolicy, clang_getCursorPrintingPolicy, (CXCursor a0), (a0)) \
 	F(CXString, clang_getCursorPrettyPrinted, (CXCursor a0, CXPrintingPolicy a1), (a0, a1)) \

@@ -10,10 +10,29 @@
 #include "array.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* --- statements (C11 6.8) ------------------------------------------------- */
+
+/* A statement kind the walk does not know: an OpenMP directive (only
+ * parsed with -fopenmp) runs its code in a team of threads, which the
+ * function's one path register and cursor cannot follow; any other is
+ * named as libclang names it. */
+static void unsupported_stmt(struct builder *b, uint32_t c, enum CXCursorKind kind)
+{
+	CXString name = clang_getCursorKindSpelling(kind);
+	const char *n = clang_getCString(name) ? clang_getCString(name) : "?";
+	char why[160];
+	if (!strncmp(n, "OMP", 3))
+		snprintf(why, sizeof why, "an OpenMP directive (%s): its code may run in a team of threads, which the "
+		                          "function's path register cannot follow", n);
+	else
+		snprintf(why, sizeof why, "unsupported statement (%s)", n);
+	clang_disposeString(name);
+	fail_at(b, cursor_start(b, c), "%s", why);
+}
 
 static void stmt(struct builder *b, uint32_t c);
 static void stmt_kind(struct builder *b, uint32_t c, enum CXCursorKind kind);
@@ -761,7 +780,7 @@ static void stmt_kind(struct builder *b, uint32_t c, enum CXCursorKind kind)
 		/* Expression statements, declarations, asm: straight-line code. */
 		if (clang_isStatement(kind) && kind != CXCursor_DeclStmt &&
 		    kind != CXCursor_GCCAsmStmt && kind != CXCursor_AsmStmt && kind != CXCursor_MSAsmStmt)
-			fail_at(b, cursor_start(b, c), "unsupported statement kind %d", (int)kind);
+			unsupported_stmt(b, c, kind);
 		/* A setjmp in an expression statement or in a declaration's
 		 * initializer ("int v = setjmp(env);", common though C11
 		 * 7.13.1.1p4 does not list it): the code after the statement
