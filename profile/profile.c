@@ -168,7 +168,14 @@ static int pair_compatible(const struct kp_func *x, const struct kp_func *y, cha
 
 /* The pairs of functions with the same name and file come from the
  * merge-join (join.c) in the order of a scan over b, then a, so the first
- * conflict reported is the one that scan would meet first. */
+ * conflict reported is the one that scan would meet first.  A function of
+ * b is checked against the one of a with its checksum, where a has one
+ * (it accumulates there, kp_profile_merge_into); only where a has the
+ * name and file under other checksums alone did the program change.  One
+ * program may hold two functions of one name and file: two static ones
+ * in files of the same name in different directories, each compiled in
+ * its own (recursive make); their profile used to be refused at the next
+ * run (tests/rtuse, case same_basename). */
 int kp_profile_compatible(const struct kp_profile *a, const struct kp_profile *b, char *err, size_t errlen)
 {
 	if (a->k != b->k) {
@@ -184,8 +191,13 @@ int kp_profile_compatible(const struct kp_profile *a, const struct kp_profile *b
 		return KP_ENOMEM;
 	}
 	int rc = 0;
-	for (size_t t = 0; t < n && rc == 0; t++)
-		rc = pair_compatible(&a->funcs[m[t].a], &b->funcs[m[t].b], err, errlen);
+	for (size_t t = 0, u; t < n && rc == 0; t = u) {
+		size_t pick = t; /* the pair with b's checksum, else the first */
+		for (u = t; u < n && m[u].b == m[t].b; u++)
+			if (pick == t && strcmp(a->funcs[m[u].a].checksum, b->funcs[m[u].b].checksum) == 0)
+				pick = u;
+		rc = pair_compatible(&a->funcs[m[pick].a], &b->funcs[m[pick].b], err, errlen);
+	}
 	free(m);
 	return rc;
 }

@@ -18,6 +18,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "profile_int.h"
@@ -88,25 +89,35 @@ static void check_join(const struct kp_profile *a, const struct kp_profile *b)
 	free(m);
 }
 
-/* The scan kp_profile_compatible was (profile modes left out: these
- * profiles have none). */
+/* What kp_profile_compatible decides, as a scan (profile modes left out:
+ * these profiles have none): a function of b conflicts when a has its name
+ * and file only under other checksums (the first of them is named). */
 static int scan_compatible(const struct kp_profile *a, const struct kp_profile *b, char *err, size_t len)
 {
 	if (a->k != b->k) {
 		snprintf(err, len, "incompatible profile: k is %u there, %u here", a->k, b->k);
 		return KP_EINCOMPAT;
 	}
-	for (size_t j = 0; j < b->nfuncs; j++)
+	for (size_t j = 0; j < b->nfuncs; j++) {
+		const struct kp_func *y = &b->funcs[j], *other = NULL;
+		bool same = false;
 		for (size_t i = 0; i < a->nfuncs; i++) {
-			const struct kp_func *x = &a->funcs[i], *y = &b->funcs[j];
-			if (same_key(x, y) && strcmp(x->checksum, y->checksum)) {
-				snprintf(err, len,
-					 "incompatible profile: %s (%s) has checksum %s there, %s here "
-					 "(the program changed)",
-					 y->name, y->file, x->checksum, y->checksum);
-				return KP_EINCOMPAT;
-			}
+			const struct kp_func *x = &a->funcs[i];
+			if (!same_key(x, y))
+				continue;
+			if (!strcmp(x->checksum, y->checksum))
+				same = true;
+			else if (!other)
+				other = x;
 		}
+		if (!same && other) {
+			snprintf(err, len,
+				 "incompatible profile: %s (%s) has checksum %s there, %s here "
+				 "(the program changed)",
+				 y->name, y->file, other->checksum, y->checksum);
+			return KP_EINCOMPAT;
+		}
+	}
 	return 0;
 }
 

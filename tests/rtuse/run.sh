@@ -644,6 +644,39 @@ if p["program"]["totals"]["runs"] != 4:
 PYEOF
 }
 
+# same_basename: two static functions of one name in two files of one
+# name in different directories, each compiled in its own directory (as
+# recursive make does), are two entries of one name and file "util.c";
+# the next run's profile accumulates into them (each by its checksum)
+# instead of being refused as "the program changed" and written beside.
+case_same_basename() {
+	mkdir -p a b
+	printf 'static int helper(int x) { int s = 0; for (int i = 0; i < x; i++) s += i & 1; return s; }\nint util_a(int x) { return helper(x) + 1; }\n' >a/util.c
+	printf 'static int helper(int x) { int s = 0; for (int i = 0; i < x; i++) if (i %% 3) s += 2; return s; }\nint util_b(int x) { return helper(x) * 2; }\n' >b/util.c
+	printf '#include <stdio.h>\nint util_a(int);\nint util_b(int);\nint main(void) { printf("%%d\\n", util_a(5) + util_b(7)); return 0; }\n' >m.c
+	for d in a b; do
+		(cd $d && "$KPATH" instrument util.c -o util.kpath.c 2>/dev/null && $CC -O1 -c util.kpath.c -o util.o) ||
+			fatal "cannot build $d/util.o"
+	done
+	"$KPATH" instrument m.c -o m.kpath.c 2>/dev/null || fatal "kpath instrument m.c failed"
+	$CC -O1 m.kpath.c a/util.o b/util.o -o m $LIBS || fatal "cannot link m"
+	for i in 1 2; do
+		./m >out.txt 2>err.txt || fail "run $i: m exited with $?"
+		[ "$(cat out.txt)" = 19 ] || { show out.txt; fail "run $i: stdout is not 19"; }
+		[ -s err.txt ] && { show err.txt; fail "run $i: stderr is not empty"; }
+	done
+	ls kpath.*.json >/dev/null 2>&1 && fail "a profile was written beside kpath.json: $(ls kpath.*.json)"
+	"$PYTHON" - kpath.json <<'PYEOF' || fail "kpath.json does not hold both helpers, accumulated"
+import json, sys
+p = json.load(open(sys.argv[1]))
+if p["runs"] != 2:
+    sys.exit("runs %s, expected 2" % p["runs"])
+h = sorted(f["emitted"] for f in p["functions"] if f["name"] == "helper" and f["file"] == "util.c")
+if h != [12, 16]:
+    sys.exit("helper entries emitted %s, expected [12, 16]" % h)
+PYEOF
+}
+
 # exit_dtors: destructors run after the exit handler that writes the
 # profile (glibc's exit runs the dynamic linker's _dl_fini, registered
 # before any constructor of the program, after the handlers registered
