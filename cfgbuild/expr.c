@@ -136,8 +136,15 @@ static void scan_node(struct builder *b, uint32_t c)
 		 * escapes as a plain value, and which address it is depends on
 		 * how the compiler inlines and clones the function, which the
 		 * added code changes (gcc's torture test 990208-1). */
-		if (!b->has_indirect_goto)
-			fail_at(b, cursor_start(b, c), "address of a label used outside a computed goto (its value depends on inlining)");
+		if (!b->has_indirect_goto) {
+			/* not cursor_start: the node may come from an #include
+			 * inside the body, where it has no place in the file
+			 * but this reason is still the true one */
+			bool in;
+			uint32_t off = loc_offset(b, clang_getCursorLocation(cursor_of(b, c)), &in);
+			fail_at(b, in ? off : CFG_NONE,
+			        "address of a label used outside a computed goto (its value depends on inlining)");
+		}
 		break;
 	case CXCursor_CallExpr: {
 		int i = twice_index(b, c);
