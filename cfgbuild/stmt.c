@@ -458,6 +458,34 @@ static void switch_stmt(struct builder *b, uint32_t c)
 	b->cur = after;
 }
 
+/* Whether the statement before case label c in its block (the last
+ * statement of a label before it) cannot complete (cannot_complete): the
+ * fall-through edge into c exists for kpath, which does not fold
+ * constant conditions, and not for gcc. */
+static bool prev_cannot_complete(struct builder *b, uint32_t c)
+{
+	uint32_t p = b->ast.v[c].parent;
+	if (p == AST_NONE || kind_of(b, p) != CXCursor_CompoundStmt)
+		return false;
+	struct kids k = children(b, p);
+	unsigned i = 0;
+	while (i < k.n && k.v[i] != c)
+		i++;
+	if (i == 0 || i == k.n)
+		return false;
+	uint32_t prev = k.v[i - 1];
+	for (;;) {
+		enum CXCursorKind kk = kind_of(b, prev);
+		if (kk != CXCursor_CaseStmt && kk != CXCursor_DefaultStmt && kk != CXCursor_LabelStmt)
+			break;
+		struct kids pk = children(b, prev);
+		if (!pk.n)
+			return false;
+		prev = pk.v[pk.n - 1];
+	}
+	return cannot_complete(b, prev);
+}
+
 /* A case or default label (C11 6.8.1): a block entered by dispatch and,
  * possibly, by falling through; the site after the ":" runs on both. */
 static void case_stmt(struct builder *b, uint32_t c, bool is_default)
@@ -479,6 +507,8 @@ static void case_stmt(struct builder *b, uint32_t c, bool is_default)
 		bool intended;
 		uint32_t off = fall_off(b, kw, &intended);
 		edge_stmt(b, b->cur, blk, 0, off, 1);
+		if (!intended && prev_cannot_complete(b, c)) /* gcc does not warn there: nor on our code */
+			intended = true;
 		if (intended)
 			add_site(b, SITE_FALLTHROUGH, off, 1);
 	}
