@@ -459,9 +459,29 @@ static void switch_stmt(struct builder *b, uint32_t c)
 }
 
 /* Whether the statement before case label c in its block (the last
- * statement of a label before it) cannot complete (cannot_complete): the
+ * statement of a label before it) cannot complete (cannot_complete), or
+ * is a label's statement that compiles to nothing (no_code): the
  * fall-through edge into c exists for kpath, which does not fold
  * constant conditions, and not for gcc. */
+/* Whether expression c compiles to nothing: a constant cast to void
+ * ("((void) (0))", glibc's assert under NDEBUG). */
+static bool no_code(struct builder *b, uint32_t c)
+{
+	c = strip_parens(b, c);
+	if (kind_of(b, c) != CXCursor_CStyleCastExpr ||
+	    clang_getCanonicalType(clang_getCursorType(cursor_of(b, c))).kind != CXType_Void)
+		return false;
+	struct kids k = children(b, c);
+	if (!k.n)
+		return false;
+	CXEvalResult r = clang_Cursor_Evaluate(cursor_of(b, strip_parens(b, k.v[k.n - 1])));
+	if (!r)
+		return false;
+	bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
+	clang_EvalResult_dispose(r);
+	return ok;
+}
+
 static bool prev_cannot_complete(struct builder *b, uint32_t c)
 {
 	uint32_t p = b->ast.v[c].parent;
@@ -474,6 +494,7 @@ static bool prev_cannot_complete(struct builder *b, uint32_t c)
 	if (i == 0 || i == k.n)
 		return false;
 	uint32_t prev = k.v[i - 1];
+	bool labelled = false;
 	for (;;) {
 		enum CXCursorKind kk = kind_of(b, prev);
 		if (kk != CXCursor_CaseStmt && kk != CXCursor_DefaultStmt && kk != CXCursor_LabelStmt)
@@ -482,8 +503,12 @@ static bool prev_cannot_complete(struct builder *b, uint32_t c)
 		if (!pk.n)
 			return false;
 		prev = pk.v[pk.n - 1];
+		labelled = true;
 	}
-	return cannot_complete(b, prev);
+	/* "case A: assert (!\"...\"); case B:" under NDEBUG: the label's
+	 * statement compiles to nothing, and gcc, as for an empty case, does
+	 * not warn (gawk's support/dfa.c) */
+	return cannot_complete(b, prev) || (labelled && no_code(b, prev));
 }
 
 /* A case or default label (C11 6.8.1): a block entered by dispatch and,
