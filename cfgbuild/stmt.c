@@ -511,6 +511,25 @@ static bool prev_cannot_complete(struct builder *b, uint32_t c)
 	return cannot_complete(b, prev) || (labelled && no_code(b, prev));
 }
 
+/* Whether a case label's statement sub is a break (after more labels):
+ * gcc does not warn on falling into "default: break;" (gawk's symbol.c:
+ * "case Op_illegal: cant_happen(...); default: break;"), but does once
+ * kpath's code for the label comes before the break. */
+static bool break_only(struct builder *b, uint32_t sub)
+{
+	for (;;) {
+		enum CXCursorKind kk = kind_of(b, sub);
+		if (kk == CXCursor_BreakStmt)
+			return true;
+		if (kk != CXCursor_CaseStmt && kk != CXCursor_DefaultStmt && kk != CXCursor_LabelStmt)
+			return false;
+		struct kids k = children(b, sub);
+		if (!k.n)
+			return false;
+		sub = k.v[k.n - 1];
+	}
+}
+
 /* A case or default label (C11 6.8.1): a block entered by dispatch and,
  * possibly, by falling through; the site after the ":" runs on both. */
 static void case_stmt(struct builder *b, uint32_t c, bool is_default)
@@ -532,8 +551,8 @@ static void case_stmt(struct builder *b, uint32_t c, bool is_default)
 		bool intended;
 		uint32_t off = fall_off(b, kw, &intended);
 		edge_stmt(b, b->cur, blk, 0, off, 1);
-		if (!intended && prev_cannot_complete(b, c)) /* gcc does not warn there: nor on our code */
-			intended = true;
+		if (!intended && (prev_cannot_complete(b, c) || break_only(b, sub)))
+			intended = true; /* gcc does not warn there: nor on our code */
 		if (intended)
 			add_site(b, SITE_FALLTHROUGH, off, 1);
 	}
