@@ -169,7 +169,13 @@ static void mark_addr_labels(struct builder *b, uint32_t body)
  * walk reaches them: the labels whose address is taken. */
 static void find_computed_goto_targets(struct builder *b, uint32_t body, uint32_t name_off)
 {
+	/* also one a macro spells (Lua's vmdispatch(x), "goto *disptab[x];"):
+	 * the walk then sends the function to the write-out (fail_macro),
+	 * rather than take an address of a label met first for one that
+	 * escapes */
 	b->has_indirect_goto = b->goto_star;
+	for (uint32_t c = body + 1; c < b->ast.v[body].end && !b->has_indirect_goto; c++)
+		b->has_indirect_goto = kind_of(b, c) == CXCursor_IndirectGotoStmt;
 	if (!b->has_indirect_goto)
 		return;
 	mark_addr_labels(b, body);

@@ -136,8 +136,15 @@ static void scan_node(struct builder *b, uint32_t c)
 		 * escapes as a plain value, and which address it is depends on
 		 * how the compiler inlines and clones the function, which the
 		 * added code changes (gcc's torture test 990208-1). */
-		if (!b->has_indirect_goto)
-			fail_at(b, cursor_start(b, c), "address of a label used outside a computed goto (its value depends on inlining)");
+		if (!b->has_indirect_goto) {
+			/* not cursor_start: the node may come from an #include
+			 * inside the body, where it has no place in the file
+			 * but this reason is still the true one */
+			bool in;
+			uint32_t off = loc_offset(b, clang_getCursorLocation(cursor_of(b, c)), &in);
+			fail_at(b, in ? off : CFG_NONE,
+			        "address of a label used outside a computed goto (its value depends on inlining)");
+		}
 		break;
 	case CXCursor_CallExpr: {
 		int i = twice_index(b, c);
@@ -323,6 +330,72 @@ uint32_t strip_parens(struct builder *b, uint32_t c)
 		c = k.v[0];
 	}
 	return c;
+}
+
+/* The value of c when it is an integer constant expression (clang folds
+ * it; C11 6.6), in *v. */
+static bool constant_value(struct builder *b, uint32_t c, long long *v)
+{
+	CXEvalResult r = clang_Cursor_Evaluate(cursor_of(b, c));
+	if (!r)
+		return false;
+	bool k = clang_EvalResult_getKind(r) == CXEval_Int;
+	if (k)
+		*v = clang_EvalResult_getAsLongLong(r);
+	clang_EvalResult_dispose(r);
+	return k;
+}
+
+/* Whether expression c has type void. */
+static bool void_typed(struct builder *b, uint32_t c)
+{
+	return clang_getCanonicalType(clang_getCursorType(cursor_of(b, c))).kind == CXType_Void;
+}
+
+/* Whether statement or expression c cannot complete, as gcc's
+ * -Wimplicit-fallthrough judges it once it has folded integer constant
+ * conditions: a call that does not return; a compound statement or a
+ * statement expression whose last item cannot (a label's statement
+ * too); an if whose constant
+ * condition picks a branch that cannot, or both of whose branches cannot;
+ * the same for ?:; parentheses, __extension__ and the comma operator
+ * looked through (in C only those take a void operand: a unary or binary
+ * operator on a void expression is one of them, also inside a macro,
+ * where no token can be read).  glibc's assert(0), "((void) sizeof (0),
+ * __extension__ ({ if (0) ; else __assert_fail (...); }))", is one:
+ * "default: assert(0); case X:" draws no warning (jq's jv_aux.c,
+ * jvp_cmp), so code placed on that (impossible) fall-through edge needs
+ * our marker. */
+bool cannot_complete(struct builder *b, uint32_t c)
+{
+	c = strip_parens(b, c);
+	struct kids k = children(b, c);
+	long long v;
+	switch (kind_of(b, c)) {
+	case CXCursor_CallExpr:
+		return calls_noreturn(b, c);
+	case CXCursor_CompoundStmt:
+	case CXCursor_StmtExpr:
+	case CXCursor_LabelStmt:
+	case CXCursor_CaseStmt:
+	case CXCursor_DefaultStmt: /* a label: its statement */
+		return k.n && cannot_complete(b, k.v[k.n - 1]);
+	case CXCursor_UnaryOperator:
+		return k.n == 1 && void_typed(b, k.v[0]) && cannot_complete(b, k.v[0]);
+	case CXCursor_BinaryOperator:
+		return k.n == 2 && void_typed(b, k.v[1]) && (cannot_complete(b, k.v[0]) || cannot_complete(b, k.v[1]));
+	case CXCursor_IfStmt:
+	case CXCursor_ConditionalOperator: {
+		if (k.n < 2 || k.n > 3)
+			return false;
+		bool then_ = cannot_complete(b, k.v[1]), else_ = k.n == 3 && cannot_complete(b, k.v[2]);
+		if (constant_value(b, k.v[0], &v))
+			return v ? then_ : else_;
+		return then_ && else_;
+	}
+	default:
+		return false;
+	}
 }
 
 /* Whether evaluated c takes an expression-level branch: an operator that

@@ -64,6 +64,32 @@ static uint32_t empty_stmts_start(struct builder *b, uint32_t i)
 	return j;
 }
 
+/* Whether text[a, e) holds a comment that gcc's -Wimplicit-fallthrough
+ * (level 3, -Wextra's) may take for a fall-through marker: "fall"
+ * ("falls", "fall-", "fall ") then "thr" ("through", "thru"), any case. */
+static bool fall_comment_between(struct builder *b, uint32_t a, uint32_t e)
+{
+	const char *t = b->src->text;
+	for (uint32_t k = a; k + 1 < e; k++) {
+		if (t[k] != '/' || (t[k + 1] != '*' && t[k + 1] != '/'))
+			continue;
+		for (uint32_t m = k + 2; m + 3 < e; m++) {
+			if ((t[m] | 0x20) != 'f' || (t[m + 1] | 0x20) != 'a' || (t[m + 2] | 0x20) != 'l' ||
+			    (t[m + 3] | 0x20) != 'l')
+				continue;
+			uint32_t n = m + 4;
+			if (n < e && ((t[n] | 0x20) == 's'))
+				n++;
+			if (n < e && (t[n] == ' ' || t[n] == '-'))
+				n++;
+			if (n + 2 < e && (t[n] | 0x20) == 't' && (t[n + 1] | 0x20) == 'h' && (t[n + 2] | 0x20) == 'r')
+				return true;
+		}
+		return false;
+	}
+	return false;
+}
+
 /* Where code for the fall-through edge into the label at token i goes.
  * Normally just before the label; but gcc's -Wimplicit-fallthrough only
  * honours a fall-through comment or __attribute__((fallthrough)) right
@@ -95,6 +121,15 @@ uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
 	if (i < 7)
 		return off;
 	uint32_t p = i - 1;
+	if (tok_is(b, p, "else") || tok_is(b, p, ")")) {
+		/* the label is the brace-less body of an if, else or loop
+		 * ("else /\* fall through *\/ case X:", gawk's debug.c): kpath
+		 * braces it, and its code goes after the "{", between the
+		 * comment and the label, where gcc no longer sees the comment;
+		 * a fall-through comment there needs our marker instead */
+		*intended = fall_comment_between(b, tok_end(b, p), off);
+		return off;
+	}
 	if (!tok_is(b, p, ";") && !tok_is(b, p, "}") && !tok_is(b, p, ":"))
 		return off;
 	for (uint32_t k = tok_end(b, p); k + 1 < off; k++)

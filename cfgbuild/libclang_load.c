@@ -47,6 +47,7 @@
 	V(clang_disposeDiagnostic, (CXDiagnostic a0), (a0)) \
 	V(clang_EvalResult_dispose, (CXEvalResult a0), (a0)) \
 	F(CXEvalResultKind, clang_EvalResult_getKind, (CXEvalResult a0), (a0)) \
+	F(long long, clang_EvalResult_getAsLongLong, (CXEvalResult a0), (a0)) \
 	V(clang_disposeIndex, (CXIndex a0), (a0)) \
 	V(clang_PrintingPolicy_dispose, (CXPrintingPolicy a0), (a0)) \
 	V(clang_PrintingPolicy_setProperty, (CXPrintingPolicy a0, enum CXPrintingPolicyProperty a1, unsigned a2), (a0, a1, a2)) \

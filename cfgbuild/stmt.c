@@ -477,6 +477,78 @@ static void switch_stmt(struct builder *b, uint32_t c)
 	b->cur = after;
 }
 
+/* Whether the statement before case label c in its block (the last
+ * statement of a label before it) cannot complete (cannot_complete), or
+ * is a label's statement that compiles to nothing (no_code): the
+ * fall-through edge into c exists for kpath, which does not fold
+ * constant conditions, and not for gcc. */
+/* Whether expression c compiles to nothing: a constant cast to void
+ * ("((void) (0))", glibc's assert under NDEBUG). */
+static bool no_code(struct builder *b, uint32_t c)
+{
+	c = strip_parens(b, c);
+	if (kind_of(b, c) != CXCursor_CStyleCastExpr ||
+	    clang_getCanonicalType(clang_getCursorType(cursor_of(b, c))).kind != CXType_Void)
+		return false;
+	struct kids k = children(b, c);
+	if (!k.n)
+		return false;
+	CXEvalResult r = clang_Cursor_Evaluate(cursor_of(b, strip_parens(b, k.v[k.n - 1])));
+	if (!r)
+		return false;
+	bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
+	clang_EvalResult_dispose(r);
+	return ok;
+}
+
+static bool prev_cannot_complete(struct builder *b, uint32_t c)
+{
+	uint32_t p = b->ast.v[c].parent;
+	if (p == AST_NONE || kind_of(b, p) != CXCursor_CompoundStmt)
+		return false;
+	struct kids k = children(b, p);
+	unsigned i = 0;
+	while (i < k.n && k.v[i] != c)
+		i++;
+	if (i == 0 || i == k.n)
+		return false;
+	uint32_t prev = k.v[i - 1];
+	bool labelled = false;
+	for (;;) {
+		enum CXCursorKind kk = kind_of(b, prev);
+		if (kk != CXCursor_CaseStmt && kk != CXCursor_DefaultStmt && kk != CXCursor_LabelStmt)
+			break;
+		struct kids pk = children(b, prev);
+		if (!pk.n)
+			return false;
+		prev = pk.v[pk.n - 1];
+		labelled = true;
+	}
+	/* "case A: assert (!\"...\"); case B:" under NDEBUG: the label's
+	 * statement compiles to nothing, and gcc, as for an empty case, does
+	 * not warn (gawk's support/dfa.c) */
+	return cannot_complete(b, prev) || (labelled && no_code(b, prev));
+}
+
+/* Whether a case label's statement sub is a break (after more labels):
+ * gcc does not warn on falling into "default: break;" (gawk's symbol.c:
+ * "case Op_illegal: cant_happen(...); default: break;"), but does once
+ * kpath's code for the label comes before the break. */
+static bool break_only(struct builder *b, uint32_t sub)
+{
+	for (;;) {
+		enum CXCursorKind kk = kind_of(b, sub);
+		if (kk == CXCursor_BreakStmt)
+			return true;
+		if (kk != CXCursor_CaseStmt && kk != CXCursor_DefaultStmt && kk != CXCursor_LabelStmt)
+			return false;
+		struct kids k = children(b, sub);
+		if (!k.n)
+			return false;
+		sub = k.v[k.n - 1];
+	}
+}
+
 /* A case or default label (C11 6.8.1): a block entered by dispatch and,
  * possibly, by falling through; the site after the ":" runs on both. */
 static void case_stmt(struct builder *b, uint32_t c, bool is_default)
@@ -498,6 +570,8 @@ static void case_stmt(struct builder *b, uint32_t c, bool is_default)
 		bool intended;
 		uint32_t off = fall_off(b, kw, &intended);
 		edge_stmt(b, b->cur, blk, 0, off, 1);
+		if (!intended && (prev_cannot_complete(b, c) || break_only(b, sub)))
+			intended = true; /* gcc does not warn there: nor on our code */
 		if (intended)
 			add_site(b, SITE_FALLTHROUGH, off, 1);
 	}

@@ -266,10 +266,42 @@ static bool is_written(const struct bodies *b, uint32_t start)
 	return lo < b->nwritten && b->written[lo] == start;
 }
 
+/* Whether text[a, e) holds an #include (#include_next, #import)
+ * directive: what it brings in belongs to the body around it (Lua's
+ * ljumptab.h, inside luaV_execute, takes its labels' addresses, &&L_OP_MOVE;
+ * an included text may name the function's locals), so such a body is
+ * never blanked. */
+static bool includes_in(const struct src_file *src, const struct spans *dir, uint32_t a, uint32_t e)
+{
+	static const char *const inc[] = {"include", "include_next", "import"};
+	uint32_t lo = 0, hi = dir->n;
+	while (lo < hi) { /* the first directive starting at or after a (sorted) */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (dir->v[mid].start < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint32_t i = lo; i < dir->n && dir->v[i].start < e; i++) {
+		uint32_t p = dir->v[i].start + 1, end = dir->v[i].end; /* after "#" ("%:": one more) */
+		if (src->text[dir->v[i].start] == '%')
+			p++;
+		while (p < end && (src->text[p] == ' ' || src->text[p] == '\t'))
+			p++;
+		uint32_t w = p;
+		while (w < end && (src->text[w] == '_' || (src->text[w] >= 'a' && src->text[w] <= 'z')))
+			w++;
+		for (size_t k = 0; k < sizeof inc / sizeof *inc; k++)
+			if (w - p == strlen(inc[k]) && !memcmp(src->text + p, inc[k], w - p))
+				return true;
+	}
+	return false;
+}
+
 /* Bodies of the main file's function definitions, between the braces:
  * those not written out, spelled by the file outside macros, naming no
  * noreturn marker (a call's look-up reads a definition's whole text,
- * cfgbuild/noreturn.c). */
+ * cfgbuild/noreturn.c), holding no #include (includes_in). */
 static enum CXChildVisitResult visit_body(CXCursor c, CXCursor parent, CXClientData d)
 {
 	struct bodies *b = d;
@@ -292,7 +324,8 @@ static enum CXChildVisitResult visit_body(CXCursor c, CXCursor parent, CXClientD
 		return CXChildVisit_Continue;
 	e--;
 	if (a == UINT32_MAX || e <= a + 1 || t[a] != '{' ||
-	    memmem(t + a, e - a, "noreturn", 8) || memmem(t + a, e - a, "Noreturn", 8))
+	    memmem(t + a, e - a, "noreturn", 8) || memmem(t + a, e - a, "Noreturn", 8) ||
+	    includes_in(b->src, b->dir, a, e))
 		return CXChildVisit_Continue;
 	if (b->v.n && b->v.v[b->v.n - 1].end > a) /* not in the file's order: left alone */
 		return CXChildVisit_Continue;
