@@ -477,11 +477,6 @@ static void switch_stmt(struct builder *b, uint32_t c)
 	b->cur = after;
 }
 
-/* Whether the statement before case label c in its block (the last
- * statement of a label before it) cannot complete (cannot_complete), or
- * is a label's statement that compiles to nothing (no_code): the
- * fall-through edge into c exists for kpath, which does not fold
- * constant conditions, and not for gcc. */
 /* Whether expression c compiles to nothing: a constant cast to void
  * ("((void) (0))", glibc's assert under NDEBUG). */
 static bool no_code(struct builder *b, uint32_t c)
@@ -501,6 +496,11 @@ static bool no_code(struct builder *b, uint32_t c)
 	return ok;
 }
 
+/* Whether the statement before case label c in its block (the last
+ * statement of a label before it) cannot complete (cannot_complete), or
+ * is a label's statement that compiles to nothing (no_code): the
+ * fall-through edge into c exists for kpath, which does not fold
+ * constant conditions, and not for gcc. */
 static bool prev_cannot_complete(struct builder *b, uint32_t c)
 {
 	uint32_t p = b->ast.v[c].parent;
