@@ -254,14 +254,34 @@ static int find_leader(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
-int kp_dso_claim_run(void)
+/* The leader's word, or this copy's own where no note is found (not ELF,
+ * or stripped of it). */
+static int *leader_word(void)
 {
 	int *word = NULL;
 	dl_iterate_phdr(find_leader, &word);
-	if (!word)
-		word = &kp_run_pid; /* no note found (not ELF, or stripped of it): this copy's own */
+	return word ? word : &kp_run_pid;
+}
+
+int kp_dso_claim_run(void)
+{
 	int me = (int)getpid();
-	return __atomic_exchange_n(word, me, __ATOMIC_SEQ_CST) != me;
+	return __atomic_exchange_n(leader_word(), me, __ATOMIC_SEQ_CST) != me;
+}
+
+/* NULL where this copy is the leader (or alone); else this copy's module's
+ * file name (its last component; malloc'ed), which the copy's trace takes
+ * as a suffix: two copies writing one trace file made it unreadable
+ * (trace.c, trace_on). */
+char *kp_dso_follower_name(void)
+{
+	if (leader_word() == &kp_run_pid)
+		return NULL;
+	Dl_info info;
+	const char *name = dladdr(&kp_dso_marker, &info) && info.dli_fname && *info.dli_fname ? info.dli_fname : "module";
+	const char *base = strrchr(name, '/');
+	char *r = strdup(base ? base + 1 : name);
+	return r ? r : strdup("module");
 }
 
 int kp_dso_reuse_slot(const struct kpath_rt_func *f)

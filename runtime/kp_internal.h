@@ -613,6 +613,9 @@ int kp_dso_reuse_slot(const struct kpath_rt_func *f);
 /* 1 if no other copy of the runtime in this process counted its run yet
  * (then this one does), 0 otherwise (dso.c). */
 int kp_dso_claim_run(void);
+/* NULL if this copy is the first in the process (dso.c), else its module's
+ * file name, malloc'ed (or NULL on ENOMEM). */
+char *kp_dso_follower_name(void);
 void kpath_rt_module_fini(const void *marker);
 void kpath_rt_module_last(void);
 /* Writes the global data now (caller holds kp_rt.mu). */

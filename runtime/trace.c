@@ -178,6 +178,28 @@ static void trace_on(void)
 		fprintf(stderr, "kpath: KPATH_TRACE=%s: out of memory; no trace\n", tr);
 		return;
 	}
+	/* A library that keeps its copy of the runtime to itself (a version
+	 * script: dso.c) has a second runtime in the process: each copy
+	 * numbers its own functions, threads and activations, so the copies
+	 * after the first write their own traces, PATH.MODULE (libjq.so.1's
+	 * and jq's shared one was unreadable: tests/rtuse, dso_private). */
+	char *follower = kp_dso_follower_name();
+	if (follower) {
+		size_t n = strlen(path) + strlen(follower) + 2;
+		char *alt = malloc(n);
+		if (alt) {
+			snprintf(alt, n, "%s.%s", path, follower);
+			fprintf(stderr, "kpath: KPATH_TRACE: %s holds its own copy of the runtime; its paths go to %s\n",
+				follower, alt);
+		}
+		free(path);
+		free(follower);
+		path = alt;
+		if (!path) {
+			fprintf(stderr, "kpath: KPATH_TRACE=%s: out of memory; no trace\n", tr);
+			return;
+		}
+	}
 	kp_rt.trace_on = trace_open(path) == 0;
 	free(path);
 }

@@ -642,6 +642,23 @@ p = json.load(open(sys.argv[1]))
 if p["program"]["totals"]["runs"] != 4:
     sys.exit("program.totals.runs is %s, expected 4" % p["program"]["totals"]["runs"])
 PYEOF
+	# KPATH_TRACE: each copy numbers its own functions and activations, so
+	# the copy after the first writes its own trace (both used to write
+	# one file, which kpath kipf could not read): one line says where, and
+	# the replays of the two, merged, give the profile's functions.
+	printf '#include <stdio.h>\nint e_work(int n);\nint main(void) { int s = 0; for (int i = 0; i < 4; i++) s += i %% 3 ? e_work(i) : 1; printf("%%d\\n", s); return 0; }\n' >q.c
+	PRE_LIBS="-L. -le -Wl,-rpath,$W"
+	build q
+	PRE_LIBS=
+	KPATH_K=4 KPATH_OUT=q.json KPATH_TRACE=$W/q.kpt ./q >out.txt 2>err.txt || fail "q exited with $?"
+	[ "$(cat err.txt)" = "kpath: KPATH_TRACE: libe.so holds its own copy of the runtime; its paths go to $W/q.kpt.libe.so" ] ||
+		{ show err.txt; fail "q: stderr is not the one line naming the library's trace"; }
+	"$KPATH" kipf --k 4 -o qa.json q.kpt || fail "kpath kipf q.kpt failed"
+	"$KPATH" kipf --k 4 -o qb.json q.kpt.libe.so || fail "kpath kipf q.kpt.libe.so failed"
+	"$KPATH" merge qa.json qb.json -o qm.json || fail "kpath merge of the two replays failed"
+	for f in main e_work e_work_step; do
+		same_func q.json qm.json $f
+	done
 }
 
 # same_basename: two static functions of one name in two files of one
