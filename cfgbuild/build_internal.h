@@ -141,6 +141,10 @@ void touch(struct builder *b, uint32_t off);
 /* expr.c */
 void check_expr(struct builder *b, uint32_t c);
 uint32_t strip_parens(struct builder *b, uint32_t c);
+bool constant_value(struct builder *b, uint32_t c, long long *v);
+
+/* fn_attrs.c */
+char *decl_printed(CXCursor c);
 bool cannot_complete(struct builder *b, uint32_t c);
 void cond_branch(struct builder *b, uint32_t c, uint32_t t, uint32_t f);
 bool compound_cond(struct builder *b, uint32_t c);

@@ -212,13 +212,16 @@ enum branch_op { OP_NONE, OP_AND, OP_OR, OP_COND };
 
 static enum branch_op op_tokens(struct builder *b, uint32_t c);
 
-/* Whether expression c is an integer constant (C11 6.6; clang folds it). */
-static bool constant_int(struct builder *b, uint32_t c)
+/* Whether expression c is an integer constant (C11 6.6; clang folds it),
+ * and then its value in *v unless v is NULL. */
+bool constant_value(struct builder *b, uint32_t c, long long *v)
 {
 	CXEvalResult r = clang_Cursor_Evaluate(cursor_of(b, c));
 	if (!r)
 		return false;
 	bool k = clang_EvalResult_getKind(r) == CXEval_Int;
+	if (k && v)
+		*v = clang_EvalResult_getAsLongLong(r);
 	clang_EvalResult_dispose(r);
 	return k;
 }
@@ -249,7 +252,7 @@ static bool unevaluated(struct builder *b, uint32_t c)
 	}
 	if (!r && b->expr_branches && (k == CXCursor_ConditionalOperator || k == CXCursor_BinaryOperator) &&
 	    op_tokens(b, c) != OP_NONE)
-		r = constant_int(b, children(b, c).v[0]);
+		r = constant_value(b, children(b, c).v[0], NULL);
 	m->unevaluated = r;
 	return r;
 }
@@ -330,20 +333,6 @@ uint32_t strip_parens(struct builder *b, uint32_t c)
 		c = k.v[0];
 	}
 	return c;
-}
-
-/* The value of c when it is an integer constant expression (clang folds
- * it; C11 6.6), in *v. */
-static bool constant_value(struct builder *b, uint32_t c, long long *v)
-{
-	CXEvalResult r = clang_Cursor_Evaluate(cursor_of(b, c));
-	if (!r)
-		return false;
-	bool k = clang_EvalResult_getKind(r) == CXEval_Int;
-	if (k)
-		*v = clang_EvalResult_getAsLongLong(r);
-	clang_EvalResult_dispose(r);
-	return k;
 }
 
 /* Whether expression c has type void. */

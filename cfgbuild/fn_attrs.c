@@ -21,8 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* clang's terse printing of a declaration, or NULL; free with free(). */
-static char *printed(CXCursor c)
+/* clang's terse printing of a declaration (no body), or NULL; free with
+ * free().  inline_def.c reads storage class and inline from it too. */
+char *decl_printed(CXCursor c)
 {
 	CXPrintingPolicy pol = clang_getCursorPrintingPolicy(c);
 	clang_PrintingPolicy_setProperty(pol, CXPrintingPolicy_TerseOutput, 1);
@@ -62,7 +63,7 @@ bool fn_attr_naked(CXCursor fn)
 {
 	if (!clang_Cursor_hasAttrs(fn))
 		return false;
-	char *p = printed(fn);
+	char *p = decl_printed(fn);
 	bool naked = p && strstr(p, "__attribute__((naked))");
 	free(p);
 	if (!naked)
@@ -90,7 +91,7 @@ static enum CXChildVisitResult collect_resolver(CXCursor c, CXCursor parent, CXC
 	if ((k != CXCursor_FunctionDecl && k != CXCursor_VarDecl) || !clang_Cursor_hasAttrs(c) ||
 	    !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
 		return CXChildVisit_Continue;
-	char *p = printed(c);
+	char *p = decl_printed(c);
 	for (const char *q = p; q && (q = strstr(q, "ifunc(\"")) != NULL;) {
 		q += 7;
 		const char *e = strchr(q, '"');

@@ -28,6 +28,7 @@
  */
 #include "build_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct redecls {
@@ -43,12 +44,8 @@ struct redecls {
  * it) and whether "inline" follows; and whether gnu_inline is written. */
 static void read_decl(CXCursor c, bool *is_extern, bool *is_inline, bool *gnu)
 {
-	CXPrintingPolicy pol = clang_getCursorPrintingPolicy(c);
-	clang_PrintingPolicy_setProperty(pol, CXPrintingPolicy_TerseOutput, 1);
-	CXString s = clang_getCursorPrettyPrinted(c, pol);
-	const char *p = clang_getCString(s);
-	if (!p)
-		p = "";
+	char *text = decl_printed(c);
+	const char *p = text ? text : "";
 	*gnu = strstr(p, "gnu_inline") != NULL;
 	*is_extern = !strncmp(p, "extern ", 7);
 	static const char *const storage[] = {"extern ", "static ", "__private_extern__ "};
@@ -58,8 +55,7 @@ static void read_decl(CXCursor c, bool *is_extern, bool *is_inline, bool *gnu)
 			break;
 		}
 	*is_inline = !strncmp(p, "inline ", 7);
-	clang_disposeString(s);
-	clang_PrintingPolicy_dispose(pol);
+	free(text);
 }
 
 static enum CXChildVisitResult visit_redecl(CXCursor c, CXCursor parent, CXClientData d)

@@ -486,14 +486,7 @@ static bool no_code(struct builder *b, uint32_t c)
 	    clang_getCanonicalType(clang_getCursorType(cursor_of(b, c))).kind != CXType_Void)
 		return false;
 	struct kids k = children(b, c);
-	if (!k.n)
-		return false;
-	CXEvalResult r = clang_Cursor_Evaluate(cursor_of(b, strip_parens(b, k.v[k.n - 1])));
-	if (!r)
-		return false;
-	bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
-	clang_EvalResult_dispose(r);
-	return ok;
+	return k.n && constant_value(b, strip_parens(b, k.v[k.n - 1]), NULL);
 }
 
 /* Whether the statement before case label c in its block (the last

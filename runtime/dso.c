@@ -213,7 +213,9 @@ __attribute__((destructor(101))) static void kp_dso_release(void)
  * unloaded while other copies live, the next leader's word counts the run
  * again: a library that carries the runtime, opened and closed with
  * dlopen, counts a run at each unload anyway, docs/design.md.) */
-#define KP_RUN_NOTE 0x4b505254u
+#define KP_RUN_NOTE 0x4b505254 /* the note's type (the asm below spells it) */
+#define KP_STR_(x) #x
+#define KP_STR(x) KP_STR_(x)
 static int kp_run_pid __attribute__((used));
 #if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
 #if defined(__x86_64__) || defined(__i386__)
@@ -222,7 +224,7 @@ static int kp_run_pid __attribute__((used));
 #define KP_NOTE_TYPE "%note"
 #endif
 __asm__("\t.pushsection .note.kpath_run, \"a\", " KP_NOTE_TYPE "\n\t.balign 4\n"
-	"\t.long 6\n\t.long 8\n\t.long 0x4b505254\n\t.asciz \"kpath\"\n\t.balign 4\n"
+	"\t.long 6\n\t.long 8\n\t.long " KP_STR(KP_RUN_NOTE) "\n\t.asciz \"kpath\"\n\t.balign 4\n"
 	"\t.quad kp_run_pid - .\n\t.popsection\n");
 #endif
 
