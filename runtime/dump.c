@@ -156,8 +156,17 @@ void kp_dump_after_exit(void)
 	pthread_mutex_lock(&kp_rt.mu);
 	/* written (not lost: its message said so), not released */
 	int live = kp_rt.exited && !kp_rt.exit_write_failed && kp_rt.funcs != NULL;
-	if (live && self) {
+	/* Nothing new, nothing written: flushed anyway, the thread's zeroed
+	 * forests would add their nodes to the global k-IPFs, and the file
+	 * would be read, merged and written again for nothing (at k >= 2 the
+	 * exit's write cost twice what it does, bench/write-cost). */
+	if (live && self && (kp_thread_recorded(self) || kp_rt.threads_new ||
+			     __atomic_load_n(&kp_rt.dropped, __ATOMIC_RELAXED))) {
+		uint64_t items = kp_rt.items;
 		kp_thread_flush(self);
+		if (kp_rt.stats)
+			fprintf(stderr, "kpath: stats: %llu items recorded after the exit handler's write (destructors)\n",
+				(unsigned long long)(kp_rt.items - items));
 		kp_dump_locked();
 	}
 	pthread_mutex_unlock(&kp_rt.mu);

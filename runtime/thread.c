@@ -194,6 +194,16 @@ void kp_thread_flush(struct kp_thread *th)
 	}
 }
 
+int kp_thread_recorded(const struct kp_thread *th)
+{
+	for (uint32_t i = 0; i < th->nfuncs && i < kp_rt.nfuncs; i++) {
+		const struct kp_tfunc *tf = th->funcs[i];
+		if (tf && (kp_tfunc_emitted(tf) || tf->invalid || tf->dropped))
+			return 1;
+	}
+	return 0;
+}
+
 static void thread_free(struct kp_thread *th)
 {
 	for (uint32_t i = 0; i < th->nfuncs; i++)

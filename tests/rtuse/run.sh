@@ -776,6 +776,17 @@ CEOF
 	same_func s/d.json sref/kpath.json work
 	"$KPATH" kipf --k 4 -o s/off.json s/d.trace || fail "kpath kipf --k 4 s/d.trace failed"
 	cmp -s s/off.json s/d.json || fail "s/d: the trace's replay differs from the profile"
+	# What the destructors recorded is written after the exit handler's
+	# write, and only that: a program without destructors (sref) has one
+	# write at exit (flushed anyway, its zeroed forests made a second,
+	# whole read-merge-write of the profile at k >= 2).  KPATH_STATS says
+	# when the second write happens.
+	(cd s && KPATH_K=4 KPATH_STATS=1 KPATH_OUT=st.json ./d >/dev/null 2>st.err) || fail "s/d with KPATH_STATS failed"
+	grep -q "^kpath: stats: 12 items recorded after the exit handler's write" s/st.err ||
+		{ show s/st.err; fail "s/d: KPATH_STATS does not report the 12 paths of fin and work(10) after the exit handler"; }
+	(cd sref && KPATH_K=4 KPATH_STATS=1 KPATH_OUT=st.json ./d 2>st.err) || fail "sref/d with KPATH_STATS failed"
+	grep -q "after the exit handler" sref/st.err && { show sref/st.err; fail "sref/d wrote again after the exit handler"; }
+	grep -q "^kpath: stats: " sref/st.err || { show sref/st.err; fail "sref/d: no stats line"; }
 }
 
 # dso_two: a program linking two instrumented shared libraries, itself
