@@ -307,6 +307,61 @@ extern __thread volatile int kpath_rt_busy;
 #define KPATH_RT_ASM_INLINE
 #endif
 
+/* The k >= 2 half of kpath_rt_emit's and kpath_rt_leave's step as one
+ * asm (KPATH_RT_STEP1), library call included, behind the k = 1 test and
+ * count written in C (where the compiler folds a constant ID into the
+ * address, and places and joins the two blocks as it does any branch: in
+ * one asm with the rest, one of the two paths ended with a jump, 5% more
+ * instructions in a tight loop at k = 4).  Written in C, the lookup and
+ * the call were about 35 statements per emit or leave that gcc compiled
+ * at every site (corpus/project: its instrumented files took 2.6 s of
+ * gcc -O2 against 1.2 s for the originals; 2.3 s with the asm; issue
+ * 11, "Build cost"), and its inliner (which counts an "asm
+ * inline" as one instruction) saw a function with a loop as several
+ * times its native size.  The same instructions as kpath_rt_step, the
+ * same loads in the same order, every counter increment one instruction
+ * (signal handlers, above).  Not an asm goto with an output (gcc >= 11,
+ * clang >= 11), which would let the compiler place the library call:
+ * gcc 12 sent the jump of one whose operand needed a reload to the
+ * function's start.  The library half is called from inside the asm: it
+ * saves rax, rdi and rsi (which may hold the program's values, the state
+ * or the ID) below the red zone, passes the state, the descriptor and the
+ * ID there, and takes the new state back; every other register is the
+ * trampoline's to keep.  The asm's clobbers are then the call's, on every
+ * path through it: memory (the library may run the program's malloc),
+ * the flags and the x87 stack (empty at a call, by the ABI; only long
+ * double code keeps values there); and so this form is used only where
+ * the compiler names no vector register as clobbered (KPATH_RT_CLOBV
+ * empty: without AVX), else the C form below.  The child of x labelled
+ * id in slot[id % 4] or the other slot of the pair ("2:") is y:
+ * y->count += 1 and MOVE ("4:", last, so that a hit falls through to the
+ * end, "3:"); else the library half ("5:", CALL).  i and y are scratch
+ * registers.  Node layout (ABI 5, runtime/abi.c checks it): next 0,
+ * id 8, count 16, slot 48. */
+#if !defined(__AVX__)
+#define KPATH_RT_STEP1 1
+#endif
+#define KPATH_RT_STEP_ASM(call, move) \
+	"movl %k[id],%k[i];andl $3,%k[i];movq 48(%[x],%[i],8),%[y];" \
+	"testq %[y],%[y];je 2f;cmpq %[id],8(%[y]);je 4f\n" \
+	"2:xorl $1,%k[i];movq 48(%[x],%[i],8),%[y];" \
+	"testq %[y],%[y];je 5f;cmpq %[id],8(%[y]);je 4f\n" \
+	"5:" call "jmp 3f\n" \
+	"4:addq $1,16(%[y]);" move "\n3:"
+/* the library half: state in rax, descriptor in rdi, ID in rsi (pushed
+ * and popped, so that any register may hold x and id), below the red
+ * zone; then rsi, rdi and rax back (BACK; emit's new state goes to x
+ * through rax's slot, and x may be any of the three).  (Short: an asm's
+ * text is one string, and C90 allows 509 characters: -pedantic
+ * -Woverlength-strings, tests/flags.) */
+#define KPATH_RT_STEP_CALL(name, back) \
+	"leaq -128(%%rsp),%%rsp;pushq %%rax;pushq %%rdi;pushq %%rsi;pushq %[x];pushq %[id];" \
+	"leaq %[f],%%rdi;popq %%rsi;popq %%rax;call *" name "@GOTPCREL(%%rip);" back "leaq 128(%%rsp),%%rsp;"
+#define KPATH_RT_EMIT_BACK "xchgq %%rax,16(%%rsp);popq %%rsi;popq %%rdi;popq %[x];"
+#define KPATH_RT_LEAVE_BACK "popq %%rsi;popq %%rdi;popq %%rax;"
+#define KPATH_RT_STEP_OPS(desc) [f] "m"(*(desc))
+#define KPATH_RT_STEP_CLOB "memory", "cc", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)"
+
 /* Routine-entry marker: the common case (f registered, this thread ran it
  * before, not inside the library: a signal handler's activation that
  * interrupts the library must be dropped there) loads the template. */
@@ -340,13 +395,31 @@ KPATH_RT_INLINE_FN void kpath_rt_enter(struct kpath_rt_func *f, struct kpath_rt_
  * kpath_rt_tally's (runtime/thread.c, kp_thread_untally). */
 KPATH_RT_INLINE_FN void kpath_rt_enter_t(struct kpath_rt_func *f, void **t, struct kpath_rt_cursor *c)
 {
-	void *x = *t;
+	void *x;
 	c->f = f;
 	c->pinned = 0;
+#if defined(KPATH_RT_STEP1)
+	/* the tests as one asm goto for gcc's inliner, as the step's (the
+	 * pointer is then loaded twice: it changes only from null to a
+	 * template while the thread runs instrumented code) */
+	__asm__ KPATH_RT_ASM_INLINE goto("cmpq $0, %[t]\n\t"
+	                                 "je %l[slow]\n\t"
+	                                 "cmpl $0, %[busy]\n\t"
+	                                 "jne %l[slow]"
+	                                 :
+	                                 : [t] "m"(*t), [busy] "m"(kpath_rt_busy)
+	                                 : "cc"
+	                                 : slow);
+	c->s.x = *t;
+	return;
+slow:
+#else
+	x = *t;
 	if (__builtin_expect(x != 0 && !kpath_rt_busy, 1)) {
 		c->s.x = x;
 		return;
 	}
+#endif
 	__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_enter_t_tr_v5") : "=a"(x) : "D"(f), "S"(t) : KPATH_RT_CLOB);
 	c->s.x = x;
 }
@@ -378,6 +451,24 @@ KPATH_RT_INLINE_FN void kpath_rt_enter_sj(struct kpath_rt_func *f, struct kpath_
 KPATH_RT_INLINE_FN void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
 	void *x;
+#if defined(KPATH_RT_STEP1)
+	if (!c->pinned) {
+		void *y;
+		kpath_rt_u64 i;
+		x = c->s.x;
+		if (id < KPATH_RT_W(c->s)) { /* k = 1 */
+			KPATH_RT_INC(KPATH_RT_CNT(c->s)[id]);
+			return;
+		}
+		__asm__ KPATH_RT_ASM_INLINE __volatile__(
+			KPATH_RT_STEP_ASM(KPATH_RT_STEP_CALL("kpath_rt_emit_tr_v5", KPATH_RT_EMIT_BACK), "movq (%[y]),%[x]")
+			: [x] "+r"(x), [i] "=&r"(i), [y] "=&r"(y)
+			: [id] "r"(id), KPATH_RT_STEP_OPS(c->f)
+			: KPATH_RT_STEP_CLOB);
+		c->s.x = x;
+		return;
+	}
+#endif
 	if (__builtin_expect(!kpath_rt_step(&c->s, id), 0)) {
 		if (c->pinned) {
 			c->s.x = kpath_rt_emit_slow(c->f, c->s.x, id);
@@ -393,6 +484,23 @@ KPATH_RT_INLINE_FN void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id
 KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 id)
 {
 	void *x;
+#if defined(KPATH_RT_STEP1)
+	if (!c->pinned) {
+		void *y;
+		kpath_rt_u64 i;
+		x = c->s.x;
+		if (id < KPATH_RT_W(c->s)) { /* k = 1 */
+			KPATH_RT_INC(KPATH_RT_CNT(c->s)[id]);
+			return;
+		}
+		__asm__ KPATH_RT_ASM_INLINE __volatile__(
+			KPATH_RT_STEP_ASM(KPATH_RT_STEP_CALL("kpath_rt_leave_tr_v5", KPATH_RT_LEAVE_BACK), "")
+			: [i] "=&r"(i), [y] "=&r"(y)
+			: [x] "r"(x), [id] "r"(id), KPATH_RT_STEP_OPS(c->f)
+			: KPATH_RT_STEP_CLOB);
+		return;
+	}
+#endif
 	if (__builtin_expect(!kpath_rt_step(&c->s, id), 0)) {
 		if (c->pinned) {
 			kpath_rt_leave_slow(c->f, c->s.x, id);
@@ -667,7 +775,8 @@ void kpath_rt_tally(struct kpath_rt_func *f, kpath_rt_u64 **a, kpath_rt_u64 id, 
  * count the operands || and && skip). */
 #if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
 	defined(kpath_rt_xq_begin) + defined(kpath_rt_xq_end) + defined(kpath_rt_xf_begin) + defined(kpath_rt_xf_end) + \
-	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_ASM_INLINE) + defined(KPATH_RT_COUNT_SLOW) + defined(KPATH_RT_TALLY_SLOW) + defined(KPATH_RT_TLS) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_exit_loop) + defined(kpath_rt_exit_loop_r) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj) + defined(kpath_rt_begin_t)
+	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_ASM_INLINE) + defined(KPATH_RT_COUNT_SLOW) + defined(KPATH_RT_TALLY_SLOW) + defined(KPATH_RT_TLS) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_exit_loop) + defined(kpath_rt_exit_loop_r) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj) + defined(kpath_rt_begin_t) + \
+	defined(KPATH_RT_STEP1) + defined(KPATH_RT_STEP_ASM) + defined(KPATH_RT_STEP_CALL) + defined(KPATH_RT_EMIT_BACK) + defined(KPATH_RT_LEAVE_BACK) + defined(KPATH_RT_STEP_OPS) + defined(KPATH_RT_STEP_CLOB)
 #endif
 
 #endif
