@@ -336,15 +336,18 @@ extern __thread volatile int kpath_rt_busy;
  * id in slot[id % 4] or the other slot of the pair ("2:") is y:
  * y->count += 1 and MOVE ("4:", last, so that a hit falls through to the
  * end, "3:"); else the library half ("5:", CALL).  i and y are scratch
- * registers.  Node layout (ABI 5, runtime/abi.c checks it): next 0,
+ * registers; w = id % 4 comes from C, where the compiler folds it (an ID
+ * whose values it knows to be below 4 is its own w: 5% fewer
+ * instructions in corpus/bench feistel at k = 4), and so may id, an
+ * immediate where it is a constant.  Node layout (ABI 5, runtime/abi.c checks it): next 0,
  * id 8, count 16, slot 48. */
 #if !defined(__AVX__)
 #define KPATH_RT_STEP1 1
 #endif
 #define KPATH_RT_STEP_ASM(call, move) \
-	"movl %k[id],%k[i];andl $3,%k[i];movq 48(%[x],%[i],8),%[y];" \
+	"movq 48(%[x],%[w],8),%[y];" \
 	"testq %[y],%[y];je 2f;cmpq %[id],8(%[y]);je 4f\n" \
-	"2:xorl $1,%k[i];movq 48(%[x],%[i],8),%[y];" \
+	"2:movl %k[w],%k[i];xorl $1,%k[i];movq 48(%[x],%[i],8),%[y];" \
 	"testq %[y],%[y];je 5f;cmpq %[id],8(%[y]);je 4f\n" \
 	"5:" call "jmp 3f\n" \
 	"4:addq $1,16(%[y]);" move "\n3:"
@@ -463,7 +466,7 @@ KPATH_RT_INLINE_FN void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id
 		__asm__ KPATH_RT_ASM_INLINE __volatile__(
 			KPATH_RT_STEP_ASM(KPATH_RT_STEP_CALL("kpath_rt_emit_tr_v5", KPATH_RT_EMIT_BACK), "movq (%[y]),%[x]")
 			: [x] "+r"(x), [i] "=&r"(i), [y] "=&r"(y)
-			: [id] "r"(id), KPATH_RT_STEP_OPS(c->f)
+			: [id] "re"(id), [w] "r"(id % KPATH_RT_WAYS), KPATH_RT_STEP_OPS(c->f)
 			: KPATH_RT_STEP_CLOB);
 		c->s.x = x;
 		return;
@@ -496,7 +499,7 @@ KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 i
 		__asm__ KPATH_RT_ASM_INLINE __volatile__(
 			KPATH_RT_STEP_ASM(KPATH_RT_STEP_CALL("kpath_rt_leave_tr_v5", KPATH_RT_LEAVE_BACK), "")
 			: [i] "=&r"(i), [y] "=&r"(y)
-			: [x] "r"(x), [id] "r"(id), KPATH_RT_STEP_OPS(c->f)
+			: [x] "r"(x), [id] "re"(id), [w] "r"(id % KPATH_RT_WAYS), KPATH_RT_STEP_OPS(c->f)
 			: KPATH_RT_STEP_CLOB);
 		return;
 	}
