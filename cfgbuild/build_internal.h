@@ -126,6 +126,9 @@ bool expr_has_branch_op(struct builder *b, uint32_t c);
 
 /* fallthrough.c */
 uint32_t fall_off(struct builder *b, uint32_t i, bool *intended);
+/* Whether falling through into the label at token i falls off the latest
+ * attributed null statement (fall_off puts the edge's code before it). */
+bool fall_attr_before(struct builder *b, uint32_t i);
 void null_stmt(struct builder *b, uint32_t c);
 
 /* blocks.c */

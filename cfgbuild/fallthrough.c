@@ -22,7 +22,7 @@ static bool last_child(struct builder *b, uint32_t p, uint32_t n)
  * } case X:", as in SQLite's bytecode engine), and those compounds are
  * statements in sequence (or a label's), not an if's or a loop's body,
  * whose end other paths reach too. */
-static bool attr_before(struct builder *b, uint32_t i)
+bool fall_attr_before(struct builder *b, uint32_t i)
 {
 	if (b->attr_last == CFG_NONE)
 		return false;
@@ -113,7 +113,7 @@ uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
 	*intended = j > 0 && (tok_is(b, j - 1, ":") || tok_is(b, j - 1, "{"));
 	if (*intended) /* with the code of the label or block start, all at one offset */
 		return tok_end(b, i - 1);
-	if (attr_before(b, i)) {
+	if (fall_attr_before(b, i)) {
 		/* the code goes before the attribute, which must stay right
 		 * before the label: no marker of ours */
 		return b->toks[b->attr_first].off;

@@ -563,8 +563,13 @@ static void case_stmt(struct builder *b, uint32_t c, bool is_default)
 		bool intended;
 		uint32_t off = fall_off(b, kw, &intended);
 		edge_stmt(b, b->cur, blk, 0, off, 1);
-		if (!intended && (prev_cannot_complete(b, c) || break_only(b, sub)))
-			intended = true; /* gcc does not warn there: nor on our code */
+		/* gcc does not warn there: nor on our code; but where a
+		 * fall-through attribute precedes the label, the code went
+		 * before it and it is the marker (a second one, before it,
+		 * would not precede a label: zstd's "default: assert(0);
+		 * ZSTD_FALLTHROUGH; case 0: break;") */
+		if (!intended && !fall_attr_before(b, kw) && (prev_cannot_complete(b, c) || break_only(b, sub)))
+			intended = true;
 		if (intended)
 			add_site(b, SITE_FALLTHROUGH, off, 1);
 	}
