@@ -339,8 +339,8 @@ extern __thread volatile int kpath_rt_busy;
  * registers; w = id % 4 comes from C, where the compiler folds it (an ID
  * whose values it knows to be below 4 is its own w: 5% fewer
  * instructions in corpus/bench feistel at k = 4), and so may id, an
- * immediate where it is a constant.  Node layout (ABI 5, runtime/abi.c checks it): next 0,
- * id 8, count 16, slot 48. */
+ * immediate where it is a constant.  Node layout (ABI 5, runtime/abi.c
+ * checks it): next 0, id 8, count 16, slot 48. */
 #if !defined(__AVX__)
 #define KPATH_RT_STEP1 1
 #endif
