@@ -156,18 +156,13 @@ void kp_dump_after_exit(void)
 	pthread_mutex_lock(&kp_rt.mu);
 	/* written (not lost: its message said so), not released */
 	int live = kp_rt.exited && !kp_rt.exit_write_failed && kp_rt.funcs != NULL;
-	/* Nothing new, nothing written: flushed anyway, the thread's zeroed
-	 * forests would add their nodes to the global k-IPFs, and the file
-	 * would be read, merged and written again for nothing (at k >= 2 the
-	 * exit's write cost twice what it does, bench/write-cost). */
-	if (live && self && (kp_thread_recorded(self) || kp_rt.threads_new ||
-			     __atomic_load_n(&kp_rt.dropped, __ATOMIC_RELAXED))) {
+	if (live && self) {
 		uint64_t items = kp_rt.items;
-		kp_thread_flush(self);
-		if (kp_rt.stats)
+		kp_thread_flush(self); /* only what was recorded since */
+		if (kp_rt.stats && kp_rt.items != items)
 			fprintf(stderr, "kpath: stats: %llu items recorded after the exit handler's write (destructors)\n",
 				(unsigned long long)(kp_rt.items - items));
-		kp_dump_locked();
+		kp_dump_locked(); /* nothing new, nothing written */
 	}
 	pthread_mutex_unlock(&kp_rt.mu);
 	if (live && self) {

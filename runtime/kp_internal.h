@@ -540,10 +540,6 @@ void kp_thread_untally(struct kp_thread *th);
 /* Moves th's data into the global k-IPFs (caller holds kp_rt.mu) and zeroes
  * it (the nodes stay, so live cursors stay valid). */
 void kp_thread_flush(struct kp_thread *th);
-/* Whether th recorded anything kp_thread_flush would add: a path, an
- * invalid ID or a dropped item since its last flush (kp_dump_after_exit
- * writes nothing otherwise). */
-int kp_thread_recorded(const struct kp_thread *th);
 /* Adds th's forest sizes to kp_rt.forest_nodes/forest_threads (caller
  * holds kp_rt.mu). */
 void kp_thread_count_nodes(struct kp_thread *th);

@@ -174,7 +174,11 @@ void kp_thread_untally(struct kp_thread *th)
 /* Caller holds kp_rt.mu.  Moves counters and k-IPFs into kp_rt.funcs (and
  * counts their items into kp_rt.items); on
  * allocation failure the events of the function are counted as dropped
- * (the global k-IPF may then hold part of them). */
+ * (the global k-IPF may then hold part of them).  A function that
+ * recorded nothing since the last flush is left alone: its forest's
+ * nodes, all zero, would only join the global k-IPF to be pruned, and
+ * make the next write think there is something new (kp_dump_after_exit:
+ * every k >= 2 run wrote its profile a second time at exit). */
 void kp_thread_flush(struct kp_thread *th)
 {
 	for (uint32_t i = 0; i < th->nfuncs && i < kp_rt.nfuncs; i++) {
@@ -182,7 +186,9 @@ void kp_thread_flush(struct kp_thread *th)
 		if (!tf)
 			continue;
 		struct kp_gfunc *g = &kp_rt.funcs[i];
-		uint64_t emitted = kp_tfunc_emitted(tf);
+		uint64_t emitted = kp_tfunc_emitted(tf); /* its dropped items included */
+		if (emitted == 0 && tf->invalid == 0)
+			continue;
 		kp_rt.items += emitted + tf->invalid;
 		if (tf->cons->to_ipf(tf, &g->ipf) != 0)
 			g->dropped += emitted;
@@ -192,16 +198,6 @@ void kp_thread_flush(struct kp_thread *th)
 		tf->invalid = tf->dropped = 0;
 		tf->cons->zero(tf);
 	}
-}
-
-int kp_thread_recorded(const struct kp_thread *th)
-{
-	for (uint32_t i = 0; i < th->nfuncs && i < kp_rt.nfuncs; i++) {
-		const struct kp_tfunc *tf = th->funcs[i];
-		if (tf && (kp_tfunc_emitted(tf) || tf->invalid || tf->dropped))
-			return 1;
-	}
-	return 0;
 }
 
 static void thread_free(struct kp_thread *th)
