@@ -143,10 +143,10 @@ __attribute__((noinline)) void kpath_rt_module_fini(const void *marker)
 	if (!mod || !self || !kp_rt.cons)
 		return; /* unknown module, or this runtime never started */
 	if (mod != self) {
-		pthread_mutex_lock(&kp_rt.mu);
+		int cs = kp_lock(&kp_rt.mu);
 		if (!kp_rt.exited)
 			copy_module_descriptors(mod);
-		pthread_mutex_unlock(&kp_rt.mu);
+		kp_unlock(&kp_rt.mu, cs);
 		return;
 	}
 	/* The exit handlers run before the destructors, so at process exit

@@ -95,22 +95,22 @@ void kpath_dump(void)
 {
 	kp_rt_init();
 	struct kp_thread *self = kp_thread_peek();
-	pthread_mutex_lock(&kp_rt.mu);
+	int cs = kp_lock(&kp_rt.mu);
 	if (!kp_rt.exited) {
 		if (self)
 			kp_thread_flush(self);
 		kp_dump_locked();
 	}
-	pthread_mutex_unlock(&kp_rt.mu);
+	kp_unlock(&kp_rt.mu, cs);
 	if (self)
 		kp_streams_flush(self);
 }
 
 void kp_atexit(void)
 {
-	pthread_mutex_lock(&kp_rt.mu);
+	int cs = kp_lock(&kp_rt.mu);
 	if (kp_rt.exited) {
-		pthread_mutex_unlock(&kp_rt.mu);
+		kp_unlock(&kp_rt.mu, cs);
 		return;
 	}
 	for (struct kp_thread *th = kp_rt.threads; th; th = th->next) {
@@ -135,7 +135,7 @@ void kp_atexit(void)
 	for (struct kp_thread *th = kp_rt.threads; th; th = th->next)
 		kp_streams_flush(th);
 	kp_streams_write_locked();
-	pthread_mutex_unlock(&kp_rt.mu);
+	kp_unlock(&kp_rt.mu, cs);
 	kp_streams_sync();
 }
 
@@ -153,7 +153,7 @@ void kp_atexit(void)
 void kp_dump_after_exit(void)
 {
 	struct kp_thread *self = kp_thread_peek();
-	pthread_mutex_lock(&kp_rt.mu);
+	int cs = kp_lock(&kp_rt.mu);
 	/* written (not lost: its message said so), not released */
 	int live = kp_rt.exited && !kp_rt.exit_write_failed && kp_rt.funcs != NULL;
 	if (live && self) {
@@ -164,7 +164,7 @@ void kp_dump_after_exit(void)
 				(unsigned long long)(kp_rt.items - items));
 		kp_dump_locked(); /* nothing new, nothing written */
 	}
-	pthread_mutex_unlock(&kp_rt.mu);
+	kp_unlock(&kp_rt.mu, cs);
 	if (live && self) {
 		kp_streams_flush(self);
 		kp_streams_sync();

@@ -496,6 +496,32 @@ extern struct kp_rt kp_rt;
 
 /* Initialises kp_rt once (environment, atexit, key, trace). */
 void kp_rt_init(void);
+/* The library's own locks, kp_rt.mu and kp_rt.tmu, with cancellation
+ * (pthread_cancel) off while one is held.  The library runs cancellation
+ * points under them (the profile's open, write, fsync and rename under
+ * mu; the trace's fwrite under tmu, also from inside a program's step when
+ * a thread's trace buffer is full).  A deferred cancel request acted on
+ * there unwound the thread out of the library with the lock held, and the
+ * thread's own exit, then the exit handler, waited for it forever (a
+ * traced program whose thread was cancelled hung: tests/rtuse, case
+ * cancel); and the program was cancelled at a point the original does not
+ * have.  kp_lock returns the state kp_unlock puts back (nested locks
+ * restore in turn); a request made meanwhile is acted on at the program's
+ * next cancellation point, as without kpath. */
+static inline int kp_lock(pthread_mutex_t *m)
+{
+	int cs;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
+	pthread_mutex_lock(m);
+	return cs;
+}
+
+static inline void kp_unlock(pthread_mutex_t *m, int cs)
+{
+	pthread_mutex_unlock(m);
+	pthread_setcancelstate(cs, &cs);
+}
+
 /* Registers f (idempotent); returns its slot, or -1 if it is unusable. */
 int kp_rt_register(struct kpath_rt_func *f);
 /* Counts one dropped event (any thread). */

@@ -73,9 +73,11 @@ static int parse_stats(void)
  * was recorded before the fork) and without a trace; it becomes a run of
  * its own.  Other threads do not exist in the child: their states are
  * unlinked and leaked, since they may have been mid-update. */
+static int fork_cs; /* the forking thread's cancel state (kp_lock), under mu */
 static void fork_prepare(void)
 {
-	pthread_mutex_lock(&kp_rt.mu);
+	int cs = kp_lock(&kp_rt.mu);
+	fork_cs = cs;
 	pthread_mutex_lock(&kp_rt.tmu);
 	if (kp_rt.trace)
 		fflush(kp_rt.trace);
@@ -84,7 +86,7 @@ static void fork_prepare(void)
 static void fork_parent(void)
 {
 	pthread_mutex_unlock(&kp_rt.tmu);
-	pthread_mutex_unlock(&kp_rt.mu);
+	kp_unlock(&kp_rt.mu, fork_cs);
 }
 
 struct kp_thread *kp_thread_peek(void);
@@ -126,6 +128,7 @@ static void fork_child(void)
 	kp_rt.redirect = NULL;
 	if (!self)
 		kp_streams_fork_child(NULL);
+	pthread_setcancelstate(fork_cs, &fork_cs); /* fork_prepare's kp_lock; the locks are new */
 }
 
 /* KPATH_OUT is relative to the directory current at the first
@@ -165,6 +168,8 @@ static void atexit_cb(void *unused)
 
 static void init_once(void)
 {
+	int cs; /* cancellation points here (the trace's fopen): as under kp_lock */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
 	kp_rt.k = parse_k();
 	kp_rt.stats = parse_stats();
 	const char *forest = getenv("KPATH_FOREST");
@@ -181,6 +186,7 @@ static void init_once(void)
 	kp_rt.atexit_ok = __cxa_atexit(atexit_cb, NULL, __dso_handle) == 0;
 	if (!kp_rt.atexit_ok)
 		fprintf(stderr, "kpath: cannot register the exit handler; call kpath_dump() to write the profile\n");
+	pthread_setcancelstate(cs, &cs);
 }
 
 void kp_rt_init(void)
@@ -190,7 +196,7 @@ void kp_rt_init(void)
 
 void kp_rt_release(void)
 {
-	pthread_mutex_lock(&kp_rt.mu);
+	int cs = kp_lock(&kp_rt.mu);
 	/* the modules this runtime served are still loaded (their destructors
 	 * run first): their threads' pointers go back to null before the
 	 * arrays they point at are freed */
@@ -209,7 +215,7 @@ void kp_rt_release(void)
 	free(kp_rt.out);
 	free(kp_rt.redirect);
 	kp_rt.out = kp_rt.redirect = NULL;
-	pthread_mutex_unlock(&kp_rt.mu);
+	kp_unlock(&kp_rt.mu, cs);
 	kp_streams_close();
 }
 
@@ -230,7 +236,7 @@ int kp_rt_register(struct kpath_rt_func *f)
 	int slot = __atomic_load_n(&f->slot, __ATOMIC_ACQUIRE);
 	if (slot)
 		return slot;
-	pthread_mutex_lock(&kp_rt.mu);
+	int cs = kp_lock(&kp_rt.mu);
 	slot = f->slot;
 	if (slot)
 		goto out;
@@ -262,6 +268,6 @@ int kp_rt_register(struct kpath_rt_func *f)
 	kp_streams_func(f, (uint32_t)slot - 1);
 	__atomic_store_n(&f->slot, slot, __ATOMIC_RELEASE);
 out:
-	pthread_mutex_unlock(&kp_rt.mu);
+	kp_unlock(&kp_rt.mu, cs);
 	return slot;
 }

@@ -76,13 +76,13 @@ struct kp_thread *kp_thread_self(void)
 	struct kp_thread *th = kp_calloc(1, sizeof *th);
 	if (!th)
 		return NULL;
-	pthread_mutex_lock(&kp_rt.mu);
+	int cs = kp_lock(&kp_rt.mu);
 	th->tid = kp_rt.next_tid++;
 	kp_rt.threads_new++;
 	kp_streams_thread_new(th);
 	th->next = kp_rt.threads;
 	kp_rt.threads = th;
-	pthread_mutex_unlock(&kp_rt.mu);
+	kp_unlock(&kp_rt.mu, cs);
 	if (kp_rt.key_ok)
 		pthread_setspecific(kp_rt.key, th);
 	kp_thread_current = th;
@@ -239,7 +239,7 @@ void kp_thread_count_nodes(struct kp_thread *th)
 void kp_thread_exit(void *p)
 {
 	struct kp_thread *th = p;
-	pthread_mutex_lock(&kp_rt.mu);
+	int cs = kp_lock(&kp_rt.mu);
 	if (!kp_rt.exited) {
 		kp_thread_flush(th);
 		kp_thread_count_nodes(th);
@@ -251,7 +251,7 @@ void kp_thread_exit(void *p)
 			*pp = th->next;
 			break;
 		}
-	pthread_mutex_unlock(&kp_rt.mu);
+	kp_unlock(&kp_rt.mu, cs);
 	if (kp_thread_current == th) {
 		unpublish();
 		kp_thread_current = NULL;

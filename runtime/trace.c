@@ -73,7 +73,7 @@ static void trace_func(const struct kpath_rt_func *f, uint32_t index)
 		return;
 	struct kp_bytes b = { 0 };
 	kp_bytes_func_desc(&b, f, index);
-	pthread_mutex_lock(&kp_rt.tmu);
+	int cs = kp_lock(&kp_rt.tmu);
 	if (b.oom) {
 		fprintf(stderr, "kpath: out of memory writing the trace; trace disabled\n");
 		if (kp_rt.trace)
@@ -82,7 +82,7 @@ static void trace_func(const struct kpath_rt_func *f, uint32_t index)
 	} else {
 		put_chunk('F', b.p, b.len);
 	}
-	pthread_mutex_unlock(&kp_rt.tmu);
+	kp_unlock(&kp_rt.tmu, cs);
 	free(b.p);
 }
 
@@ -95,7 +95,7 @@ static void trace_flush(struct kp_thread *th)
 		unsigned char h[20];
 		unsigned n = kp_varint_put(h, th->tid);
 		n += kp_varint_put(h + n, t->act_base);
-		pthread_mutex_lock(&kp_rt.tmu);
+		int cs = kp_lock(&kp_rt.tmu);
 		if (kp_rt.trace) {
 			unsigned char c[16];
 			c[0] = 'B';
@@ -107,7 +107,7 @@ static void trace_flush(struct kp_thread *th)
 				kp_rt.trace = NULL;
 			}
 		}
-		pthread_mutex_unlock(&kp_rt.tmu);
+		kp_unlock(&kp_rt.tmu, cs);
 	}
 	t->len = 0;
 	t->act_base = th->act;
@@ -145,22 +145,22 @@ static void trace_item(struct kp_thread *th, int kind, uint32_t index, const str
  * left to write). */
 static void trace_sync(void)
 {
-	pthread_mutex_lock(&kp_rt.tmu);
+	int cs = kp_lock(&kp_rt.tmu);
 	if (kp_rt.trace && fflush(kp_rt.trace) != 0) {
 		fprintf(stderr, "kpath: writing the trace: %s; trace disabled\n", strerror(errno));
 		fclose(kp_rt.trace);
 		kp_rt.trace = NULL;
 	}
-	pthread_mutex_unlock(&kp_rt.tmu);
+	kp_unlock(&kp_rt.tmu, cs);
 }
 
 static void trace_close(void)
 {
-	pthread_mutex_lock(&kp_rt.tmu);
+	int cs = kp_lock(&kp_rt.tmu);
 	if (kp_rt.trace && fclose(kp_rt.trace) != 0)
 		fprintf(stderr, "kpath: closing the trace: %s\n", strerror(errno));
 	kp_rt.trace = NULL;
-	pthread_mutex_unlock(&kp_rt.tmu);
+	kp_unlock(&kp_rt.tmu, cs);
 }
 
 /* KPATH_TRACE=FILE: the trace is on when FILE opens.  FILE is a pattern

@@ -789,6 +789,92 @@ CEOF
 	grep -q "^kpath: stats: " sref/st.err || { show sref/st.err; fail "sref/d: no stats line"; }
 }
 
+# cancel: a thread cancelled (pthread_cancel, deferred) while the runtime
+# ran a cancellation point for it: the trace's fwrite when its buffer was
+# full, inside a step, with the trace lock held; the profile's write
+# inside kpath_dump, with the runtime's lock held.  The thread unwound out
+# of the library with the lock held, and its own exit (then the exit
+# handler) waited for it: the traced program hung.  The runtime turns
+# cancellation off while it holds its locks (kp_lock), so the request is
+# acted on at the program's own cancellation point (pthread_testcancel,
+# far rarer than a full trace buffer or a dump), as without kpath.  Each
+# run must end within the time limit, print what the original prints, and
+# the trace's replay must equal the profile.
+case_cancel() {
+	cat >c.c <<'CEOF'
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+#ifdef KPATH_RT_H
+#define DUMP() kpath_dump()
+#else
+#define DUMP() ((void)0)
+#endif
+static volatile unsigned long sink;
+static int dump_too;
+static unsigned long step(unsigned long v)
+{
+	if (v & 1)
+		return v * 3 + 1;
+	return v / 2;
+}
+static void *spin(void *arg)
+{
+	unsigned long v = (unsigned long)arg, i;
+	for (i = 0;; i++) {
+		v = step(v + i);
+		if ((i & 0xfffff) == 0)
+			pthread_testcancel();
+		if (dump_too && (i & 0xffff) == 0)
+			DUMP();
+		if (v % 7 == 3)
+			sink += v;
+		else
+			sink ^= v;
+	}
+	return NULL;
+}
+int main(int argc, char **argv)
+{
+	pthread_t t;
+	void *res;
+	(void)argv;
+	dump_too = argc > 1;
+	pthread_create(&t, NULL, spin, (void *)27ul);
+	usleep(200000);
+	pthread_cancel(t);
+	pthread_join(t, &res);
+	printf("cancelled: %d\n", res == PTHREAD_CANCELED);
+	return 0;
+}
+CEOF
+	build c -pthread
+	$CC -O1 -pthread c.c -o c_native || fatal "cannot build c_native"
+	timeout 60 ./c_native >native.txt || fatal "the native program failed ($?)"
+	for run in k1 trace1 trace4 dump; do
+		case $run in
+		k1) set -- KPATH_K=1 ;;
+		trace1) set -- KPATH_K=1 KPATH_TRACE=t1.trace ;;
+		trace4) set -- KPATH_K=4 KPATH_TRACE=t4.trace ;;
+		dump) set -- KPATH_K=4 ;;
+		esac
+		args=
+		[ $run = dump ] && args=dump
+		env "$@" KPATH_OUT=$run.json timeout 60 ./c $args >$run.out 2>$run.err
+		rc=$?
+		[ $rc = 124 ] && { fail "$run: hung (killed after 60 s)"; continue; }
+		[ $rc = 0 ] || { show $run.err; fail "$run: exited with $rc"; continue; }
+		cmp -s native.txt $run.out || { show $run.out; fail "$run: stdout differs from the native program's"; }
+		[ -s $run.err ] && { show $run.err; fail "$run: stderr is not empty"; }
+		profile_has $run.json 1 main spin step
+	done
+	for k in 1 4; do
+		[ -f trace$k.json ] || continue
+		"$KPATH" kipf --k $k -o off$k.json t$k.trace || { fail "kpath kipf --k $k t$k.trace failed"; continue; }
+		cmp -s off$k.json trace$k.json || fail "the replay of t$k.trace differs from its profile"
+	done
+}
+
 # dso_two: a program linking two instrumented shared libraries, itself
 # instrumented or not: one profile, one run, every function once.
 case_dso_two() {
