@@ -124,6 +124,10 @@ void calls_rebind(struct builder *b, uint32_t root, uint32_t blk);
 void calls_free(struct builder *b);
 bool expr_has_branch_op(struct builder *b, uint32_t c);
 
+/* image_end.c: wraps a call to an exec function so that the runtime
+ * writes the profile first */
+void image_end_note(struct builder *b, uint32_t c);
+
 /* fallthrough.c */
 uint32_t fall_off(struct builder *b, uint32_t i, bool *intended);
 /* Whether falling through into the label at token i falls off the latest

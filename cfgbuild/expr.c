@@ -150,6 +150,7 @@ static void scan_node(struct builder *b, uint32_t c)
 		int i = twice_index(b, c);
 		note_call(b, c);
 		calls_note(b, c);
+		image_end_note(b, c);
 		if (i >= 0) {
 			bool in;
 			uint32_t off = loc_offset(b, clang_getCursorLocation(cursor_of(b, c)), &in);

@@ -17,6 +17,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "kp_internal.h"
 
@@ -104,6 +105,25 @@ void kpath_dump(void)
 	kp_unlock(&kp_rt.mu, cs);
 	if (self)
 		kp_streams_flush(self);
+}
+
+/* Before an exec (kpath_rt.h): the exit handlers will not run.
+ * Only the calling thread's records are written, as by kpath_dump: an exec
+ * that fails returns to a process whose other threads go on, so their
+ * states are not read under them here (at exit, kp_atexit reads them once,
+ * best effort); what they recorded since their last write is lost when the
+ * exec succeeds.  The trace's buffer is written and its FILE flushed (exec
+ * drops stdio buffers).  Nothing in a vfork child, which runs in the
+ * parent's memory until its exec or _exit: a write there would change the
+ * parent's states under it (a getpid that is not the runtime's; the fork
+ * handler updates it in a forked child).  Nothing either when the runtime
+ * never started: nothing was recorded. */
+void kpath_rt_dump_now(void)
+{
+	if (!kp_rt.cons || (long)getpid() != kp_rt.pid)
+		return;
+	kpath_dump();
+	kp_streams_sync();
 }
 
 void kp_atexit(void)

@@ -474,6 +474,8 @@ struct kp_rt {
 	int run_claim;           /* 0: not asked yet; 1: this copy counts the process's
 	                            run; 2: another copy does (kp_dso_claim_run) */
 	int forked;              /* this process was forked from an instrumented one */
+	long pid;                /* this process's (getpid at start and after fork): a
+	                            vfork child differs (kpath_rt_dump_now) */
 	uint64_t threads_new;    /* threads that ran instrumented code and no write
 	                            counted yet (profile totals: dump.c) */
 	int stats;               /* KPATH_STATS: print forest sizes at exit */

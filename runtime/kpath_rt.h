@@ -206,6 +206,12 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id) KPAT
 void kpath_rt_register(struct kpath_rt_func *f);
 /* Writes (accumulates) the profile now; also runs at exit. */
 void kpath_dump(void);
+/* The process is about to replace its image (an exec function): the
+ * instrumenter wraps each such call it finds, "(kpath_rt_dump_now(),
+ * execv(p, argv))".  Writes what the calling thread recorded, as
+ * kpath_dump, and the trace; nothing in a vfork child (it shares the
+ * parent's memory). */
+void kpath_rt_dump_now(void);
 
 /* The inline path needs a counter increment that is one instruction, so
  * that a signal handler running instrumented code between two instructions

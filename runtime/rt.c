@@ -124,6 +124,7 @@ static void fork_child(void)
 	 * before the fork ends here, its beginning counted in the parent's
 	 * profile.  The profile says so (struct kp_profile, forked). */
 	kp_rt.forked = 1;
+	kp_rt.pid = (long)getpid();
 	free(kp_rt.redirect); /* the parent's fallback file: its pid is in the name */
 	kp_rt.redirect = NULL;
 	if (!self)
@@ -172,6 +173,7 @@ static void init_once(void)
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
 	kp_rt.k = parse_k();
 	kp_rt.stats = parse_stats();
+	kp_rt.pid = (long)getpid();
 	const char *forest = getenv("KPATH_FOREST");
 	if (kp_forest_select(forest) != 0)
 		fprintf(stderr, "kpath: KPATH_FOREST=%s: expected window or ksf; using window\n", forest);

@@ -875,6 +875,118 @@ CEOF
 	done
 }
 
+# image_end: a process that exec's another program (itself, or a forked
+# child) never runs the exit handler that writes the profile: its whole
+# profile was lost.  The instrumenter wraps exec calls,
+# "(kpath_rt_dump_now(), execl(...))" (cfgbuild/image_end.c), and the
+# runtime writes first.  Exact: work's entry equals that of a reference
+# program making the same calls in one process; the traced exec'ing
+# process's trace (flushed before the exec) replays to its profile.  A
+# vfork child that calls an instrumented function which exec's writes
+# nothing (it runs in the parent's memory) and the parent's profile is
+# whole.  _exit is not wrapped (signal handlers call it: a write there
+# could deadlock).
+# same_paths A B FUNC: FUNC's paths (k-IPF, emitted) are the same in the
+# profiles A and B (its file and line may differ).
+same_paths() {
+	"$PYTHON" - "$@" <<'PYEOF' || fail "the paths of $3 differ between $1 and $2"
+import json, sys
+a, b, name = sys.argv[1:4]
+def get(path):
+    fs = [f for f in json.load(open(path))["functions"] if f["name"] == name]
+    if len(fs) != 1:
+        sys.exit("%s: %d entries for %s" % (path, len(fs), name))
+    return fs[0]["kipf"], fs[0]["emitted"]
+x, y = get(a), get(b)
+if x != y:
+    sys.exit("%s: %s\n%s: %s" % (a, x, b, y))
+PYEOF
+}
+case_image_end() {
+	lib_src w work
+	cat >m.c <<'CEOF'
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int work(int n);
+static void run_child(void)
+{
+	work(5);
+	execl("/bin/echo", "echo", "child exec'd", (char *)0);
+	_exit(127);
+}
+/* not instrumented: it calls vfork, which may return twice */
+static int spawn(void)
+{
+	int st = 0;
+	pid_t p = vfork();
+	if (p == 0)
+		run_child();
+	waitpid(p, &st, 0);
+	return st;
+}
+int main(int argc, char **argv)
+{
+	int st = 0;
+	pid_t p;
+	printf("%d\n", work(10));
+	fflush(stdout);
+	if (argc < 2)
+		return 0;
+	if (!strcmp(argv[1], "exec"))
+		execl("/bin/echo", "echo", "exec'd", (char *)0);
+	if (!strcmp(argv[1], "fork")) {
+		p = fork();
+		if (p == 0) {
+			work(7);
+			execl("/bin/true", "true", (char *)0);
+			_exit(127);
+		}
+		waitpid(p, &st, 0);
+		work(3);
+	}
+	if (!strcmp(argv[1], "vfork")) {
+		st = spawn();
+		work(4);
+	}
+	printf("status %d\n", st);
+	return 0;
+}
+CEOF
+	cat w.c >>m.c
+	build m
+	grep -q '(kpath_rt_dump_now(), execl(' m.kpath.c || fail "the exec call is not wrapped"
+	grep -q 'kpath_rt_dump_now(), _exit' m.kpath.c && fail "an _exit call is wrapped"
+	KPATH_K=4 KPATH_OUT=exec.json KPATH_TRACE=exec.trace ./m exec >exec.out 2>exec.err || fail "m exec exited with $?"
+	[ "$(tr '\n' ' ' <exec.out)" = "12 exec'd " ] || { show exec.out; fail "m exec: stdout"; }
+	[ -s exec.err ] && { show exec.err; fail "m exec: stderr is not empty"; }
+	profile_has exec.json 1 work
+	ref_profile w work 10
+	same_paths exec.json ref/kpath.json work
+	"$KPATH" kipf --k 4 -o exec.off.json exec.trace || fail "kpath kipf --k 4 exec.trace failed"
+	cmp -s exec.off.json exec.json || fail "the exec'ing process's trace does not replay to its profile"
+	KPATH_OUT=fork.json ./m fork >fork.out 2>fork.err || fail "m fork exited with $?"
+	[ "$(tr '\n' ' ' <fork.out)" = "12 status 0 " ] || { show fork.out; fail "m fork: stdout"; }
+	profile_has fork.json 2 work
+	ref_profile w work 10 7 3
+	same_paths fork.json ref/kpath.json work
+	KPATH_OUT=vfork.json ./m vfork >vfork.out 2>vfork.err || fail "m vfork exited with $?"
+	[ "$(tr '\n' ' ' <vfork.out)" = "12 child exec'd status 0 " ] || { show vfork.out; fail "m vfork: stdout"; }
+	[ -s vfork.err ] && { show vfork.err; fail "m vfork: stderr is not empty"; }
+	# the child's work(5) ran in the parent's memory: the parent's one
+	# profile holds it, written once
+	profile_has vfork.json 1 work
+	ref_profile w work 10 5 4
+	same_paths vfork.json ref/kpath.json work
+	# with %p in KPATH_OUT a write from the vfork child went to a file of
+	# the child's pid, and the parent's file lacked what was written there
+	KPATH_OUT='vp.%p.json' ./m vfork >vp.out 2>vp.err || fail "m vfork (%p) exited with $?"
+	set -- vp.*.json
+	[ $# = 1 ] || fail "m vfork (%p) wrote $# profiles: $*"
+	same_paths "$1" ref/kpath.json work
+}
+
 # dso_two: a program linking two instrumented shared libraries, itself
 # instrumented or not: one profile, one run, every function once.
 case_dso_two() {
