@@ -7,7 +7,8 @@
  *           the end
  *   ksf     k >= 2 with KPATH_FOREST=ksf: process_bl_path_id into the
  *           k-SF of the k-BLPP paper (ksf.c); make_k_ipf at the end
- *   counts  k == 1: Ball-Larus counters
+ *   counts  k == 1: Ball-Larus counters (ksf at k = 1 for a function
+ *           with more paths than an array takes: kp_tfunc_new)
  * window and ksf give the same k-IPF (tests/runtime/test_ksf.c checks
  * both against brute force) and share the node store and the inline step;
  * they differ in how many nodes they build.
@@ -155,6 +156,14 @@ struct kp_tfunc *kp_tfunc_new(const struct kpath_rt_func *f, unsigned k)
 		return NULL;
 	tf->f = f;
 	tf->cons = kp_consumer_for(k);
+	/* k = 1 above the arrays' limit: the k-SF at k = 1, a root whose
+	 * children are the paths, rather than the hash table, where every item
+	 * was a library call; the inline step's cache slots and the
+	 * trampolines' child tables serve it as at k >= 2 (zstd's
+	 * ZSTD_compressBlock_opt2: k = 1 ran 2.31x native, k = 4 1.77x).  Not
+	 * a ppp function's, whose prefix IDs have their array. */
+	if (k == 1 && f->num_paths > KP_COUNTS_SPARSE_MAX && !kp_ppp_prefix(f))
+		tf->cons = &kp_consumer_ksf;
 	if (tf->cons->init(tf, k) != 0) {
 		free(tf);
 		return NULL;

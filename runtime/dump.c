@@ -147,7 +147,8 @@ void kp_atexit(void)
 	if (kp_rt.stats)
 		fprintf(stderr, "kpath: stats: k %u, forest %s, %llu nodes (%llu KiB, child tables %llu KiB) in %llu thread(s); "
 			"%llu of %llu items through the library\n", kp_rt.k,
-			kp_rt.k == 1 ? "none (counters)" : kp_forest->name, (unsigned long long)kp_rt.forest_nodes,
+			kp_rt.k == 1 ? (kp_rt.forest_nodes ? "ksf (functions above the counter arrays' limit)" : "none (counters)")
+			             : kp_forest->name, (unsigned long long)kp_rt.forest_nodes,
 			(unsigned long long)(kp_rt.forest_nodes * sizeof(struct kpath_rt_node) / 1024),
 			(unsigned long long)(kp_rt.forest_table_bytes / 1024),
 			(unsigned long long)kp_rt.forest_threads, (unsigned long long)kp_rt.lib_items,

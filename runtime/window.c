@@ -38,6 +38,7 @@
 
 int kp_win_init(struct kp_ksf *s, unsigned k)
 {
+	assert(k >= 2); /* k = 1 has no window: the k-SF serves it (consumer.c) */
 	int rc = kp_ksf_init(s, k);
 	if (rc == 0)
 		s->bottom = k - 1;
