@@ -119,11 +119,14 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
 				     "8081828384858687888990919293949596979899";
 
 /* v as a JSON integer; above INT64_MAX as a decimal string (profile.h).
- * Numbers below 10,000 (nearly all: lines, blocks, IDs, counts) are
- * written straight into the buffer; the others are formed backwards in d,
+ * Numbers below 1,000,000 (nearly all: lines, also of 100,000-line
+ * amalgamations, blocks, IDs, counts) are written straight into the
+ * buffer, in 32-bit arithmetic; the others are formed backwards in d,
  * ending at d[24], and go to the buffer as one fixed 24-byte copy (longer
  * than any number, quotes included, so the copy is a few moves), of which
- * only the number counts. */
+ * only the number counts.  (The five- and six-digit lines of Duktape's and
+ * SQLite's amalgamations took that loop: 246,338 of the numbers one
+ * Duktape run's profile holds, about 35 instructions each.) */
 static inline void put_u64(struct out *o, uint64_t v)
 {
 	if (sizeof o->buf - o->n < 24)
@@ -150,6 +153,21 @@ static inline void put_u64(struct out *o, uint64_t v)
 			memcpy(w + 2, digit_pairs + 2 * lo, 2);
 			o->n += 4;
 		}
+		return;
+	}
+	if (v < 1000000) {
+		unsigned hi = (unsigned)v / 10000, lo = (unsigned)v % 10000, a = lo / 100, b = lo % 100;
+		if (hi < 10) {
+			w[0] = (char)('0' + hi);
+			w++;
+			o->n += 5;
+		} else {
+			memcpy(w, digit_pairs + 2 * hi, 2);
+			w += 2;
+			o->n += 6;
+		}
+		memcpy(w, digit_pairs + 2 * a, 2);
+		memcpy(w + 2, digit_pairs + 2 * b, 2);
 		return;
 	}
 	char d[48];

@@ -252,10 +252,30 @@ static unsigned pick(unsigned n)
 	return (unsigned)(rnd() % n);
 }
 
-/* small, or now and then one above INT64_MAX (written as a string) */
+/* Numbers at and around every length the writer forms differently (one
+ * to four digits, five and six, longer; above INT64_MAX a string). */
+static uint64_t digits(void)
+{
+	static const uint64_t edge[] = { 0, 9, 10, 99, 100, 999, 1000, 9999, 10000, 99999, 100000, 999999, 1000000,
+		                         9999999, 12345678901ull, (uint64_t)INT64_MAX, (uint64_t)INT64_MAX + 1 };
+	uint64_t v = edge[pick(sizeof edge / sizeof *edge)];
+	return pick(2) ? v : v + pick(3);
+}
+
+/* small, or now and then one above INT64_MAX (written as a string), or
+ * one at a length boundary */
 static uint64_t big(void)
 {
+	if (pick(6) == 0)
+		return digits();
 	return pick(8) ? pick(1000) : UINT64_MAX - pick(1000);
+}
+
+/* a line number: short, or of a 100,000-line amalgamation (five and six
+ * digits) */
+static unsigned line_no(void)
+{
+	return pick(3) ? 1 + pick(500) : 9990 + pick(20) + (pick(2) ? 0 : 89990 + pick(910020));
 }
 
 static const char *const names[] = { "f", "main", "a\"quoted\\name", "tab\there", "ctl\001\037x", "caf\xc3\xa9",
@@ -290,7 +310,7 @@ static void random_paths(struct kp_func *f)
 		q.lines = malloc((q.nlines + 1) * sizeof *q.lines);
 		q.last_lines = pick(2) ? malloc((q.nlines + 1) * sizeof *q.last_lines) : NULL;
 		for (uint32_t j = 0; j < q.nlines; j++) {
-			q.lines[j] = 1 + pick(500);
+			q.lines[j] = line_no();
 			if (q.last_lines)
 				q.last_lines[j] = q.lines[j] + pick(3);
 		}
@@ -310,7 +330,7 @@ static void random_cfg(struct kp_func *f)
 	c->last_line = calloc(c->nblocks, sizeof *c->last_line);
 	c->edges = calloc(c->nedges + 1, sizeof *c->edges);
 	for (uint32_t b = 2; b < c->nblocks; b++)
-		c->last_line[b] = (c->line[b] = 1 + pick(100)) + pick(2);
+		c->last_line[b] = (c->line[b] = line_no()) + pick(2);
 	/* well formed (kp_rule_cfg): from ENTRY, increasing vals below
 	 * num_paths, some above INT64_MAX when num_paths is */
 	for (uint32_t e = 0; e < c->nedges; e++)
