@@ -524,6 +524,11 @@ static inline void kp_unlock(pthread_mutex_t *m, int cs)
 	pthread_setcancelstate(cs, &cs);
 }
 
+/* trace.c: whether kp_rt.trace is still the file the runtime opened (the
+ * program may have closed its descriptor and opened another file under
+ * its number); if not, the trace stops.  Under kp_rt.tmu. */
+int kp_trace_ok_locked(void);
+
 /* Registers f (idempotent); returns its slot, or -1 if it is unusable. */
 int kp_rt_register(struct kpath_rt_func *f);
 /* Counts one dropped event (any thread). */

@@ -79,7 +79,7 @@ static void fork_prepare(void)
 	int cs = kp_lock(&kp_rt.mu);
 	fork_cs = cs;
 	pthread_mutex_lock(&kp_rt.tmu);
-	if (kp_rt.trace)
+	if (kp_trace_ok_locked())
 		fflush(kp_rt.trace);
 }
 

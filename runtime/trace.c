@@ -29,20 +29,59 @@
  * cursor per activation.  Events go to a per-thread buffer; a full buffer,
  * thread exit and process exit append it as one 'B' chunk under kp_rt.tmu
  * (never per event).
+ *
+ * The file's descriptor is the runtime's, but the program may close it: a
+ * daemon's start-up closes every descriptor it inherited
+ * (close(3..1023)), and its next open got the trace's number, so the
+ * trace's chunks went into the program's own file (4 MB of trace in a
+ * 22 KB output: tests/rtuse, case trace_fd).  So the descriptor is
+ * close-on-exec and moved above the ones programs use (KP_TRACE_FD_MIN,
+ * where the limit allows), and every write checks first that it is still
+ * the file the runtime opened (trace_ok: its device and inode).  When it
+ * is not, the trace stops with one message, the bytes stdio holds for it
+ * are dropped (__fpurge, so that stdio's flush at exit writes nothing
+ * either) and the FILE is never closed: its descriptor may be the
+ * program's now.
  */
+#define _GNU_SOURCE /* F_DUPFD_CLOEXEC */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kp_internal.h"
+
+#define KP_TRACE_FD_MIN 512
+static dev_t trace_dev;
+static ino_t trace_ino;
+
+/* Whether kp_rt.trace (under tmu) is still the file trace_open opened; if
+ * not, the trace stops (above).  (kp_trace_ok_locked: for the fork
+ * handler, which holds tmu.) */
+#define trace_ok kp_trace_ok_locked
+int trace_ok(void)
+{
+	struct stat st;
+	if (!kp_rt.trace)
+		return 0;
+	if (fstat(fileno(kp_rt.trace), &st) == 0 && st.st_dev == trace_dev && st.st_ino == trace_ino)
+		return 1;
+	fprintf(stderr, "kpath: the program closed or replaced the trace's file descriptor; trace stopped\n");
+	__fpurge(kp_rt.trace);
+	kp_rt.trace = NULL; /* not closed: the descriptor may be the program's */
+	return 0;
+}
 
 static void put_chunk(int type, const unsigned char *p, size_t len)
 {
 	unsigned char h[16];
 	h[0] = (unsigned char)type;
 	unsigned n = 1 + kp_varint_put(h + 1, len);
-	if (!kp_rt.trace)
+	if (!trace_ok())
 		return;
 	if (fwrite(h, 1, n, kp_rt.trace) != n || fwrite(p, 1, len, kp_rt.trace) != len) {
 		fprintf(stderr, "kpath: writing the trace: %s; trace disabled\n", strerror(errno));
@@ -53,11 +92,24 @@ static void put_chunk(int type, const unsigned char *p, size_t len)
 
 static int trace_open(const char *path)
 {
-	kp_rt.trace = fopen(path, "wb");
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd >= 0) {
+		int hi = fcntl(fd, F_DUPFD_CLOEXEC, KP_TRACE_FD_MIN);
+		if (hi >= 0) {
+			close(fd);
+			fd = hi;
+		}
+	}
+	kp_rt.trace = fd >= 0 && fstat(fd, &st) == 0 ? fdopen(fd, "wb") : NULL;
 	if (!kp_rt.trace) {
 		fprintf(stderr, "kpath: KPATH_TRACE=%s: %s; no trace\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
+	trace_dev = st.st_dev;
+	trace_ino = st.st_ino;
 	unsigned char v = 1;
 	if (fwrite(KP_TRACE_MAGIC, 1, 8, kp_rt.trace) != 8 || fwrite(&v, 1, 1, kp_rt.trace) != 1) {
 		fclose(kp_rt.trace);
@@ -76,7 +128,7 @@ static void trace_func(const struct kpath_rt_func *f, uint32_t index)
 	int cs = kp_lock(&kp_rt.tmu);
 	if (b.oom) {
 		fprintf(stderr, "kpath: out of memory writing the trace; trace disabled\n");
-		if (kp_rt.trace)
+		if (trace_ok())
 			fclose(kp_rt.trace);
 		kp_rt.trace = NULL;
 	} else {
@@ -96,7 +148,7 @@ static void trace_flush(struct kp_thread *th)
 		unsigned n = kp_varint_put(h, th->tid);
 		n += kp_varint_put(h + n, t->act_base);
 		int cs = kp_lock(&kp_rt.tmu);
-		if (kp_rt.trace) {
+		if (trace_ok()) {
 			unsigned char c[16];
 			c[0] = 'B';
 			unsigned m = 1 + kp_varint_put(c + 1, (uint64_t)n + t->len);
@@ -146,7 +198,7 @@ static void trace_item(struct kp_thread *th, int kind, uint32_t index, const str
 static void trace_sync(void)
 {
 	int cs = kp_lock(&kp_rt.tmu);
-	if (kp_rt.trace && fflush(kp_rt.trace) != 0) {
+	if (trace_ok() && fflush(kp_rt.trace) != 0) {
 		fprintf(stderr, "kpath: writing the trace: %s; trace disabled\n", strerror(errno));
 		fclose(kp_rt.trace);
 		kp_rt.trace = NULL;
@@ -157,7 +209,7 @@ static void trace_sync(void)
 static void trace_close(void)
 {
 	int cs = kp_lock(&kp_rt.tmu);
-	if (kp_rt.trace && fclose(kp_rt.trace) != 0)
+	if (trace_ok() && fclose(kp_rt.trace) != 0)
 		fprintf(stderr, "kpath: closing the trace: %s\n", strerror(errno));
 	kp_rt.trace = NULL;
 	kp_unlock(&kp_rt.tmu, cs);

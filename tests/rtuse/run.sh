@@ -987,6 +987,66 @@ CEOF
 	same_paths "$1" ref/kpath.json work
 }
 
+# trace_fd: the trace's file descriptor belongs to the runtime, but the
+# program may close it.  A daemon's start-up closes every inherited
+# descriptor (close(3..1023)); its next open took the trace's number (3),
+# and the trace's chunks went into the program's file (4 MB of trace in a
+# 22 KB output).  Now every write checks that the descriptor is still the
+# trace's file: the program's file is the native one's, and one line says
+# the trace stopped.  A program that closes only low descriptors keeps its
+# trace (it sits at 512 or above), and a child the program runs inherits
+# no descriptor of the runtime (close-on-exec: the same /proc/self/fd).
+case_trace_fd() {
+	cat >t.c <<'CEOF'
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+static unsigned long work(unsigned long n)
+{
+	unsigned long s = 0, i;
+	for (i = 0; i < n; i++)
+		s += i % 3 ? i : 1;
+	return s;
+}
+int main(int argc, char **argv)
+{
+	char buf[64];
+	int fd, i, top = argc > 1 ? atoi(argv[1]) : 1024;
+	for (fd = 3; fd < top; fd++) /* a daemon's start-up */
+		close(fd);
+	fd = open("out.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	for (i = 0; i < 2000; i++) {
+		int n = snprintf(buf, sizeof buf, "%d %lu\n", i, work((unsigned long)i));
+		if (write(fd, buf, (size_t)n) != n)
+			return 1;
+	}
+	close(fd);
+	printf("fd %d\n", fd);
+	fflush(stdout);
+	return system("ls /proc/self/fd >fds.txt") != 0;
+}
+CEOF
+	build t
+	$CC -O1 t.c -o t_native || fatal "cannot build t_native"
+	mkdir -p n nnone && (cd n && ../t_native >out.std) && (cd nnone && ../t_native 3 >out.std) ||
+		fatal "the native program failed"
+	mkdir -p all && (cd all && KPATH_OUT=p.json KPATH_TRACE=t.trace ../t >out.std 2>err.txt) || fail "all: exited with $?"
+	cmp -s n/out.txt all/out.txt || { ls -l n/out.txt all/out.txt; fail "all: the program's file differs (the trace went into it)"; }
+	cmp -s n/out.std all/out.std || fail "all: stdout differs"
+	[ "$(cat all/err.txt)" = "kpath: the program closed or replaced the trace's file descriptor; trace stopped" ] ||
+		{ show all/err.txt; fail "all: stderr is not the one line"; }
+	profile_has all/p.json 1 work
+	mkdir -p low && (cd low && KPATH_K=4 KPATH_OUT=p.json KPATH_TRACE=t.trace ../t 10 >out.std 2>err.txt) || fail "low: exited with $?"
+	[ -s low/err.txt ] && { show low/err.txt; fail "low: stderr is not empty"; }
+	cmp -s n/out.txt low/out.txt || fail "low: the program's file differs"
+	mkdir -p none && (cd none && KPATH_OUT=p.json KPATH_TRACE=t.trace ../t 3 >out.std 2>err.txt) || fail "none: exited with $?"
+	cmp -s nnone/fds.txt none/fds.txt || { show nnone/fds.txt; show none/fds.txt; fail "none: the child saw other descriptors"; }
+	"$KPATH" kipf --k 4 -o low/off.json low/t.trace || fail "low: kpath kipf --k 4 failed"
+	cmp -s low/off.json low/p.json || fail "low: the trace's replay differs from the profile"
+}
+
 # dso_two: a program linking two instrumented shared libraries, itself
 # instrumented or not: one profile, one run, every function once.
 case_dso_two() {
