@@ -480,6 +480,9 @@ build_so() {
 	"$KPATH" instrument "$1.c" -o "$1.kpath.c" 2>"$1.instr.err" || { show "$1.instr.err"; fatal "kpath instrument $1.c failed"; }
 	$CC -O1 -fPIC -shared "$1.kpath.c" -o "lib$1.so" $LIBS 2>"$1.cc.err" || { show "$1.cc.err"; fatal "cannot build lib$1.so"; }
 }
+# same_func A B FUNC [paths]: FUNC's entry is the same in the profiles A
+# and B; with "paths", only its paths (k-IPF, emitted: its file and line
+# may differ).
 same_func() {
 	"$PYTHON" - "$@" <<'PYEOF' || fail "$3 differs between $1 and $2"
 import json, sys
@@ -489,6 +492,8 @@ def get(path):
     if len(fs) != 1:
         sys.exit("%s: %d entries for %s" % (path, len(fs), name))
     f = fs[0]
+    if sys.argv[4:] == ["paths"]:
+        return f["kipf"], f["emitted"]
     return f["kipf"], f["emitted"], f["paths"], f["file"], f["line"]
 x, y = get(a), get(b)
 if x != y:
@@ -886,22 +891,7 @@ CEOF
 # nothing (it runs in the parent's memory) and the parent's profile is
 # whole.  _exit is not wrapped (signal handlers call it: a write there
 # could deadlock).
-# same_paths A B FUNC: FUNC's paths (k-IPF, emitted) are the same in the
-# profiles A and B (its file and line may differ).
-same_paths() {
-	"$PYTHON" - "$@" <<'PYEOF' || fail "the paths of $3 differ between $1 and $2"
-import json, sys
-a, b, name = sys.argv[1:4]
-def get(path):
-    fs = [f for f in json.load(open(path))["functions"] if f["name"] == name]
-    if len(fs) != 1:
-        sys.exit("%s: %d entries for %s" % (path, len(fs), name))
-    return fs[0]["kipf"], fs[0]["emitted"]
-x, y = get(a), get(b)
-if x != y:
-    sys.exit("%s: %s\n%s: %s" % (a, x, b, y))
-PYEOF
-}
+same_paths() { same_func "$1" "$2" "$3" paths; }
 case_image_end() {
 	lib_src w work
 	cat >m.c <<'CEOF'
