@@ -8,7 +8,10 @@
  * (runtime/dump.c says what it writes; an exec that fails returns to a
  * process that goes on and writes again at exit, adding what it records
  * after).  The wrap keeps the call itself a direct call.  gcov does the
- * same (gcc's __gcov_execve and friends).
+ * same (gcc's __gcov_execve and friends).  daemon() too: it forks, and
+ * its parent ends with _exit inside the C library, so what the process
+ * recorded before it was lost (the child starts empty, as after any
+ * fork).
  *
  * Not _exit, _Exit or quick_exit, though the exit handlers do not run
  * after them either: they are what signal handlers call to end a process
@@ -27,8 +30,8 @@
 
 #include "build_internal.h"
 
-static const char *const image_end[] = {"execl",  "execle",  "execlp",   "execv",
-                                        "execve", "execvp",  "execvpe",  "execveat", "fexecve"};
+static const char *const image_end[] = {"execl",  "execle",   "execlp",  "execv", "execve",
+                                        "execvp", "execvpe",  "execveat", "fexecve", "daemon"};
 static const char open_text[] = "(kpath_rt_dump_now(), ";
 
 static bool ends_image(const char *n)

@@ -889,8 +889,9 @@ CEOF
 # process's trace (flushed before the exec) replays to its profile.  A
 # vfork child that calls an instrumented function which exec's writes
 # nothing (it runs in the parent's memory) and the parent's profile is
-# whole.  _exit is not wrapped (signal handlers call it: a write there
-# could deadlock).
+# whole.  daemon() is wrapped too (its parent ends with _exit in the C
+# library).  _exit is not (signal handlers call it: a write there could
+# deadlock).
 same_paths() { same_func "$1" "$2" "$3" paths; }
 case_image_end() {
 	lib_src w work
@@ -940,6 +941,12 @@ int main(int argc, char **argv)
 		st = spawn();
 		work(4);
 	}
+	if (!strcmp(argv[1], "daemon")) { /* the parent ends in daemon's _exit */
+		if (daemon(1, 1) != 0)
+			return 2;
+		work(3);
+		fclose(fopen("daemon.done", "w"));
+	}
 	printf("status %d\n", st);
 	return 0;
 }
@@ -975,6 +982,21 @@ CEOF
 	set -- vp.*.json
 	[ $# = 1 ] || fail "m vfork (%p) wrote $# profiles: $*"
 	same_paths "$1" ref/kpath.json work
+	# daemon(): the parent's work(10) was lost (its _exit is the C
+	# library's); the detached child writes its own run
+	KPATH_OUT="$W/daemon.json" ./m daemon >daemon.out 2>daemon.err || fail "m daemon exited with $?"
+	# the detached child writes its run when it exits: wait (20 s at most)
+	# until the profile counts two runs
+	n=0
+	until "$PYTHON" -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["runs"] != 2)' daemon.json 2>/dev/null ||
+		[ $n -ge 200 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ -f daemon.done ] || fail "the daemon did not finish"
+	profile_has daemon.json 2 work
+	ref_profile w work 10 3
+	same_paths daemon.json ref/kpath.json work
 }
 
 # trace_fd: the trace's file descriptor belongs to the runtime, but the
