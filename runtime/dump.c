@@ -104,6 +104,10 @@ void kpath_dump(void)
 	pthread_mutex_unlock(&kp_rt.mu);
 	if (self)
 		kp_streams_flush(self);
+	/* what went to stdio is in the trace file now: a process that ends
+	 * with _exit or a crash after kpath_dump() keeps it (dash ends every
+	 * process with _exit) */
+	kp_streams_sync();
 }
 
 void kp_atexit(void)
