@@ -348,7 +348,9 @@ static bool void_typed(struct builder *b, uint32_t c)
  * statement expression whose last item cannot (a label's statement
  * too); an if whose constant
  * condition picks a branch that cannot, or both of whose branches cannot;
- * the same for ?:; parentheses, __extension__ and the comma operator
+ * the same for ?:; a while or do loop whose condition is a nonzero
+ * constant (gcc does not warn after one, even when a break leaves it);
+ * parentheses, __extension__ and the comma operator
  * looked through (in C only those take a void operand: a unary or binary
  * operator on a void expression is one of them, also inside a macro,
  * where no token can be read).  glibc's assert(0), "((void) sizeof (0),
@@ -383,6 +385,15 @@ bool cannot_complete(struct builder *b, uint32_t c)
 			return v ? then_ : else_;
 		return then_ && else_;
 	}
+	case CXCursor_WhileStmt: /* children: the condition, the body */
+	case CXCursor_DoStmt:    /* the body, the condition */
+		/* "while (1) { ... break; }", "do ... while (1);": gcc lowers
+		 * the loop to end with its jump back and does not warn on
+		 * falling out of it through a break (dash's jobs.c, set_curjob);
+		 * kpath, which does not fold the condition, has its false edge
+		 * and places code after the loop.  ("for (;;)" has no
+		 * condition, so no such edge.) */
+		return k.n == 2 && constant_value(b, k.v[kind_of(b, c) == CXCursor_DoStmt], &v) && v;
 	default:
 		return false;
 	}

@@ -523,23 +523,87 @@ static bool prev_cannot_complete(struct builder *b, uint32_t c)
 	return cannot_complete(b, prev) || (labelled && no_code(b, prev));
 }
 
-/* Whether a case label's statement sub is a break (after more labels):
- * gcc does not warn on falling into "default: break;" (gawk's symbol.c:
- * "case Op_illegal: cant_happen(...); default: break;"), but does once
- * kpath's code for the label comes before the break. */
-static bool break_only(struct builder *b, uint32_t sub)
+/* Whether a case label's statement sub is a jump that gcc's
+ * -Wimplicit-fallthrough takes for the end of a terminated branch (after
+ * more labels): a break, a continue, a goto or a return without a value,
+ * also first in a compound statement ("{ goto out; }").  gcc does not warn
+ * on falling into "default: break;" (gawk's symbol.c: "case Op_illegal:
+ * cant_happen(...); default: break;") nor into "case N_SO: goto abs_pc;"
+ * (tcc's tccrun.c, rt_printline: "case N_SLINE: if (func_addr) goto
+ * rel_pc; case N_SO: case N_SOL: goto abs_pc;"), but does once kpath's
+ * code for the label comes before the jump.  (A return with a value is
+ * an assignment first for gcc, which then warns.) */
+static bool jump_only(struct builder *b, uint32_t sub)
 {
 	for (;;) {
 		enum CXCursorKind kk = kind_of(b, sub);
-		if (kk == CXCursor_BreakStmt)
-			return true;
-		if (kk != CXCursor_CaseStmt && kk != CXCursor_DefaultStmt && kk != CXCursor_LabelStmt)
-			return false;
 		struct kids k = children(b, sub);
+		if (kk == CXCursor_BreakStmt || kk == CXCursor_ContinueStmt || kk == CXCursor_GotoStmt ||
+		    kk == CXCursor_IndirectGotoStmt)
+			return true;
+		if (kk == CXCursor_ReturnStmt)
+			return !k.n;
 		if (!k.n)
 			return false;
-		sub = k.v[k.n - 1];
+		if (kk == CXCursor_CompoundStmt)
+			sub = k.v[0];
+		else if (kk == CXCursor_CaseStmt || kk == CXCursor_DefaultStmt || kk == CXCursor_LabelStmt)
+			sub = k.v[k.n - 1];
+		else
+			return false;
 	}
+}
+
+/* Whether statement s compiles to nothing for gcc: a null statement, an
+ * empty compound statement, or labels on one. */
+static bool empty_stmt(struct builder *b, uint32_t s)
+{
+	enum CXCursorKind kk = kind_of(b, s);
+	struct kids k = children(b, s);
+	if (kk == CXCursor_NullStmt)
+		return true;
+	if (kk == CXCursor_CompoundStmt) {
+		for (unsigned i = 0; i < k.n; i++)
+			if (!empty_stmt(b, k.v[i]))
+				return false;
+		return true;
+	}
+	if (kk == CXCursor_CaseStmt || kk == CXCursor_DefaultStmt || kk == CXCursor_LabelStmt)
+		return k.n && empty_stmt(b, k.v[k.n - 1]);
+	return false;
+}
+
+/* Whether nothing but null statements follows case label c to the end of
+ * its switch's body ("case X: ; }", "default: {} }"): gcc does not warn
+ * on falling into it, as at the end of a sequence, but does once kpath's
+ * code for the label and for the switch's exit comes after it. */
+static bool empty_to_switch_end(struct builder *b, uint32_t c)
+{
+	if (!empty_stmt(b, c))
+		return false;
+	uint32_t p = b->ast.v[c].parent;
+	while (p != AST_NONE) {
+		enum CXCursorKind kk = kind_of(b, p);
+		if (kk != CXCursor_CaseStmt && kk != CXCursor_DefaultStmt && kk != CXCursor_LabelStmt)
+			break;
+		c = p;
+		p = b->ast.v[c].parent;
+	}
+	if (p == AST_NONE || kind_of(b, p) != CXCursor_CompoundStmt)
+		return false;
+	uint32_t sw = b->ast.v[p].parent;
+	if (sw == AST_NONE || kind_of(b, sw) != CXCursor_SwitchStmt)
+		return false;
+	struct kids k = children(b, p);
+	unsigned i = 0;
+	while (i < k.n && k.v[i] != c)
+		i++;
+	if (i == k.n)
+		return false;
+	for (i++; i < k.n; i++)
+		if (!empty_stmt(b, k.v[i]))
+			return false;
+	return true;
 }
 
 /* A case or default label (C11 6.8.1): a block entered by dispatch and,
@@ -568,7 +632,8 @@ static void case_stmt(struct builder *b, uint32_t c, bool is_default)
 		 * before it and it is the marker (a second one, before it,
 		 * would not precede a label: zstd's "default: assert(0);
 		 * ZSTD_FALLTHROUGH; case 0: break;") */
-		if (!intended && !fall_attr_before(b, kw) && (prev_cannot_complete(b, c) || break_only(b, sub)))
+		if (!intended && !fall_attr_before(b, kw) && (prev_cannot_complete(b, c) || jump_only(b, sub) ||
+		                                                 empty_to_switch_end(b, c)))
 			intended = true;
 		if (intended)
 			add_site(b, SITE_FALLTHROUGH, off, 1);

@@ -105,6 +105,10 @@ void kpath_dump(void)
 	kp_unlock(&kp_rt.mu, cs);
 	if (self)
 		kp_streams_flush(self);
+	/* what went to stdio is in the trace file now: a process that ends
+	 * with _exit or a crash after kpath_dump() keeps it (dash ends every
+	 * process with _exit) */
+	kp_streams_sync();
 }
 
 /* Before an exec (kpath_rt.h): the exit handlers will not run.

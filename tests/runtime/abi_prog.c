@@ -2,10 +2,12 @@
  * abi_prog.c: a program "instrumented by hand" against kpath_rt.h: fixed
  * descriptors (abi_desc.h), enter/emit/leave including recursion, an
  * invalid ID, 4 threads running the same function, a function registered
- * but never called, and kpath_rt_count (valid and invalid IDs, 5 threads).  With argument "dump" it calls kpath_dump() halfway.
+ * but never called, and kpath_rt_count (valid and invalid IDs, 5 threads).  With argument "dump" it calls kpath_dump() halfway; with "dump_exit",
+ * after the first loop(), then ends with _exit (as dash ends every process).
  */
 #include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "abi_desc.h"
 
@@ -78,6 +80,10 @@ int main(int argc, char **argv)
 	loop();
 	if (dump)
 		kpath_dump();
+	if (argc > 1 && strcmp(argv[1], "dump_exit") == 0) {
+		kpath_dump();
+		_exit(0);
+	}
 	for (long t = 0; t < NTHREADS; t++)
 		pthread_create(&th[t], NULL, thread_main, (void *)t);
 	rec(REC_D);
