@@ -126,8 +126,7 @@ void kpath_rt_dump_now(void)
 {
 	if (!kp_rt.cons || (long)getpid() != kp_rt.pid)
 		return;
-	kpath_dump();
-	kp_streams_sync();
+	kpath_dump(); /* which flushes the trace's FILE too */
 }
 
 void kp_atexit(void)
