@@ -745,8 +745,47 @@ static void instrument_sources(const char *kpath, const struct kp_vec *args, con
 		instrument_one(kpath, args->v[cl->c_inputs[i]], i, cl, s);
 }
 
+/* Whether the file at path holds the text s (false when unreadable). */
+static bool file_mentions(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	bool found = false;
+	if (!f)
+		return false;
+	for (;;) {
+		if (n + 4097 > cap) {
+			char *b = realloc(buf, cap = 2 * cap + 8192);
+			if (!b)
+				break;
+			buf = b;
+		}
+		size_t r = fread(buf + n, 1, cap - n - 1, f);
+		if (!r)
+			break;
+		n += r;
+	}
+	fclose(f);
+	if (buf) {
+		for (size_t i = 0; i < n; i++) /* a NUL in the file ends strstr's search early */
+			if (!buf[i])
+				buf[i] = ' ';
+		buf[n] = 0;
+		found = strstr(buf, s) != NULL;
+	}
+	free(buf);
+	return found;
+}
+
 /* The command with the instrumented files in place of the sources: their
- * own directories first for "..." includes, debug paths mapped back. */
+ * own directories first for "..." includes, debug paths mapped back, and
+ * __BASE_FILE__ too.  That macro is the compiler's input as its command
+ * names it, the copy's path here (tcc's test3 printed
+ * /tmp/kpath-cc.XXXXXX/0/tcctest.c; __FILE__ comes from the copy's #line
+ * directives): -fmacro-prefix-map (gcc >= 8, clang >= 10) maps it back to
+ * the source as written, and only for a source whose text names it, so
+ * that an older compiler meets the flag only there. */
 static void instrumented_command(const struct kp_vec *cc, const struct kp_vec *args, const struct kp_ccline *cl,
                                  const struct sources *s, struct kp_vec *cmd)
 {
@@ -765,6 +804,13 @@ static void instrumented_command(const struct kp_vec *cc, const struct kp_vec *a
 			}
 		}
 		free(d);
+		const char *src = args->v[cl->c_inputs[i]], *slash = strrchr(src, '/');
+		if (file_mentions(src, "__BASE_FILE__")) {
+			char map[PATH_MAX * 3];
+			snprintf(map, sizeof map, "-fmacro-prefix-map=%s/%d/=%.*s", tmpdir, i,
+			         slash ? (int)(slash - src + 1) : 0, src);
+			kp_vec_push(cmd, map);
+		}
 	}
 	for (int j = 0; j < args->n; j++) {
 		const char *a = args->v[j];

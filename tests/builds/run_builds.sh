@@ -111,6 +111,13 @@ object_name)
 	# compile and link in one command, several sources
 	"$KCC" $CC -O1 -I. -o stk1 *.c 2>"$W/err" || { show "$W/err"; fail "compile+link of all sources failed"; }
 	run_check "$W/src/stk1" "$W/src"
+	# __BASE_FILE__ names the source as the command does, not kpath-cc's
+	# copy (tcc's test3 compares it); __FILE__ too
+	printf '#include <stdio.h>\nint main(void)\n{\n\tputs(__BASE_FILE__);\n\tputs(__FILE__);\n\treturn 0;\n}\n' >sub/base.c
+	"$KCC" $CC -o base sub/base.c 2>"$W/err" || { show "$W/err"; fail "kpath-cc of sub/base.c failed"; }
+	[ "$(./base | tr '\n' ' ')" = "sub/base.c sub/base.c " ] || fail "__BASE_FILE__ / __FILE__: $(./base | tr '\n' ' ')"
+	"$KCC" $CC -o base2 "$W/src/sub/base.c" 2>"$W/err" || { show "$W/err"; fail "kpath-cc of an absolute path failed"; }
+	[ "$(./base2 | head -1)" = "$W/src/sub/base.c" ] || fail "__BASE_FILE__ of an absolute path: $(./base2 | head -1)"
 	# an assembler input passes through
 	printf '\t.text\n\t.globl kp_asm_probe\nkp_asm_probe:\n\tret\n' >probe.s
 	"$KCC" $CC -c probe.s 2>"$W/err" && [ -f probe.o ] || { show "$W/err"; fail "-c probe.s failed"; }
