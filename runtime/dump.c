@@ -15,6 +15,7 @@
  * never move, so this reads stale counters at worst).  kpath_dump() leaves
  * other running threads alone; their paths are written when they exit.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -111,20 +112,46 @@ void kpath_dump(void)
 	kp_streams_sync();
 }
 
-/* Before an exec (kpath_rt.h): the exit handlers will not run.
- * Only the calling thread's records are written, as by kpath_dump: an exec
- * that fails returns to a process whose other threads go on, so their
- * states are not read under them here (at exit, kp_atexit reads them once,
- * best effort); what they recorded since their last write is lost when the
- * exec succeeds.  The trace's buffer is written and its FILE flushed (exec
- * drops stdio buffers).  Nothing in a vfork child, which runs in the
- * parent's memory until its exec or _exit: a write there would change the
- * parent's states under it (a getpid that is not the runtime's; the fork
- * handler updates it in a forked child).  Nothing either when the runtime
- * never started: nothing was recorded. */
+/* Whether the calling thread may be running a signal handler: a signal
+ * that has a handler is blocked in its mask (a handler runs with its own
+ * signal blocked, unless installed with SA_NODEFER).  Conservative: a
+ * thread that blocks such a signal on purpose is taken for one. */
+static int maybe_in_handler(void)
+{
+	sigset_t cur;
+	if (pthread_sigmask(SIG_SETMASK, NULL, &cur) != 0)
+		return 1;
+	for (int s = 1; s < NSIG; s++) {
+		struct sigaction sa;
+		if (s == SIGKILL || s == SIGSTOP || sigismember(&cur, s) != 1 || sigaction(s, NULL, &sa) != 0)
+			continue;
+		if ((sa.sa_flags & SA_SIGINFO) ? sa.sa_sigaction != NULL
+		                               : sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)
+			return 1;
+	}
+	return 0;
+}
+
+/* Before an exec, an _exit or a daemon (kpath_rt.h): the exit handlers will
+ * not run.  Only the calling thread's records are written, as by
+ * kpath_dump: an exec that fails returns to a process whose other threads
+ * go on, so their states are not read under them here (at exit, kp_atexit
+ * reads them once, best effort); what they recorded since their last write
+ * is lost.  The trace's buffer is written and its FILE flushed (exec drops
+ * stdio buffers).  Nothing
+ *  - in a vfork child, which runs in the parent's memory until its exec or
+ *    _exit: a write there would change the parent's states under it (a
+ *    getpid that is not the runtime's; the fork handler updates it in a
+ *    forked child);
+ *  - in what may be a signal handler (maybe_in_handler), or inside the
+ *    library (kp_busy: a handler that interrupted it): handlers end
+ *    processes with _exit, which is async-signal-safe, and the write is not
+ *    (malloc, stdio, the runtime's locks: a handler that interrupted one of
+ *    them would wait for itself);
+ *  - when the runtime never started: nothing was recorded. */
 void kpath_rt_dump_now(void)
 {
-	if (!kp_rt.cons || (long)getpid() != kp_rt.pid)
+	if (!kp_rt.cons || (long)getpid() != kp_rt.pid || kpath_rt_busy || maybe_in_handler())
 		return;
 	kpath_dump(); /* which flushes the trace's FILE too */
 }

@@ -206,11 +206,12 @@ void kpath_rt_leave_slow(struct kpath_rt_func *f, void *x, kpath_rt_u64 id) KPAT
 void kpath_rt_register(struct kpath_rt_func *f);
 /* Writes (accumulates) the profile now; also runs at exit. */
 void kpath_dump(void);
-/* The process is about to replace its image (an exec function): the
- * instrumenter wraps each such call it finds, "(kpath_rt_dump_now(),
- * execv(p, argv))".  Writes what the calling thread recorded, as
- * kpath_dump, and the trace; nothing in a vfork child (it shares the
- * parent's memory). */
+/* The process is about to replace its image or to end without its exit
+ * handlers (an exec function, _exit, _Exit, quick_exit, daemon's parent):
+ * the instrumenter wraps each such call it finds, "(kpath_rt_dump_now(),
+ * _exit(3))".  Writes what the calling thread recorded, as kpath_dump,
+ * and the trace; nothing in a vfork child (it shares the parent's memory)
+ * nor where the thread may be in a signal handler (runtime/dump.c). */
 void kpath_rt_dump_now(void);
 
 /* The inline path needs a counter increment that is one instruction, so

@@ -890,17 +890,23 @@ CEOF
 # vfork child that calls an instrumented function which exec's writes
 # nothing (it runs in the parent's memory) and the parent's profile is
 # whole.  daemon() is wrapped too (its parent ends with _exit in the C
-# library).  _exit is not (signal handlers call it: a write there could
-# deadlock).
+# library), and _exit (dash ends every process so), but the runtime writes
+# nothing where the thread may be running a signal handler.
 same_paths() { same_func "$1" "$2" "$3" paths; }
 case_image_end() {
 	lib_src w work
 	cat >m.c <<'CEOF'
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 int work(int n);
+static void on_usr1(int sig)
+{
+	(void)sig;
+	_exit(4); /* in a handler: nothing is written */
+}
 static void run_child(void)
 {
 	work(5);
@@ -941,6 +947,14 @@ int main(int argc, char **argv)
 		st = spawn();
 		work(4);
 	}
+	if (!strcmp(argv[1], "_exit")) { /* dash ends every process so */
+		fflush(stdout);
+		_exit(3);
+	}
+	if (!strcmp(argv[1], "handler")) {
+		signal(SIGUSR1, on_usr1);
+		raise(SIGUSR1);
+	}
 	if (!strcmp(argv[1], "daemon")) { /* the parent ends in daemon's _exit */
 		if (daemon(1, 1) != 0)
 			return 2;
@@ -954,7 +968,7 @@ CEOF
 	cat w.c >>m.c
 	build m
 	grep -q '(kpath_rt_dump_now(), execl(' m.kpath.c || fail "the exec call is not wrapped"
-	grep -q 'kpath_rt_dump_now(), _exit' m.kpath.c && fail "an _exit call is wrapped"
+	grep -q '(kpath_rt_dump_now(), _exit(3))' m.kpath.c || fail "the _exit call is not wrapped"
 	KPATH_K=4 KPATH_OUT=exec.json KPATH_TRACE=exec.trace ./m exec >exec.out 2>exec.err || fail "m exec exited with $?"
 	[ "$(tr '\n' ' ' <exec.out)" = "12 exec'd " ] || { show exec.out; fail "m exec: stdout"; }
 	[ -s exec.err ] && { show exec.err; fail "m exec: stderr is not empty"; }
@@ -982,6 +996,18 @@ CEOF
 	set -- vp.*.json
 	[ $# = 1 ] || fail "m vfork (%p) wrote $# profiles: $*"
 	same_paths "$1" ref/kpath.json work
+	# _exit: the profile is written first (dash's processes wrote none)
+	KPATH_OUT=exit.json ./m _exit >exit.out 2>exit.err
+	[ $? = 3 ] || fail "m _exit: status is not 3"
+	[ -s exit.err ] && { show exit.err; fail "m _exit: stderr is not empty"; }
+	profile_has exit.json 1 work
+	ref_profile w work 10
+	same_paths exit.json ref/kpath.json work
+	# _exit in a signal handler: nothing is written there (the write is not
+	# async-signal-safe), as before
+	KPATH_OUT=handler.json ./m handler >handler.out 2>handler.err
+	[ $? = 4 ] || fail "m handler: status is not 4"
+	[ -e handler.json ] && fail "m handler: the handler's _exit wrote a profile"
 	# daemon(): the parent's work(10) was lost (its _exit is the C
 	# library's); the detached child writes its own run
 	KPATH_OUT="$W/daemon.json" ./m daemon >daemon.out 2>daemon.err || fail "m daemon exited with $?"
