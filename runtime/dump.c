@@ -93,10 +93,36 @@ void kp_dump_locked(void)
 	kp_profile_free(&p);
 }
 
+/* The writes (kpath_dump, the exit handler's, the one after the
+ * destructors) count as inside the library for this thread's signal
+ * handlers, as the library halves do (abi.c, "Signal handlers"): an
+ * activation a handler enters meanwhile is not recorded.  A handler that
+ * interrupted kpath_dump's trace flush appended its events to the very
+ * buffer being written and zeroed, and recorded into the forests being
+ * flushed (a traced program with a timer handler and kpath_dump calls:
+ * the trace's replay differed from the profile, and the trace stopped with
+ * "writing the trace: Success": tests/rtuse, case dump_handler); and a
+ * program whose own malloc is instrumented recursed into the runtime
+ * while it held its lock. */
+static int busy_enter(void)
+{
+	int was = kpath_rt_busy;
+	kpath_rt_busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return was;
+}
+
+static void busy_leave(int was)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	kpath_rt_busy = was;
+}
+
 void kpath_dump(void)
 {
 	kp_rt_init();
 	struct kp_thread *self = kp_thread_peek();
+	int was = busy_enter();
 	int cs = kp_lock(&kp_rt.mu);
 	if (!kp_rt.exited) {
 		if (self)
@@ -110,6 +136,7 @@ void kpath_dump(void)
 	 * with _exit or a crash after kpath_dump() keeps it (dash ends every
 	 * process with _exit) */
 	kp_streams_sync();
+	busy_leave(was);
 }
 
 /* Whether the calling thread may be running a signal handler: a signal
@@ -158,9 +185,11 @@ void kpath_rt_dump_now(void)
 
 void kp_atexit(void)
 {
+	int was = busy_enter();
 	int cs = kp_lock(&kp_rt.mu);
 	if (kp_rt.exited) {
 		kp_unlock(&kp_rt.mu, cs);
+		busy_leave(was);
 		return;
 	}
 	for (struct kp_thread *th = kp_rt.threads; th; th = th->next) {
@@ -188,6 +217,7 @@ void kp_atexit(void)
 	kp_streams_write_locked();
 	kp_unlock(&kp_rt.mu, cs);
 	kp_streams_sync();
+	busy_leave(was); /* the destructors' paths are recorded (kp_dump_after_exit) */
 }
 
 /* The exit handlers run before the destructors (glibc's exit runs the
@@ -204,6 +234,7 @@ void kp_atexit(void)
 void kp_dump_after_exit(void)
 {
 	struct kp_thread *self = kp_thread_peek();
+	int was = busy_enter();
 	int cs = kp_lock(&kp_rt.mu);
 	/* written (not lost: its message said so), not released */
 	int live = kp_rt.exited && !kp_rt.exit_write_failed && kp_rt.funcs != NULL;
@@ -220,4 +251,5 @@ void kp_dump_after_exit(void)
 		kp_streams_flush(self);
 		kp_streams_sync();
 	}
+	busy_leave(was);
 }

@@ -1085,6 +1085,89 @@ CEOF
 	cmp -s low/off.json low/p.json || fail "low: the trace's replay differs from the profile"
 }
 
+# dump_handler: a timer's signal handler runs instrumented code while the
+# program is inside kpath_dump (300 calls).  The handler's activations went
+# into the trace buffer being written and zeroed and into the forests being
+# flushed: the trace stopped ("writing the trace: Success") and its replay
+# differed from the profile.  The writes now count as inside the library
+# for the thread's handlers (their activations then are dropped and
+# counted), so every replay equals its profile, and main's 600,301 paths
+# are all there.
+case_dump_handler() {
+	cat >h.c <<'CEOF'
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+static volatile unsigned long sink;
+static unsigned long pick(unsigned long v, int i)
+{
+	switch ((v >> i) & 3) {
+	case 0:
+		return v + 1;
+	case 1:
+		return v * 3;
+	case 2:
+		return v ^ 0x55;
+	default:
+		return v / 2;
+	}
+}
+static void on_alarm(int sig)
+{
+	unsigned long v = (unsigned long)sig * 2654435761u + sink;
+	int i;
+	for (i = 0; i < 40; i++)
+		v = pick(v, i % 7);
+	sink += v;
+}
+int main(void)
+{
+	struct itimerval it;
+	struct sigaction sa;
+	unsigned long v = 1;
+	int r, i;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_alarm;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	memset(&it, 0, sizeof it);
+	it.it_interval.tv_usec = it.it_value.tv_usec = 200;
+	setitimer(ITIMER_REAL, &it, NULL);
+	for (r = 0; r < 300; r++) {
+		for (i = 0; i < 2000; i++)
+			v = pick(v, i % 5);
+#ifdef KPATH_RT_H
+		kpath_dump();
+#endif
+	}
+	memset(&it, 0, sizeof it);
+	setitimer(ITIMER_REAL, &it, NULL);
+	printf("%lu\n", v);
+	return 0;
+}
+CEOF
+	build h
+	$CC -O1 h.c -o h_native || fatal "cannot build h_native"
+	./h_native >native.out || fatal "the native program failed"
+	for run in 1a 1b 4a 4b; do
+		k=${run%?}
+		KPATH_K=$k KPATH_OUT=$run.json KPATH_TRACE=$run.trace ./h >$run.out 2>$run.err || { fail "$run: exited with $?"; continue; }
+		cmp -s native.out $run.out || fail "$run: stdout differs"
+		[ -s $run.err ] && { show $run.err; fail "$run: stderr is not empty"; }
+		"$KPATH" kipf --k $k -o $run.off.json $run.trace || { fail "$run: kpath kipf failed"; continue; }
+		"$PYTHON" - $run.json $run.off.json <<'PYEOF' || fail "$run: the trace's replay differs from the profile"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+fa, fb = ({f["name"]: (f["kipf"], f["emitted"]) for f in p["functions"]} for p in (a, b))
+if fa != fb:
+    sys.exit("profile %s\nreplay %s" % ({n: v[1] for n, v in fa.items()}, {n: v[1] for n, v in fb.items()}))
+if fa["main"][1] != 600301:
+    sys.exit("main emitted %s, not 600301" % fa["main"][1])
+PYEOF
+	done
+}
+
 # dso_two: a program linking two instrumented shared libraries, itself
 # instrumented or not: one profile, one run, every function once.
 case_dso_two() {
