@@ -143,7 +143,7 @@ __attribute__((noinline)) void kpath_rt_module_fini(const void *marker)
 	if (!mod || !self || !kp_rt.cons)
 		return; /* unknown module, or this runtime never started */
 	if (mod != self) {
-		int cs = kp_lock(&kp_rt.mu);
+		struct kp_held cs = kp_lock(&kp_rt.mu);
 		if (!kp_rt.exited)
 			copy_module_descriptors(mod);
 		kp_unlock(&kp_rt.mu, cs);

@@ -123,7 +123,7 @@ void kpath_dump(void)
 	kp_rt_init();
 	struct kp_thread *self = kp_thread_peek();
 	int was = busy_enter();
-	int cs = kp_lock(&kp_rt.mu);
+	struct kp_held cs = kp_lock(&kp_rt.mu);
 	if (!kp_rt.exited) {
 		if (self)
 			kp_thread_flush(self);
@@ -186,7 +186,7 @@ void kpath_rt_dump_now(void)
 void kp_atexit(void)
 {
 	int was = busy_enter();
-	int cs = kp_lock(&kp_rt.mu);
+	struct kp_held cs = kp_lock(&kp_rt.mu);
 	if (kp_rt.exited) {
 		kp_unlock(&kp_rt.mu, cs);
 		busy_leave(was);
@@ -235,7 +235,7 @@ void kp_dump_after_exit(void)
 {
 	struct kp_thread *self = kp_thread_peek();
 	int was = busy_enter();
-	int cs = kp_lock(&kp_rt.mu);
+	struct kp_held cs = kp_lock(&kp_rt.mu);
 	/* written (not lost: its message said so), not released */
 	int live = kp_rt.exited && !kp_rt.exit_write_failed && kp_rt.funcs != NULL;
 	if (live && self) {

@@ -21,6 +21,7 @@
 
 #include <assert.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -498,30 +499,56 @@ extern struct kp_rt kp_rt;
 
 /* Initialises kp_rt once (environment, atexit, key, trace). */
 void kp_rt_init(void);
-/* The library's own locks, kp_rt.mu and kp_rt.tmu, with cancellation
- * (pthread_cancel) off while one is held.  The library runs cancellation
- * points under them (the profile's open, write, fsync and rename under
- * mu; the trace's fwrite under tmu, also from inside a program's step when
- * a thread's trace buffer is full).  A deferred cancel request acted on
- * there unwound the thread out of the library with the lock held, and the
- * thread's own exit, then the exit handler, waited for it forever (a
- * traced program whose thread was cancelled hung: tests/rtuse, case
- * cancel); and the program was cancelled at a point the original does not
- * have.  kp_lock returns the state kp_unlock puts back (nested locks
- * restore in turn); a request made meanwhile is acted on at the program's
- * next cancellation point, as without kpath. */
-static inline int kp_lock(pthread_mutex_t *m)
-{
+/* The library's own locks, kp_rt.mu and kp_rt.tmu, held with neither
+ * thread cancellation nor asynchronous signals: nothing may take the
+ * thread out of the library while it holds one.
+ *  - The library runs cancellation points under them (the profile's open,
+ *    write, fsync and rename under mu; the trace's fwrite under tmu, also
+ *    from inside a program's step when a thread's trace buffer is full).
+ *    A deferred cancel request acted on there unwound the thread out of
+ *    the library with the lock held, and the thread's own exit, then the
+ *    exit handler, waited for it forever (a traced program whose thread
+ *    was cancelled hung: tests/rtuse, case cancel); and the program was
+ *    cancelled at a point the original does not have.
+ *  - A signal handler that leaves with siglongjmp (a timeout) left the
+ *    same way from a trace write that a slow reader of the trace kept
+ *    blocked, and the next write waited for ever (tests/rtuse, case
+ *    trace_longjmp).  The signals are blocked, so a handler runs when the
+ *    lock is released; the synchronous ones (SIGSEGV, SIGBUS, SIGFPE,
+ *    SIGILL, SIGTRAP, SIGSYS) are not, since blocking them would not
+ *    defer them.
+ * These paths are rare (registration, a thread's start and end, a 64 KiB
+ * trace chunk, a write of the profile): two system calls more each.
+ * kp_lock returns the state kp_unlock puts back (nested locks restore in
+ * turn); a cancel request or a signal that came meanwhile is acted on then,
+ * as without kpath a little later. */
+struct kp_held {
 	int cs;
-	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
+	sigset_t mask;
+};
+
+static inline struct kp_held kp_lock(pthread_mutex_t *m)
+{
+	struct kp_held h;
+	sigset_t all;
+	sigfillset(&all);
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGFPE);
+	sigdelset(&all, SIGILL);
+	sigdelset(&all, SIGTRAP);
+	sigdelset(&all, SIGSYS);
+	pthread_sigmask(SIG_BLOCK, &all, &h.mask);
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &h.cs);
 	pthread_mutex_lock(m);
-	return cs;
+	return h;
 }
 
-static inline void kp_unlock(pthread_mutex_t *m, int cs)
+static inline void kp_unlock(pthread_mutex_t *m, struct kp_held h)
 {
 	pthread_mutex_unlock(m);
-	pthread_setcancelstate(cs, &cs);
+	pthread_setcancelstate(h.cs, &h.cs);
+	pthread_sigmask(SIG_SETMASK, &h.mask, NULL);
 }
 
 /* trace.c: whether kp_rt.trace is still the file the runtime opened (the

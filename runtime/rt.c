@@ -73,11 +73,10 @@ static int parse_stats(void)
  * was recorded before the fork) and without a trace; it becomes a run of
  * its own.  Other threads do not exist in the child: their states are
  * unlinked and leaked, since they may have been mid-update. */
-static int fork_cs; /* the forking thread's cancel state (kp_lock), under mu */
+static struct kp_held fork_cs; /* the forking thread's state before kp_lock, under mu */
 static void fork_prepare(void)
 {
-	int cs = kp_lock(&kp_rt.mu);
-	fork_cs = cs;
+	fork_cs = kp_lock(&kp_rt.mu);
 	pthread_mutex_lock(&kp_rt.tmu);
 	if (kp_trace_ok_locked())
 		fflush(kp_rt.trace);
@@ -129,7 +128,9 @@ static void fork_child(void)
 	kp_rt.redirect = NULL;
 	if (!self)
 		kp_streams_fork_child(NULL);
-	pthread_setcancelstate(fork_cs, &fork_cs); /* fork_prepare's kp_lock; the locks are new */
+	/* fork_prepare's kp_lock, undone (the locks are new) */
+	pthread_setcancelstate(fork_cs.cs, &fork_cs.cs);
+	pthread_sigmask(SIG_SETMASK, &fork_cs.mask, NULL);
 }
 
 /* KPATH_OUT is relative to the directory current at the first
@@ -198,7 +199,7 @@ void kp_rt_init(void)
 
 void kp_rt_release(void)
 {
-	int cs = kp_lock(&kp_rt.mu);
+	struct kp_held cs = kp_lock(&kp_rt.mu);
 	/* the modules this runtime served are still loaded (their destructors
 	 * run first): their threads' pointers go back to null before the
 	 * arrays they point at are freed */
@@ -238,7 +239,7 @@ int kp_rt_register(struct kpath_rt_func *f)
 	int slot = __atomic_load_n(&f->slot, __ATOMIC_ACQUIRE);
 	if (slot)
 		return slot;
-	int cs = kp_lock(&kp_rt.mu);
+	struct kp_held cs = kp_lock(&kp_rt.mu);
 	slot = f->slot;
 	if (slot)
 		goto out;

@@ -76,7 +76,7 @@ struct kp_thread *kp_thread_self(void)
 	struct kp_thread *th = kp_calloc(1, sizeof *th);
 	if (!th)
 		return NULL;
-	int cs = kp_lock(&kp_rt.mu);
+	struct kp_held cs = kp_lock(&kp_rt.mu);
 	th->tid = kp_rt.next_tid++;
 	kp_rt.threads_new++;
 	kp_streams_thread_new(th);
@@ -239,7 +239,7 @@ void kp_thread_count_nodes(struct kp_thread *th)
 void kp_thread_exit(void *p)
 {
 	struct kp_thread *th = p;
-	int cs = kp_lock(&kp_rt.mu);
+	struct kp_held cs = kp_lock(&kp_rt.mu);
 	if (!kp_rt.exited) {
 		kp_thread_flush(th);
 		kp_thread_count_nodes(th);

@@ -125,7 +125,7 @@ static void trace_func(const struct kpath_rt_func *f, uint32_t index)
 		return;
 	struct kp_bytes b = { 0 };
 	kp_bytes_func_desc(&b, f, index);
-	int cs = kp_lock(&kp_rt.tmu);
+	struct kp_held cs = kp_lock(&kp_rt.tmu);
 	if (b.oom) {
 		fprintf(stderr, "kpath: out of memory writing the trace; trace disabled\n");
 		if (trace_ok())
@@ -147,7 +147,7 @@ static void trace_flush(struct kp_thread *th)
 		unsigned char h[20];
 		unsigned n = kp_varint_put(h, th->tid);
 		n += kp_varint_put(h + n, t->act_base);
-		int cs = kp_lock(&kp_rt.tmu);
+		struct kp_held cs = kp_lock(&kp_rt.tmu);
 		if (trace_ok()) {
 			unsigned char c[16];
 			c[0] = 'B';
@@ -197,7 +197,7 @@ static void trace_item(struct kp_thread *th, int kind, uint32_t index, const str
  * left to write). */
 static void trace_sync(void)
 {
-	int cs = kp_lock(&kp_rt.tmu);
+	struct kp_held cs = kp_lock(&kp_rt.tmu);
 	if (trace_ok() && fflush(kp_rt.trace) != 0) {
 		fprintf(stderr, "kpath: writing the trace: %s; trace disabled\n", strerror(errno));
 		fclose(kp_rt.trace);
@@ -208,7 +208,7 @@ static void trace_sync(void)
 
 static void trace_close(void)
 {
-	int cs = kp_lock(&kp_rt.tmu);
+	struct kp_held cs = kp_lock(&kp_rt.tmu);
 	if (trace_ok() && fclose(kp_rt.trace) != 0)
 		fprintf(stderr, "kpath: closing the trace: %s\n", strerror(errno));
 	kp_rt.trace = NULL;

@@ -1168,6 +1168,85 @@ PYEOF
 	done
 }
 
+# trace_longjmp: a timer's signal handler leaves with siglongjmp (a
+# timeout), and the trace goes to a FIFO whose reader is slow, so that the
+# runtime's trace writes block with the trace's lock held.  A handler that
+# ran there left the runtime with the lock held, and the next write waited
+# for ever: the program hung.  The runtime blocks asynchronous signals
+# while it holds its locks (kp_lock): the program must end, with the
+# native output.
+case_trace_longjmp() {
+	cat >j.c <<'CEOF'
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+static sigjmp_buf env;
+static volatile sig_atomic_t ticks;
+static void on_alarm(int sig)
+{
+	(void)sig;
+	ticks++;
+	siglongjmp(env, 1);
+}
+static unsigned long step(unsigned long v)
+{
+	return v & 1 ? v * 3 + 1 : v / 2;
+}
+static unsigned long spin(unsigned long v)
+{
+	for (;;)
+		v = step(v) + 1;
+	return v;
+}
+int main(void)
+{
+	struct itimerval it;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+	memset(&it, 0, sizeof it);
+	it.it_interval.tv_usec = it.it_value.tv_usec = 2000;
+	setitimer(ITIMER_REAL, &it, NULL);
+	sigsetjmp(env, 1);
+	if (ticks < 200)
+		spin((unsigned long)ticks + 7);
+	memset(&it, 0, sizeof it);
+	setitimer(ITIMER_REAL, &it, NULL);
+	printf("ticks %d\n", (int)ticks);
+	return 0;
+}
+CEOF
+	cat >slow.py <<'PYEOF'
+import sys, time
+with open(sys.argv[1], "rb") as f, open(sys.argv[2], "wb") as o:
+    while True:
+        b = f.read(4096)
+        if not b:
+            break
+        o.write(b)
+        time.sleep(0.002)
+PYEOF
+	build j
+	mkfifo fifo || fatal "mkfifo failed"
+	"$PYTHON" slow.py fifo trace.bin &
+	reader=$!
+	KPATH_OUT=p.json KPATH_TRACE=fifo timeout 60 ./j >out.txt 2>err.txt
+	rc=$?
+	kill $reader 2>/dev/null
+	wait $reader 2>/dev/null
+	if [ $rc = 124 ]; then
+		fail "the program hung (killed after 60 s)"
+	elif [ $rc != 0 ]; then
+		show err.txt
+		fail "exited with $rc"
+	fi
+	[ "$(cat out.txt)" = "ticks 200" ] || { show out.txt; fail "stdout is not ticks 200"; }
+	profile_has p.json 1 main
+}
+
 # dso_two: a program linking two instrumented shared libraries, itself
 # instrumented or not: one profile, one run, every function once.
 case_dso_two() {
