@@ -489,6 +489,15 @@ static bool no_code(struct builder *b, uint32_t c)
 	return k.n && constant_value(b, strip_parens(b, k.v[k.n - 1]), NULL);
 }
 
+/* The index of node c among the children k (k.n when it is not one). */
+static unsigned kid_index(struct kids k, uint32_t c)
+{
+	unsigned i = 0;
+	while (i < k.n && k.v[i] != c)
+		i++;
+	return i;
+}
+
 /* Whether the statement before case label c in its block (the last
  * statement of a label before it) cannot complete (cannot_complete), or
  * is a label's statement that compiles to nothing (no_code): the
@@ -500,9 +509,7 @@ static bool prev_cannot_complete(struct builder *b, uint32_t c)
 	if (p == AST_NONE || kind_of(b, p) != CXCursor_CompoundStmt)
 		return false;
 	struct kids k = children(b, p);
-	unsigned i = 0;
-	while (i < k.n && k.v[i] != c)
-		i++;
+	unsigned i = kid_index(k, c);
 	if (i == 0 || i == k.n)
 		return false;
 	uint32_t prev = k.v[i - 1];
@@ -595,9 +602,7 @@ static bool empty_to_switch_end(struct builder *b, uint32_t c)
 	if (sw == AST_NONE || kind_of(b, sw) != CXCursor_SwitchStmt)
 		return false;
 	struct kids k = children(b, p);
-	unsigned i = 0;
-	while (i < k.n && k.v[i] != c)
-		i++;
+	unsigned i = kid_index(k, c);
 	if (i == k.n)
 		return false;
 	for (i++; i < k.n; i++)

@@ -748,32 +748,14 @@ static void instrument_sources(const char *kpath, const struct kp_vec *args, con
 /* Whether the file at path holds the text s (false when unreadable). */
 static bool file_mentions(const char *path, const char *s)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	bool found = false;
-	if (!f)
+	size_t n;
+	char *buf = slurp(path, &n);
+	if (!buf)
 		return false;
-	for (;;) {
-		if (n + 4097 > cap) {
-			char *b = realloc(buf, cap = 2 * cap + 8192);
-			if (!b)
-				break;
-			buf = b;
-		}
-		size_t r = fread(buf + n, 1, cap - n - 1, f);
-		if (!r)
-			break;
-		n += r;
-	}
-	fclose(f);
-	if (buf) {
-		for (size_t i = 0; i < n; i++) /* a NUL in the file ends strstr's search early */
-			if (!buf[i])
-				buf[i] = ' ';
-		buf[n] = 0;
-		found = strstr(buf, s) != NULL;
-	}
+	for (size_t i = 0; i < n; i++) /* a NUL in the file ends strstr's search early */
+		if (!buf[i])
+			buf[i] = ' ';
+	bool found = strstr(buf, s) != NULL;
 	free(buf);
 	return found;
 }

@@ -544,11 +544,18 @@ static inline struct kp_held kp_lock(pthread_mutex_t *m)
 	return h;
 }
 
+/* The cancel state and signal mask kp_lock found, back (kp_unlock; the
+ * fork child, whose locks are new ones). */
+static inline void kp_held_restore(struct kp_held h)
+{
+	pthread_setcancelstate(h.cs, &h.cs);
+	pthread_sigmask(SIG_SETMASK, &h.mask, NULL);
+}
+
 static inline void kp_unlock(pthread_mutex_t *m, struct kp_held h)
 {
 	pthread_mutex_unlock(m);
-	pthread_setcancelstate(h.cs, &h.cs);
-	pthread_sigmask(SIG_SETMASK, &h.mask, NULL);
+	kp_held_restore(h);
 }
 
 /* trace.c: whether kp_rt.trace is still the file the runtime opened (the

@@ -128,9 +128,7 @@ static void fork_child(void)
 	kp_rt.redirect = NULL;
 	if (!self)
 		kp_streams_fork_child(NULL);
-	/* fork_prepare's kp_lock, undone (the locks are new) */
-	pthread_setcancelstate(fork_cs.cs, &fork_cs.cs);
-	pthread_sigmask(SIG_SETMASK, &fork_cs.mask, NULL);
+	kp_held_restore(fork_cs); /* fork_prepare's kp_lock (the locks are new) */
 }
 
 /* KPATH_OUT is relative to the directory current at the first
