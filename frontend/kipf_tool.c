@@ -216,7 +216,7 @@ static int build_profile(struct replay *r, struct kp_profile *p)
 			return KP_ENOMEM;
 		int rc = tf->cons->to_ipf(tf, &t);
 		if (rc == 0)
-			rc = kp_snapshot_func(p, tf->f, &t, kp_tfunc_emitted(tf), tf->invalid);
+			rc = kp_snapshot_func(p, tf->f, &t, kp_tfunc_emitted(tf), tf->invalid, 0);
 		kp_ipf_free(&t);
 		if (rc)
 			return rc;

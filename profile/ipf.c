@@ -26,10 +26,12 @@ static uint32_t hash_key(uint32_t parent, uint64_t id)
 int kp_ipf_init(struct kp_ipf *t)
 {
 	memset(t, 0, sizeof *t);
-	t->nodes = kp_calloc(16, sizeof *t->nodes);
+	/* the root alone: most forests of a profile are empty (a function
+	 * registered and never run), and a forest that grows doubles */
+	t->nodes = kp_calloc(1, sizeof *t->nodes);
 	if (!t->nodes)
 		return KP_ENOMEM;
-	t->cap = 16;
+	t->cap = 1;
 	t->n = 1;
 	return 0;
 }

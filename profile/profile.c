@@ -20,9 +20,11 @@ void kp_profile_init(struct kp_profile *p, unsigned k)
 
 static void func_free(struct kp_func *f)
 {
-	free(f->name);
-	free(f->file);
-	free(f->checksum);
+	if (!f->borrowed_strings) {
+		free(f->name);
+		free(f->file);
+		free(f->checksum);
+	}
 	kp_ipf_free(&f->ipf);
 	for (uint32_t i = 0; i < f->npaths; i++) {
 		free(f->paths[i].lines);
@@ -43,8 +45,8 @@ void kp_profile_free(struct kp_profile *p)
 	memset(p, 0, sizeof *p);
 }
 
-struct kp_func *kp_profile_add_func(struct kp_profile *p, const char *name, const char *file, unsigned line,
-				    const char *checksum, uint64_t num_paths)
+static struct kp_func *add_func(struct kp_profile *p, const char *name, const char *file, unsigned line,
+				const char *checksum, uint64_t num_paths, int borrow)
 {
 	struct kp_func *a = kp_grow(p->funcs, &p->cap, p->nfuncs + 1, sizeof *p->funcs);
 	if (!a)
@@ -52,9 +54,10 @@ struct kp_func *kp_profile_add_func(struct kp_profile *p, const char *name, cons
 	p->funcs = a;
 	struct kp_func *f = &p->funcs[p->nfuncs];
 	memset(f, 0, sizeof *f);
-	f->name = strdup(name);
-	f->file = strdup(file);
-	f->checksum = strdup(checksum);
+	f->borrowed_strings = borrow;
+	f->name = borrow ? (char *)name : strdup(name);
+	f->file = borrow ? (char *)file : strdup(file);
+	f->checksum = borrow ? (char *)checksum : strdup(checksum);
 	f->line = line;
 	f->num_paths = num_paths;
 	if (!f->name || !f->file || !f->checksum || kp_ipf_init(&f->ipf) != 0) {
@@ -63,6 +66,25 @@ struct kp_func *kp_profile_add_func(struct kp_profile *p, const char *name, cons
 	}
 	p->nfuncs++;
 	return f;
+}
+
+void kp_profile_reserve(struct kp_profile *p, size_t n)
+{
+	struct kp_func *a = kp_grow(p->funcs, &p->cap, n, sizeof *p->funcs);
+	if (a)
+		p->funcs = a;
+}
+
+struct kp_func *kp_profile_add_func(struct kp_profile *p, const char *name, const char *file, unsigned line,
+				    const char *checksum, uint64_t num_paths)
+{
+	return add_func(p, name, file, line, checksum, num_paths, 0);
+}
+
+struct kp_func *kp_profile_add_func_borrowed(struct kp_profile *p, const char *name, const char *file,
+					     unsigned line, const char *checksum, uint64_t num_paths)
+{
+	return add_func(p, name, file, line, checksum, num_paths, 1);
 }
 
 struct kp_func *kp_profile_find(struct kp_profile *p, const char *name, const char *file, const char *checksum)

@@ -125,12 +125,19 @@ struct kp_cfg {
 	 * (kp_profile_read_hint), then written as they are. */
 	char *json;
 	size_t json_len;
+	/* line, last_line and edges are another owner's, who keeps them until
+	 * the profile is freed (kp_cfg_borrow): never written, never freed,
+	 * and shared, not copied, by kp_cfg_copy. */
+	int borrowed;
 };
 
 struct kp_func {
 	char *name, *file;
 	unsigned line;
 	char *checksum;        /* 16 hex digits */
+	/* name, file and checksum are another owner's, kept until the profile
+	 * is freed (kp_profile_add_func_borrowed): not freed with f */
+	int borrowed_strings;
 	char source_hash[17];  /* FNV-1a 64 of the source file's bytes, 16 hex
 	                          digits; "" when unknown (older profiles) */
 	uint64_t num_paths;
@@ -260,9 +267,16 @@ struct kp_func *kp_profile_find(struct kp_profile *p, const char *name, const ch
 /* The decoded path of id in f, or NULL. */
 const struct kp_path *kp_func_path(const struct kp_func *f, uint64_t id);
 
+/* Makes room for n functions in all (one allocation instead of a
+ * doubling series; without memory, adding grows p as before). */
+void kp_profile_reserve(struct kp_profile *p, size_t n);
 /* Appends a new function (copies the strings) and returns it, or NULL. */
 struct kp_func *kp_profile_add_func(struct kp_profile *p, const char *name, const char *file, unsigned line,
 				    const char *checksum, uint64_t num_paths);
+/* The same without copying the strings, which must outlive p (a runtime
+ * descriptor's do: the exit writer's profile lives for one write). */
+struct kp_func *kp_profile_add_func_borrowed(struct kp_profile *p, const char *name, const char *file,
+					     unsigned line, const char *checksum, uint64_t num_paths);
 
 /* Decoding a path ID (kpath_rt.h, struct kpath_rt_func): from ENTRY with
  * rest = id, at each block take the out-edge with the largest val <= rest,
@@ -324,6 +338,9 @@ int kp_func_decode_all(struct kp_func *f, const struct kp_dag *dag);
  * num_paths), else the rule broken, with *at the index of the offending
  * block (field 'b') or edge ('e'). */
 int kp_cfg_set(struct kp_func *f, const struct kp_dag *dag);
+/* kp_cfg_set without the copy where the table's arrays can serve as they
+ * are (they then must outlive f's profile: a runtime descriptor's do). */
+int kp_cfg_borrow(struct kp_func *f, const struct kp_dag *dag);
 int kp_cfg_copy(struct kp_func *dst, const struct kp_func *src);
 void kp_cfg_free(struct kp_cfg *c);
 const char *kp_rule_cfg(const struct kp_cfg *c, uint64_t num_paths, char *field, uint32_t *at);

@@ -12,6 +12,8 @@
  * num_paths.  Readers hold every profile to it: profiles are untrusted.
  */
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +25,11 @@
 void kp_cfg_free(struct kp_cfg *c)
 {
 	free(c->json);
-	free(c->line);
-	free(c->last_line);
-	free(c->edges);
+	if (!c->borrowed) {
+		free(c->line);
+		free(c->last_line);
+		free(c->edges);
+	}
 	memset(c, 0, sizeof *c);
 }
 
@@ -62,11 +66,52 @@ int kp_cfg_set(struct kp_func *f, const struct kp_dag *dag)
 	return 0;
 }
 
+/* The descriptor's edges serve as the cfg's where the two layouts agree
+ * (they do on every ABI kpath builds for; the copy is the fallback). */
+#define EDGES_ALIKE                                                                                    \
+	(sizeof(struct kp_cfg_edge) == sizeof(struct kpath_rt_edge) &&                                 \
+	 offsetof(struct kp_cfg_edge, src) == offsetof(struct kpath_rt_edge, src) &&                   \
+	 offsetof(struct kp_cfg_edge, dst) == offsetof(struct kpath_rt_edge, dst) &&                   \
+	 offsetof(struct kp_cfg_edge, val) == offsetof(struct kpath_rt_edge, val) &&                   \
+	 sizeof(unsigned) == sizeof(uint32_t))
+
+int kp_cfg_borrow(struct kp_func *f, const struct kp_dag *dag)
+{
+	struct kp_cfg *c = &f->cfg;
+	if (c->nblocks || dag->num_blocks < 2 || !dag->block_line)
+		return 0;
+	if (!EDGES_ALIKE || (dag->num_edges && !dag->edges))
+		return kp_cfg_set(f, dag);
+	/* the spans as kp_cfg_set makes them: with no last lines, or none
+	 * degraded, the descriptor's arrays are the cfg's */
+	const unsigned *last = dag->block_last_line ? dag->block_last_line : dag->block_line;
+	for (uint32_t b = 0; b < dag->num_blocks; b++)
+		if (last[b] < dag->block_line[b] || (!dag->block_line[b] && last[b]))
+			return kp_cfg_set(f, dag);
+	c->nblocks = dag->num_blocks;
+	c->nedges = dag->num_edges;
+	c->line = (uint32_t *)(uintptr_t)dag->block_line;
+	c->last_line = (uint32_t *)(uintptr_t)last;
+	c->edges = (struct kp_cfg_edge *)(uintptr_t)dag->edges;
+	c->borrowed = 1;
+	return 0;
+}
+
 int kp_cfg_copy(struct kp_func *dst, const struct kp_func *src)
 {
 	const struct kp_cfg *s = &src->cfg;
 	if (dst->cfg.nblocks || !s->nblocks)
 		return 0;
+	if (s->borrowed) { /* the owner keeps the arrays for dst too */
+		dst->cfg = *s;
+		dst->cfg.json = NULL;
+		dst->cfg.json_len = 0;
+		if (s->json && (dst->cfg.json = malloc(s->json_len ? s->json_len : 1)) != NULL) {
+			memcpy(dst->cfg.json, s->json, s->json_len);
+			dst->cfg.json_len = s->json_len;
+		}
+		return 0;
+	}
 	if (cfg_alloc(&dst->cfg, s->nblocks, s->nedges))
 		return KP_ENOMEM;
 	memcpy(dst->cfg.line, s->line, s->nblocks * sizeof *s->line);

@@ -212,6 +212,12 @@ json_t *kp_slice_json_value(const char *s, const char *e);
  * (struct kp_cfg, json). */
 int kp_profile_read_hint(const char *path, struct kp_profile *p, struct kp_profile *hint, char *err, size_t errlen);
 extern unsigned long kp_read_cfg_copies;
+/* 1 for the bytes a JSON string holds as they are: printable ASCII (DEL
+ * included) but '"' and '\\' (profile_write.c).  One load per byte in the
+ * scans of names and files, which every function of a profile goes
+ * through when written and read. */
+extern const unsigned char kp_json_plain[256];
+
 /* c->json from c (profile_write.c): 0 or KP_ENOMEM. */
 int kp_cfg_json(struct kp_cfg *c);
 

@@ -587,11 +587,16 @@ static int cfg_from_hint(struct rd *r, const char **s, const char *e, struct kp_
 	if (!g || kp_cfg_json(&g->cfg) != 0 || (size_t)(e - *s) < g->cfg.json_len ||
 	    memcmp(*s, g->cfg.json, g->cfg.json_len) || kp_rule_cfg(&g->cfg, f->num_paths, &field, &at))
 		return -1;
-	if (kp_cfg_copy(f, g) != 0)
-		return KP_ENOMEM;
-	*s += g->cfg.json_len;
-	free(g->cfg.json); /* f has them now; g is merged into f */
+	char *json = g->cfg.json; /* f takes the bytes: g is merged into f */
+	size_t json_len = g->cfg.json_len;
 	g->cfg.json = NULL;
+	if (kp_cfg_copy(f, g) != 0) {
+		g->cfg.json = json;
+		return KP_ENOMEM;
+	}
+	f->cfg.json = json;
+	f->cfg.json_len = json_len;
+	*s += json_len;
 	kp_read_cfg_copies++;
 	return 0;
 }
@@ -603,7 +608,7 @@ static int head_value(struct head *h, unsigned i, const char **s, const char *e)
 	const char *p = *s;
 	if (i < NHEAD_STR) {
 		const char *q = p < e && *p == '"' ? p + 1 : e;
-		while (q < e && *q >= 0x20 && *q < 0x7f && *q != '"' && *q != '\\')
+		while (q < e && kp_json_plain[(unsigned char)*q] && *q != 0x7f)
 			q++;
 		if (q == e || *q != '"')
 			return -1;
@@ -729,12 +734,27 @@ static int slice_func(struct rd *r, const char **s, const char *e, struct kp_pro
 	return rc == KP_ENOMEM ? rc : rc ? 1 : 0;
 }
 
+/* r->where = "functions[i]", as snprintf would make it (which cost more
+ * than reading a short function). */
+static void where_function(struct rd *r, size_t i)
+{
+	char d[24];
+	int n = 0;
+	do
+		d[n++] = (char)('0' + i % 10);
+	while ((i /= 10) != 0);
+	memcpy(r->where, "functions[", 10);
+	for (int j = 0; j < n; j++)
+		r->where[10 + j] = d[n - 1 - j];
+	memcpy(r->where + 10 + n, "]", 2);
+}
+
 /* The elements of "functions" at *s (advanced past the array). */
 static int slice_functions(struct rd *r, const char **s, const char *e, struct kp_profile *p)
 {
 	int rc = 0, more = kp_slice_open(s, e, '[', ']');
 	for (size_t i = 0; more > 0 && rc == 0; i++) {
-		snprintf(r->where, sizeof r->where, "functions[%zu]", i);
+		where_function(r, i);
 		if ((rc = slice_func(r, s, e, p)) == 0 && (more = kp_slice_next(s, e, ']')) < 0)
 			rc = 1;
 	}

@@ -118,57 +118,29 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
 				     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 				     "8081828384858687888990919293949596979899";
 
-/* v as a JSON integer; above INT64_MAX as a decimal string (profile.h).
- * Numbers below 1,000,000 (nearly all: lines, also of 100,000-line
- * amalgamations, blocks, IDs, counts) are written straight into the
- * buffer, in 32-bit arithmetic; the others are formed backwards in d,
- * ending at d[24], and go to the buffer as one fixed 24-byte copy (longer
- * than any number, quotes included, so the copy is a few moves), of which
- * only the number counts.  (The five- and six-digit lines of Duktape's and
- * SQLite's amalgamations took that loop: 246,338 of the numbers one
- * Duktape run's profile holds, about 35 instructions each.) */
-static inline void put_u64(struct out *o, uint64_t v)
+/* v as a JSON integer at w (above INT64_MAX as a decimal string,
+ * profile.h); returns the end.  w has room for 24 bytes.  Numbers below
+ * 1,000,000 (nearly all: lines, also of 100,000-line amalgamations,
+ * blocks, IDs, counts) are written straight, in 32-bit arithmetic; the
+ * others are formed backwards in d, ending at d[24], and go out as one
+ * fixed 24-byte copy (longer than any number, quotes included, so the copy
+ * is a few moves), of which only the number counts.  (The five- and
+ * six-digit lines of Duktape's and SQLite's amalgamations took that loop:
+ * 246,338 of the numbers one Duktape run's profile holds, about 35
+ * instructions each.) */
+static char *fmt_big(char *w, uint64_t v)
 {
-	if (sizeof o->buf - o->n < 24)
-		flush(o);
-	char *w = o->buf + o->n;
-	if (v < 100) {
-		if (v < 10) {
-			w[0] = (char)('0' + v);
-			o->n += 1;
-		} else {
-			memcpy(w, digit_pairs + 2 * v, 2);
-			o->n += 2;
-		}
-		return;
-	}
-	if (v < 10000) {
-		unsigned hi = (unsigned)v / 100, lo = (unsigned)v % 100;
-		if (hi < 10) {
-			w[0] = (char)('0' + hi);
-			memcpy(w + 1, digit_pairs + 2 * lo, 2);
-			o->n += 3;
-		} else {
-			memcpy(w, digit_pairs + 2 * hi, 2);
-			memcpy(w + 2, digit_pairs + 2 * lo, 2);
-			o->n += 4;
-		}
-		return;
-	}
 	if (v < 1000000) {
 		unsigned hi = (unsigned)v / 10000, lo = (unsigned)v % 10000, a = lo / 100, b = lo % 100;
 		if (hi < 10) {
-			w[0] = (char)('0' + hi);
-			w++;
-			o->n += 5;
+			*w++ = (char)('0' + hi);
 		} else {
 			memcpy(w, digit_pairs + 2 * hi, 2);
 			w += 2;
-			o->n += 6;
 		}
 		memcpy(w, digit_pairs + 2 * a, 2);
 		memcpy(w + 2, digit_pairs + 2 * b, 2);
-		return;
+		return w + 4;
 	}
 	char d[48];
 	int i = 24, str = v > (uint64_t)INT64_MAX;
@@ -188,7 +160,39 @@ static inline void put_u64(struct out *o, uint64_t v)
 	if (str)
 		d[--i] = '"';
 	memcpy(w, d + i, 24);
-	o->n += (size_t)(24 - i + str);
+	return w + (24 - i + str);
+}
+
+/* fmt_big's fast path, inline: the numbers below 10,000. */
+static inline char *fmt_u64(char *w, uint64_t v)
+{
+	if (v < 10) {
+		*w = (char)('0' + v);
+		return w + 1;
+	}
+	if (v < 100) {
+		memcpy(w, digit_pairs + 2 * v, 2);
+		return w + 2;
+	}
+	if (v < 10000) {
+		unsigned hi = (unsigned)v / 100, lo = (unsigned)v % 100;
+		if (hi < 10) {
+			*w++ = (char)('0' + hi);
+		} else {
+			memcpy(w, digit_pairs + 2 * hi, 2);
+			w += 2;
+		}
+		memcpy(w, digit_pairs + 2 * lo, 2);
+		return w + 2;
+	}
+	return fmt_big(w, v);
+}
+
+static inline void put_u64(struct out *o, uint64_t v)
+{
+	if (sizeof o->buf - o->n < 24)
+		flush(o);
+	o->n = (size_t)(fmt_u64(o->buf + o->n, v) - o->buf);
 }
 
 static void put_i64(struct out *o, int64_t v)
@@ -227,6 +231,26 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
+/* The bytes a JSON string holds as they are (profile_int.h). */
+const unsigned char kp_json_plain[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 /* s as a JSON string, escaped as jansson's dumper escapes it. */
 static void put_str(struct out *o, const char *s)
 {
@@ -234,7 +258,7 @@ static void put_str(struct out *o, const char *s)
 	putch(o, '"');
 	while (*p) {
 		const unsigned char *run = p;
-		while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+		while (kp_json_plain[*p])
 			p++;
 		put(o, (const char *)run, (size_t)(p - run));
 		if (!*p)
@@ -342,7 +366,10 @@ static void put_paths(struct out *o, const struct kp_func *f)
 }
 
 /* "cfg" (docs/profile-schema.md, read by profile_cfg.c): {"blocks":[[first,last]...],
- * "edges":[[src,dst,val]...]}. */
+ * "edges":[[src,dst,val]...]}.  Most of a short run's profile is these
+ * graphs (every registered function's, run or not), so the tuples are
+ * written through a local pointer with the room for one checked once. */
+enum { TUPLE_MAX = 3 * 24 + 8 }; /* a tuple's bytes at most: three numbers, "[,,],"  */
 static inline void put_cfg(struct out *o, const struct kp_cfg *c)
 {
 	if (c->json) { /* made by kp_cfg_json below: these very bytes */
@@ -350,27 +377,41 @@ static inline void put_cfg(struct out *o, const struct kp_cfg *c)
 		return;
 	}
 	PUTS(o, "{\"blocks\":[");
+	char *w = o->buf + o->n, *lim = o->buf + sizeof o->buf - TUPLE_MAX;
 	for (uint32_t b = 0; b < c->nblocks; b++) {
-		if (b)
-			putch(o, ',');
-		putch(o, '[');
-		put_u64(o, c->line[b]);
-		putch(o, ',');
-		put_u64(o, c->last_line[b]);
-		putch(o, ']');
+		if (w > lim) {
+			o->n = (size_t)(w - o->buf);
+			flush(o);
+			w = o->buf;
+		}
+		*w++ = '[';
+		w = fmt_u64(w, c->line[b]);
+		*w++ = ',';
+		w = fmt_u64(w, c->last_line[b]);
+		*w++ = ']';
+		*w++ = ',';
 	}
+	w -= c->nblocks > 0; /* the last comma */
+	o->n = (size_t)(w - o->buf);
 	PUTS(o, "],\"edges\":[");
+	w = o->buf + o->n;
 	for (uint32_t e = 0; e < c->nedges; e++) {
-		if (e)
-			putch(o, ',');
-		putch(o, '[');
-		put_u64(o, c->edges[e].src);
-		putch(o, ',');
-		put_u64(o, c->edges[e].dst);
-		putch(o, ',');
-		put_u64(o, c->edges[e].val);
-		putch(o, ']');
+		if (w > lim) {
+			o->n = (size_t)(w - o->buf);
+			flush(o);
+			w = o->buf;
+		}
+		*w++ = '[';
+		w = fmt_u64(w, c->edges[e].src);
+		*w++ = ',';
+		w = fmt_u64(w, c->edges[e].dst);
+		*w++ = ',';
+		w = fmt_u64(w, c->edges[e].val);
+		*w++ = ']';
+		*w++ = ',';
 	}
+	w -= c->nedges > 0;
+	o->n = (size_t)(w - o->buf);
 	PUTS(o, "]}");
 }
 

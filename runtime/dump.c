@@ -42,6 +42,7 @@ void kp_dump_locked(void)
 		return;
 	struct kp_profile p;
 	kp_profile_init(&p, kp_rt.k);
+	kp_profile_reserve(&p, kp_rt.nfuncs);
 	if (!kp_rt.run_counted && !kp_rt.run_claim)
 		kp_rt.run_claim = kp_dso_claim_run() ? 1 : 2;
 	p.runs = !kp_rt.run_counted && kp_rt.run_claim == 1;
@@ -58,7 +59,7 @@ void kp_dump_locked(void)
 		const struct kp_gfunc *g = &kp_rt.funcs[i];
 		p.dropped += g->dropped;
 		if (!g->lost)
-			rc = kp_snapshot_func(&p, g->f, &g->ipf, g->emitted, g->invalid);
+			rc = kp_snapshot_func(&p, g->f, &g->ipf, g->emitted, g->invalid, 1);
 	}
 	char err[1024];
 	char *out = kp_rt.redirect || !kp_rt.out ? NULL : kp_out_expand(kp_rt.out);

@@ -653,9 +653,12 @@ int kp_overlap_calls_fields(const struct kpath_rt_func *f, void *fields);
 /* ---- output (snapshot.c, accumulate.c, dump.c) ------------------------ */
 
 /* Adds to p a function with descriptor f, k-IPF t (compacted to p->k,
- * copied), counters, and the decoded paths of its IDs. */
+ * copied), counters, and the decoded paths of its IDs.  borrow: f's
+ * strings and arrays outlive p (a registered descriptor's live until
+ * exit, dso.c copies those of an unloaded library), so p points to them
+ * instead of copying them. */
 int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const struct kp_ipf *t,
-		     uint64_t emitted, uint64_t invalid);
+		     uint64_t emitted, uint64_t invalid, int borrow);
 /* Accumulates p into the file out under flock(out.lock); when out exists
  * but is no profile we may add to, writes beside it and sets *redirect
  * (malloc'd).  With redirect NULL (the fallback itself), no lock.  0, or

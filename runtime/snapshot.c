@@ -8,7 +8,7 @@
 #include "kp_internal.h"
 
 int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const struct kp_ipf *t,
-		     uint64_t emitted, uint64_t invalid)
+		     uint64_t emitted, uint64_t invalid, int borrow)
 {
 	if (kp_overlap_companion(f)) /* its counts are f's owner's (overlap.c) */
 		return 0;
@@ -19,7 +19,8 @@ int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const 
 	int rc = kp_ppp_snapshot(f, t, &bl, &num_paths, &invalid, &ppp);
 	if (rc < 0)
 		return rc;
-	struct kp_func *kf = kp_profile_add_func(p, f->name, f->file, f->line, f->checksum, num_paths);
+	struct kp_func *kf = borrow ? kp_profile_add_func_borrowed(p, f->name, f->file, f->line, f->checksum, num_paths)
+	                            : kp_profile_add_func(p, f->name, f->file, f->line, f->checksum, num_paths);
 	if (!kf) {
 		if (rc) {
 			kp_ipf_free(&bl);
@@ -40,7 +41,7 @@ int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const 
 	if (rc != 0)
 		return KP_ENOMEM;
 	struct kp_dag dag = { f->num_blocks, f->block_line, f->num_edges, f->edges, f->block_last_line };
-	if (kp_cfg_set(kf, &dag) != 0)
+	if ((borrow ? kp_cfg_borrow(kf, &dag) : kp_cfg_set(kf, &dag)) != 0)
 		return KP_ENOMEM;
 	return kp_func_decode_all(kf, &dag);
 }

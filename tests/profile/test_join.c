@@ -3,7 +3,7 @@
  * against the nested scans it replaced, on random profiles whose names,
  * files and checksums are drawn from small sets so that functions collide
  * in every way: same name in another file, same name and file under
- * another checksum, and (in the merged profile only, which the reader
+ * another checksum, files that hash alike, and (in the merged profile only, which the reader
  * would refuse) the same function listed twice.
  *
  *  - kp_profile_join yields exactly the pairs with equal name and file, in
@@ -38,7 +38,9 @@ static unsigned pick(unsigned n)
 }
 
 static const char *const names[] = { "f", "g", "main", "h" };
-static const char *const files[] = { "a.c", "b.c", "lib/a.c" };
+/* The last two differ only before their last 16 bytes, which is all of a
+ * file the join's hash reads (join.c): equal hashes, different keys. */
+static const char *const files[] = { "a.c", "b.c", "lib/a.c", "xa/lib/src/common/util.c", "xb/lib/src/common/util.c" };
 static const char *const sums[] = { "00000000000000aa", "00000000000000bb", "0123456789abcdef" };
 
 /* A random profile of n functions; unique (name, file, checksum) unless
@@ -48,7 +50,7 @@ static void make(struct kp_profile *p, unsigned k, unsigned n, int dups)
 	kp_profile_init(p, k);
 	p->runs = 1 + pick(3);
 	for (unsigned i = 0; i < n; i++) {
-		const char *name = names[pick(4)], *file = files[pick(3)], *sum = sums[pick(3)];
+		const char *name = names[pick(4)], *file = files[pick(5)], *sum = sums[pick(3)];
 		if (!dups && kp_profile_find(p, name, file, sum))
 			continue;
 		struct kp_func *f = kp_profile_add_func(p, name, file, 1 + pick(50), sum, 8);
