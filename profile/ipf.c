@@ -38,7 +38,8 @@ int kp_ipf_init(struct kp_ipf *t)
 
 void kp_ipf_free(struct kp_ipf *t)
 {
-	free(t->nodes);
+	if (!t->borrowed)
+		free(t->nodes);
 	free(t->idx);
 	memset(t, 0, sizeof *t);
 }
@@ -59,7 +60,9 @@ void kp_ipf_clear(struct kp_ipf *t)
 {
 	if (!t->nodes)
 		return;
+	assert(!t->borrowed);
 	t->n = 1;
+	t->compact_n = 0;
 	memset(&t->nodes[0], 0, sizeof t->nodes[0]);
 	drop_index(t);
 }
@@ -123,6 +126,7 @@ uint32_t kp_ipf_find(struct kp_ipf *t, uint32_t parent, uint64_t id)
  * or KP_ENOMEM (then t is unchanged). */
 static int new_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint64_t count, uint32_t *child)
 {
+	assert(!t->borrowed);
 	if (t->n == t->cap) {
 		if (t->cap >= (1u << 30))
 			return KP_ENOMEM;
@@ -142,6 +146,7 @@ static int new_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint64_t co
 
 int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child)
 {
+	assert(!t->borrowed);
 	if (index_reserve(t) != 0)
 		return KP_ENOMEM;
 	/* kp_ipf_find's probe, ending at the empty slot a new child takes */
@@ -166,6 +171,42 @@ int kp_ipf_append(struct kp_ipf *t, uint32_t parent, uint64_t id, uint64_t count
 {
 	assert(!t->idx);
 	return new_child(t, parent, id, count, child);
+}
+
+int kp_ipf_borrow(struct kp_ipf *dst, const struct kp_ipf *src, unsigned k)
+{
+	if (dst->n != 1 || dst->idx || !src->nodes || src->compact_n != src->n || src->compact_k != k ||
+	    src->nodes[0].id != 0 || src->nodes[0].count != 0)
+		return 0;
+	free(dst->nodes);
+	*dst = (struct kp_ipf){ .nodes = src->nodes, .n = src->n, .cap = src->n, .compact_n = src->n,
+				.compact_k = k, .borrowed = 1 };
+	return 1;
+}
+
+void kp_ipf_reserve(struct kp_ipf *t, uint32_t n)
+{
+	if (n <= t->cap || !t->nodes)
+		return;
+	struct kp_node *nodes = kp_realloc(t->nodes, (size_t)n * sizeof *nodes);
+	if (nodes) {
+		t->nodes = nodes;
+		t->cap = n;
+	}
+}
+
+int kp_ipf_append_after(struct kp_ipf *t, uint32_t parent, uint32_t prev, uint64_t id, uint64_t count,
+			uint32_t *child)
+{
+	assert(!t->idx);
+	assert(prev == KP_NONE || t->nodes[prev].next_sibling == KP_NONE);
+	int rc = new_child(t, parent, id, count, child); /* first among its siblings */
+	if (rc == 0 && prev != KP_NONE) {                /* moved behind prev */
+		t->nodes[parent].first_child = t->nodes[*child].next_sibling;
+		t->nodes[*child].next_sibling = KP_NONE;
+		t->nodes[prev].next_sibling = *child;
+	}
+	return rc;
 }
 
 /* join_subtree(rho, gamma, d), k-BLPP paper:
@@ -204,15 +245,22 @@ static uint64_t subtree_sum(const struct kp_ipf *t, uint32_t v, unsigned d)
 	return s; /* nonzero iff some counter in the subtree is nonzero */
 }
 
-static int cmp_id(const void *a, const void *b)
+/* A child to copy: its label and its index in the source. */
+struct kid {
+	uint64_t id;
+	uint32_t at;
+};
+
+static int cmp_kid(const void *a, const void *b)
 {
-	const struct kp_node *x = a, *y = b;
+	const struct kid *x = a, *y = b;
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 /* Copies the children of src node v (depth d remaining) under dst node w in
- * id order.  Children are staged in a small sorted buffer: preorder, so
- * equal forests end up in equal arrays. */
+ * id order.  Children are staged in a small sorted buffer (an insertion
+ * sort where they are few, the usual case; labels are unique among
+ * siblings): preorder, so equal forests end up in equal arrays. */
 static int copy_sorted(struct kp_ipf *dst, uint32_t w, const struct kp_ipf *src, uint32_t v, unsigned d)
 {
 	uint32_t nc = 0;
@@ -220,22 +268,27 @@ static int copy_sorted(struct kp_ipf *dst, uint32_t w, const struct kp_ipf *src,
 		nc++;
 	if (nc == 0 || d == 0)
 		return 0;
-	struct kp_node few[16], *kids = nc <= 16 ? few : kp_malloc(nc * sizeof *kids);
+	struct kid few[16], *kids = nc <= 16 ? few : kp_malloc(nc * sizeof *kids);
 	if (!kids)
 		return KP_ENOMEM;
 	nc = 0;
 	for (uint32_t c = src->nodes[v].first_child; c != KP_NONE; c = src->nodes[c].next_sibling) {
-		if (subtree_sum(src, c, d) == 0)
-			continue;
-		kids[nc] = src->nodes[c];
-		kids[nc].next_sibling = c; /* remember the source index */
-		nc++;
+		if (src->nodes[c].count == 0 && subtree_sum(src, c, d) == 0)
+			continue; /* (a count of its own settles it, without the call) */
+		struct kid x = { src->nodes[c].id, c };
+		uint32_t i = nc++;
+		if (kids == few) /* insertion: at most 16 */
+			for (; i > 0 && kids[i - 1].id > x.id; i--)
+				kids[i] = kids[i - 1];
+		kids[i] = x;
 	}
-	uint32_t sorted = 1;
-	while (sorted < nc && kids[sorted - 1].id < kids[sorted].id)
-		sorted++;
-	if (sorted < nc)
-		qsort(kids, nc, sizeof *kids, cmp_id);
+	if (kids != few) {
+		uint32_t sorted = 1;
+		while (sorted < nc && kids[sorted - 1].id < kids[sorted].id)
+			sorted++;
+		if (sorted < nc)
+			qsort(kids, nc, sizeof *kids, cmp_kid);
+	}
 	int rc = 0;
 	uint32_t prev = KP_NONE;
 	for (uint32_t i = 0; i < nc && rc == 0; i++) {
@@ -249,14 +302,14 @@ static int copy_sorted(struct kp_ipf *dst, uint32_t w, const struct kp_ipf *src,
 			dst->cap *= 2;
 		}
 		uint32_t x = dst->n++;
-		dst->nodes[x] = (struct kp_node){ .id = kids[i].id, .count = kids[i].count,
+		dst->nodes[x] = (struct kp_node){ .id = kids[i].id, .count = src->nodes[kids[i].at].count,
 						  .first_child = KP_NONE, .next_sibling = KP_NONE };
 		if (prev == KP_NONE)
 			dst->nodes[w].first_child = x;
 		else
 			dst->nodes[prev].next_sibling = x;
 		prev = x;
-		rc = copy_sorted(dst, x, src, kids[i].next_sibling, d - 1);
+		rc = copy_sorted(dst, x, src, kids[i].at, d - 1);
 	}
 	if (kids != few)
 		free(kids);
@@ -272,7 +325,7 @@ static int compact_below(const struct kp_ipf *t, uint32_t v, unsigned d, uint32_
 	uint32_t prev = KP_NONE;
 	for (uint32_t c = t->nodes[v].first_child; c != KP_NONE; c = t->nodes[c].next_sibling) {
 		if (d == 0 || c != *next || c >= t->n || (prev != KP_NONE && t->nodes[prev].id >= t->nodes[c].id) ||
-		    subtree_sum(t, c, d) == 0)
+		    (t->nodes[c].count == 0 && subtree_sum(t, c, d) == 0))
 			return 0;
 		++*next;
 		if (!compact_below(t, c, d - 1, next))
@@ -287,12 +340,20 @@ int kp_ipf_compact(struct kp_ipf *t, unsigned k)
 	struct kp_ipf out;
 	if (!t->nodes)
 		return kp_ipf_init(t);
+	if (t->compact_n == t->n && t->compact_k == k)
+		return 0; /* compacted, and no node added since (struct kp_ipf) */
 	uint32_t next = 1;
-	if (compact_below(t, 0, k, &next) && next == t->n)
-		return 0; /* already what the copy below would make (the writer
-			     compacts what the snapshot compacted) */
+	if (compact_below(t, 0, k, &next) && next == t->n) {
+		t->compact_n = t->n, t->compact_k = k;
+		return 0; /* already what the copy below would make */
+	}
 	if (kp_ipf_init(&out) != 0)
 		return KP_ENOMEM;
+	struct kp_node *room = kp_realloc(out.nodes, (size_t)t->n * sizeof *room); /* the copy has at most t's nodes */
+	if (room) {
+		out.nodes = room;
+		out.cap = t->n;
+	}
 	out.nodes[0].id = t->nodes[0].id;
 	out.nodes[0].count = t->nodes[0].count;
 	if (copy_sorted(&out, 0, t, 0, k) != 0) {
@@ -301,6 +362,7 @@ int kp_ipf_compact(struct kp_ipf *t, unsigned k)
 	}
 	kp_ipf_free(t);
 	*t = out;
+	t->compact_n = t->n, t->compact_k = k;
 	return 0;
 }
 
@@ -312,9 +374,32 @@ int kp_ipf_add_compact(struct kp_ipf *dst, const struct kp_ipf *src, unsigned k)
 	}
 	/* into an empty forest, kp_ipf_add copies src to depth k (its siblings
 	 * are unique: no counts to sum), which kp_ipf_compact then sorts and
-	 * prunes: copy_sorted does both in one copy, without the index */
+	 * prunes: copy_sorted does both in one copy, without the index, into
+	 * room for all of src's nodes made at once (the copy has at most as
+	 * many) */
+	if (src->n > dst->cap) {
+		struct kp_node *nodes = kp_realloc(dst->nodes, (size_t)src->n * sizeof *nodes);
+		if (!nodes)
+			return KP_ENOMEM;
+		dst->nodes = nodes;
+		dst->cap = src->n;
+	}
+	if (src->compact_n == src->n && src->compact_k == k) {
+		/* src is what copy_sorted would make of it (struct kp_ipf): the
+		 * same array, under dst's own root */
+		struct kp_node root = dst->nodes[0];
+		memcpy(dst->nodes, src->nodes, (size_t)src->n * sizeof *dst->nodes);
+		root.first_child = src->nodes[0].first_child;
+		dst->nodes[0] = root;
+		dst->n = src->n;
+		drop_index(dst);
+		dst->compact_n = dst->n, dst->compact_k = k;
+		return 0;
+	}
 	int rc = copy_sorted(dst, 0, src, 0, k);
 	drop_index(dst);
+	if (rc == 0) /* the writer's kp_profile_sort need not check it again */
+		dst->compact_n = dst->n, dst->compact_k = k;
 	return rc;
 }
 

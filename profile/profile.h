@@ -94,6 +94,14 @@ struct kp_ipf {
 	uint32_t n, cap;
 	uint32_t *idx;
 	uint32_t idx_cap, idx_used;
+	/* Stamp of the last compaction (ipf.c): the forest was compact for
+	 * depth compact_k when it had compact_n nodes.  It stays so while no
+	 * node is added (n then grows) and counts only grow: kp_ipf_compact
+	 * trusts it instead of walking the forest again.  0 when unknown. */
+	uint32_t compact_n, compact_k;
+	/* nodes are another forest's (kp_ipf_borrow): read, never changed
+	 * nor freed through this one */
+	int borrowed;
 };
 
 /* One decoded path: the first line of each block it traverses. */

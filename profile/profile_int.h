@@ -87,6 +87,20 @@ int kp_ipf_child(struct kp_ipf *t, uint32_t parent, uint64_t id, uint32_t *child
  * kp_ipf_child makes it again).  Its index in *child.  0 or KP_ENOMEM
  * (then the forest is unchanged). */
 int kp_ipf_append(struct kp_ipf *t, uint32_t parent, uint64_t id, uint64_t count, uint32_t *child);
+/* An empty dst made to share src's nodes when src is compact for k (its
+ * stamp, struct kp_ipf) with a bare root: 1, and then src must outlive dst
+ * unchanged, and dst is only read (asserted); else 0, nothing done (copy
+ * it: kp_ipf_add_compact).  The runtime's exit snapshot takes a function's
+ * global k-IPF so, under the lock every change to it holds. */
+int kp_ipf_borrow(struct kp_ipf *dst, const struct kp_ipf *src, unsigned k);
+/* Room for n nodes in t at once (without memory, t grows as before). */
+void kp_ipf_reserve(struct kp_ipf *t, uint32_t n);
+/* kp_ipf_append, linked after the sibling prev (the last so far) instead
+ * of first (KP_NONE: the first child): appending children in increasing
+ * id order, each before its own children, makes the compact form that
+ * kp_ipf_compact would make (ipf.c), which the caller may then stamp. */
+int kp_ipf_append_after(struct kp_ipf *t, uint32_t parent, uint32_t prev, uint64_t id, uint64_t count,
+			uint32_t *child);
 /* join_subtree(rho, gamma, d) of the k-BLPP paper (Algorithm "Subroutine
  * for joining trees during k-SF conversion"), with rho a node of another
  * k-IPF src: adds the subtree of depth < d below rho under gamma, summing

@@ -312,23 +312,48 @@ static int put_json(struct out *o, const json_t *v)
 	return json_dump_callback(v, dump_cb, o, JSON_COMPACT | JSON_ENCODE_ANY);
 }
 
-/* The children of v, as the tree writer's nested "children" arrays; depth
- * is at most k <= KP_KMAX, so the recursion is bounded. */
+/* The children of v at w, as the tree writer's nested "children" arrays;
+ * returns the end (o->n is behind it until the caller stores it).  Depth
+ * is at most k <= KP_KMAX once kp_profile_sort compacted the forest, so
+ * the recursion is bounded.  Through a local pointer like put_cfg's
+ * tuples: the room is checked before each node, for its opening bytes
+ * (NODE_MAX: ',{"id":N,"count":N,"children":[', a number taking 24, the
+ * fixed copy of fmt_big), and before each list's closing ']' and the '}'
+ * after it. */
+enum { NODE_MAX = 2 * 24 + 32 };
+static char *put_nodes(struct out *o, char *w, const struct kp_ipf *t, uint32_t v)
+{
+	*w++ = '[';
+	for (uint32_t c = t->nodes[v].first_child; c != KP_NONE; c = t->nodes[c].next_sibling) {
+		if (w > o->buf + sizeof o->buf - NODE_MAX) {
+			o->n = (size_t)(w - o->buf);
+			flush(o);
+			w = o->buf;
+		}
+		if (c != t->nodes[v].first_child)
+			*w++ = ',';
+		memcpy(w, "{\"id\":", 6);
+		w = fmt_u64(w + 6, t->nodes[c].id);
+		memcpy(w, ",\"count\":", 9);
+		w = fmt_u64(w + 9, t->nodes[c].count);
+		memcpy(w, ",\"children\":", 12);
+		w = put_nodes(o, w + 12, t, c);
+		*w++ = '}';
+	}
+	if (w > o->buf + sizeof o->buf - 2) { /* the ']' and the caller's '}' */
+		o->n = (size_t)(w - o->buf);
+		flush(o);
+		w = o->buf;
+	}
+	*w++ = ']';
+	return w;
+}
+
 static void put_forest(struct out *o, const struct kp_ipf *t, uint32_t v)
 {
-	putch(o, '[');
-	for (uint32_t c = t->nodes[v].first_child; c != KP_NONE; c = t->nodes[c].next_sibling) {
-		if (c != t->nodes[v].first_child)
-			putch(o, ',');
-		PUTS(o, "{\"id\":");
-		put_u64(o, t->nodes[c].id);
-		PUTS(o, ",\"count\":");
-		put_u64(o, t->nodes[c].count);
-		PUTS(o, ",\"children\":");
-		put_forest(o, t, c);
-		putch(o, '}');
-	}
-	putch(o, ']');
+	if (sizeof o->buf - o->n < NODE_MAX)
+		flush(o);
+	o->n = (size_t)(put_nodes(o, o->buf + o->n, t, v) - o->buf);
 }
 
 static void put_paths(struct out *o, const struct kp_func *f)

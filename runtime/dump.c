@@ -75,6 +75,7 @@ void kp_dump_locked(void)
 		rc = kp_accumulate(out, &p, &kp_rt.redirect, err, sizeof err);
 	}
 	free(out);
+	kp_profile_free(&p); /* before the k-IPFs it may borrow change (snapshot.c) */
 	if (rc != 0) {
 		fprintf(stderr, "kpath: profile NOT written: %s%s\n", err,
 			kp_rt.exited ? "" : " (the data is kept for the next write)");
@@ -91,7 +92,6 @@ void kp_dump_locked(void)
 		kp_rt.run_counted = 1;
 		kp_rt.threads_new = 0; /* under mu, as kp_thread_self counts them */
 	}
-	kp_profile_free(&p);
 }
 
 /* The writes (kpath_dump, the exit handler's, the one after the

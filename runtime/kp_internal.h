@@ -655,8 +655,10 @@ int kp_overlap_calls_fields(const struct kpath_rt_func *f, void *fields);
 /* Adds to p a function with descriptor f, k-IPF t (compacted to p->k,
  * copied), counters, and the decoded paths of its IDs.  borrow: f's
  * strings and arrays outlive p (a registered descriptor's live until
- * exit, dso.c copies those of an unloaded library), so p points to them
- * instead of copying them. */
+ * exit, dso.c copies those of an unloaded library), and t outlives p
+ * unchanged (kp_rt.mu is held from the snapshot to kp_profile_free), so p
+ * points to them instead of copying them (t when it is compact already:
+ * kp_ipf_borrow). */
 int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const struct kp_ipf *t,
 		     uint64_t emitted, uint64_t invalid, int borrow);
 /* Accumulates p into the file out under flock(out.lock); when out exists

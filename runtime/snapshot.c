@@ -35,7 +35,10 @@ int kp_snapshot_func(struct kp_profile *p, const struct kpath_rt_func *f, const 
 	kf->kiter = kp_kiter_fields(f);
 	kf->ppp = ppp;
 	kf->overlap = kp_overlap_fields(f);
-	rc = kp_ipf_add_compact(&kf->ipf, rc ? &bl : t, p->k);
+	/* a global k-IPF already compact (window.c) is taken as it is: no
+	 * copy, no second forest in memory while the profile is written */
+	if (rc || !borrow || !kp_ipf_borrow(&kf->ipf, t, p->k))
+		rc = kp_ipf_add_compact(&kf->ipf, rc ? &bl : t, p->k);
 	if (ppp)
 		kp_ipf_free(&bl);
 	if (rc != 0)

@@ -58,27 +58,77 @@ static struct kpath_rt_node *window_child(struct kp_ksf *s, struct kpath_rt_node
 }
 
 /* One node x of s and its subtree, under gamma in dst (counted with the
- * totals of tot, by node index).  fresh: dst had no node but its root, so
- * every node is new (a node's children have distinct labels): appended
- * without a lookup. */
+ * totals of tot, by node index), looked up in dst's index. */
 static int join_window(struct kp_ipf *dst, uint32_t gamma, const struct kp_ksf *s, const struct kpath_rt_node *x,
-                       const uint64_t *tot, bool fresh)
+                       const uint64_t *tot)
 {
 	uint32_t delta;
-	uint64_t n = tot[kp_ksf_index(s, x)];
-	if (fresh) {
-		if (kp_ipf_append(dst, gamma, x->id, n, &delta) != 0)
-			return KP_ENOMEM;
-	} else {
-		if (kp_ipf_child(dst, gamma, x->id, &delta) != 0)
-			return KP_ENOMEM;
-		dst->nodes[delta].count += n;
-	}
+	if (kp_ipf_child(dst, gamma, x->id, &delta) != 0)
+		return KP_ENOMEM;
+	dst->nodes[delta].count += tot[kp_ksf_index(s, x)];
 	const struct kpath_rt_node *y;
 	for (uint32_t i = 0; (y = kp_kids_next(x, &i));)
-		if (join_window(dst, delta, s, y, tot, fresh) != 0)
+		if (join_window(dst, delta, s, y, tot) != 0)
 			return KP_ENOMEM;
 	return 0;
+}
+
+static int cmp_node_id(const void *a, const void *b)
+{
+	const struct kpath_rt_node *x = *(const struct kpath_rt_node *const *)a, *y = *(const struct kpath_rt_node *const *)b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The children of x in increasing id order (labels are unique among
+ * siblings), into few[0..16) or a new array (*v; free it unless it is
+ * few): their number, or -1 without memory. */
+static int64_t kids_sorted(const struct kpath_rt_node *x, const struct kpath_rt_node **few,
+			   const struct kpath_rt_node ***v)
+{
+	uint32_t n = kp_kids_count(x), m = 0;
+	const struct kpath_rt_node **a = n <= 16 ? few : malloc(n * sizeof *a), *y;
+	if (!a)
+		return -1;
+	for (uint32_t i = 0; m < n && (y = kp_kids_next(x, &i));) {
+		uint32_t j = m++;
+		if (a == few) /* an insertion sort where they are few */
+			for (; j > 0 && a[j - 1]->id > y->id; j--)
+				a[j] = a[j - 1];
+		a[j] = y;
+	}
+	if (a != few)
+		qsort(a, m, sizeof *a, cmp_node_id);
+	*v = a;
+	return m;
+}
+
+/* join_window into a fresh k-IPF, in the compact form (kp_ipf_compact,
+ * profile/ipf.c): x's subtree appended after the sibling prev, children in
+ * increasing id order, each before its own children (preorder).  *compact
+ * is cleared where the copy would differ: a subtree without a count (a
+ * node left by a failed allocation), or deeper than k. */
+static int append_window(struct kp_ipf *dst, uint32_t gamma, uint32_t prev, const struct kp_ksf *s,
+			 const struct kpath_rt_node *x, const uint64_t *tot, unsigned depth, bool *compact,
+			 uint32_t *delta)
+{
+	uint64_t n = tot[kp_ksf_index(s, x)];
+	if (n == 0 || depth > s->k)
+		*compact = false;
+	if (kp_ipf_append_after(dst, gamma, prev, x->id, n, delta) != 0)
+		return KP_ENOMEM;
+	if (kp_kids_count(x) == 0)
+		return 0; /* a leaf: most nodes */
+	const struct kpath_rt_node *few[16], **v;
+	int64_t m = kids_sorted(x, few, &v);
+	if (m < 0)
+		return KP_ENOMEM;
+	int rc = 0;
+	uint32_t last = KP_NONE, d = *delta;
+	for (int64_t i = 0; i < m && rc == 0; i++)
+		rc = append_window(dst, d, last, s, v[i], tot, depth + 1, compact, &last);
+	if (v != few)
+		free(v);
+	return rc;
 }
 
 /* make_k_ipf of the window forest in one lookup per node, not one per
@@ -107,12 +157,28 @@ int kp_win_to_ipf(const struct kp_ksf *s, struct kp_ipf *dst)
 		tot[up] += tot[i]; /* tot[0]: the roots' sum, unused */
 	}
 	int rc = 0;
-	bool fresh = dst->n == 1; /* the usual case: one thread's forest */
-	if (fresh)
-		kp_ipf_drop_index(dst);
 	const struct kpath_rt_node *x;
-	for (uint32_t i = 0; rc == 0 && (x = kp_kids_next(&s->start, &i));)
-		rc = join_window(dst, 0, s, x, tot, fresh);
+	if (dst->n == 1 && dst->nodes[0].first_child == KP_NONE) {
+		/* the usual case, one thread's forest: in the compact form,
+		 * stamped, so that the snapshot takes the array as it is; room
+		 * for every node of s made at once (each becomes one of dst) */
+		kp_ipf_drop_index(dst);
+		kp_ipf_reserve(dst, s->n);
+		const struct kpath_rt_node *few[16], **v;
+		int64_t m = kids_sorted(&s->start, few, &v);
+		bool compact = true;
+		uint32_t last = KP_NONE;
+		rc = m < 0 ? KP_ENOMEM : 0;
+		for (int64_t i = 0; i < m && rc == 0; i++)
+			rc = append_window(dst, 0, last, s, v[i], tot, 1, &compact, &last);
+		if (m >= 0 && v != few)
+			free(v);
+		if (rc == 0 && compact)
+			dst->compact_n = dst->n, dst->compact_k = s->k;
+	} else {
+		for (uint32_t i = 0; rc == 0 && (x = kp_kids_next(&s->start, &i));)
+			rc = join_window(dst, 0, s, x, tot);
+	}
 	free(tot);
 	return rc;
 }

@@ -127,8 +127,29 @@ static void brute(const uint64_t *s, size_t len, unsigned k, struct kp_ipf *out)
 	}
 }
 
+/* A forest the conversion stamped compact for k (struct kp_ipf; the
+ * window forest's, runtime/window.c) is what kp_ipf_compact makes of the
+ * same forest joined in another order: the same array, node for node, so
+ * that the exit's snapshot may take it as it is (kp_ipf_borrow).  1 when
+ * on was stamped (and checked). */
+static int stamp_holds(const struct kp_ipf *on, unsigned k)
+{
+	if (on->compact_n != on->n || on->compact_k != k)
+		return 0;
+	struct kp_ipf t = { 0 };
+	CHECK(kp_ipf_init(&t) == 0 && kp_ipf_add(&t, on, k) == 0 && kp_ipf_compact(&t, k) == 0);
+	CHECK(t.n == on->n && memcmp(t.nodes, on->nodes, on->n * sizeof *on->nodes) == 0);
+	struct kp_ipf b = { 0 };
+	CHECK(kp_ipf_init(&b) == 0 && kp_ipf_borrow(&b, on, k) == 1 && b.nodes == on->nodes && b.borrowed);
+	kp_ipf_free(&b); /* leaves on's nodes */
+	CHECK(on->nodes[0].id == 0);
+	kp_ipf_free(&t);
+	return 1;
+}
+
 static void random_streams(void)
 {
+	unsigned stamped = 0;
 	static uint64_t s[5000];
 	static const unsigned lens[] = { 1, 2, 7, 40, 300, 5000 };
 	static const unsigned alphas[] = { 1, 2, 3, 5, 17 };
@@ -149,6 +170,7 @@ static void random_streams(void)
 				CHECK(sum == items);
 				CHECK(rt_monotone(&on, 0));
 				CHECK(kp_ipf_depth(&on) <= k);
+				stamped += stamp_holds(&on, k);
 				if (!rt_ipf_equal(&on, &bf)) {
 					fprintf(stderr, "seed %" PRIu64 " len %zu alpha %u k %u: k-IPF differs\n", seed,
 						len, alpha, k);
@@ -168,6 +190,8 @@ static void random_streams(void)
 			kp_ipf_free(&prev);
 		}
 	}
+	if (kp_forest == &kp_consumer_window)
+		CHECK(stamped > 100); /* its forests at k >= 2 (the k-SF's are not stamped) */
 }
 
 /* Activations of one function interleaved in one thread (recursion): each
