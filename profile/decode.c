@@ -166,6 +166,26 @@ static uint32_t roots_hold_all(const struct kp_ipf *t, uint64_t *ids)
 			return 0;
 		ids[r++] = t->nodes[c].id;
 	}
+	if (r && ids[r - 1] < ((uint64_t)t->n << 3)) {
+		/* labels small against the forest (the usual case): the roots as
+		 * a bitmap, and every node of the array (the forest's, each
+		 * linked) looked up with one load, instead of a binary search
+		 * per node */
+		uint64_t words = (ids[r - 1] >> 6) + 1;
+		uint64_t *in = kp_calloc(words, sizeof *in);
+		if (in) {
+			for (uint32_t i = 0; i < r; i++)
+				in[ids[i] >> 6] |= 1ull << (ids[i] & 63);
+			uint32_t v = 1;
+			for (; v < t->n; v++) {
+				uint64_t id = t->nodes[v].id;
+				if (id > ids[r - 1] || !(in[id >> 6] >> (id & 63) & 1))
+					break;
+			}
+			free(in);
+			return v == t->n ? r : 0;
+		}
+	}
 	for (uint32_t c = t->nodes[0].first_child; c != KP_NONE; c = t->nodes[c].next_sibling)
 		if (!below_among(t, c, ids, r))
 			return 0;

@@ -170,6 +170,41 @@ static void test_decode(void)
 	static const struct kpath_rt_edge cyc[] = { { 0, 2, 0 }, { 2, 3, 0 }, { 3, 2, 0 } };
 	struct kp_dag bad = { 8, loop_lines, 3, cyc, NULL };
 	CHECK(kp_decode_path(&bad, 0, &lines, &n) == KP_ESCHEMA);
+
+	/* kp_func_decode_all decodes every label of the forest: from its
+	 * roots when they hold them all (a bitmap where the labels are small
+	 * against the forest, a binary search otherwise), else from every
+	 * node; an id that does not decode keeps an empty line list */
+	static const struct {
+		uint64_t roots[2], child; /* the child is under the last root */
+		uint64_t want[3];
+	} cases[] = {
+		{ { 1, 6 }, 1, { 1, 6, UINT64_MAX } },  /* every label a root */
+		{ { 1, 6 }, 5, { 1, 5, 6 } },           /* 5 is no root */
+		{ { 1, 3 }, 7, { 1, 3, 7 } },           /* above every root */
+		{ { 1, 40 }, 2, { 1, 2, 40 } },         /* 40: large, and no path */
+		{ { 1, 40 }, 1, { 1, 40, UINT64_MAX } }, /* large, all roots */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct kp_profile q;
+		kp_profile_init(&q, 2);
+		struct kp_func *f = kp_profile_add_func(&q, "f", "a.c", 1, "0000000000000001", 8);
+		uint32_t r0, r1, c;
+		CHECK(f && kp_ipf_child(&f->ipf, 0, cases[i].roots[0], &r0) == 0 &&
+		      kp_ipf_child(&f->ipf, 0, cases[i].roots[1], &r1) == 0 &&
+		      kp_ipf_child(&f->ipf, r1, cases[i].child, &c) == 0);
+		f->ipf.nodes[r0].count = f->ipf.nodes[r1].count = 2;
+		f->ipf.nodes[c].count = 1;
+		kp_ipf_compact(&f->ipf, 2);
+		CHECK(kp_func_decode_all(f, &d) == 0);
+		uint32_t want = cases[i].want[2] == UINT64_MAX ? 2 : 3;
+		CHECK(f->npaths == want);
+		for (uint32_t j = 0; j < want && j < f->npaths; j++) {
+			CHECK(f->paths[j].id == cases[i].want[j]);
+			CHECK((f->paths[j].nlines > 0) == (cases[i].want[j] < 8));
+		}
+		kp_profile_free(&q);
+	}
 }
 
 int main(void)
