@@ -57,18 +57,18 @@ static struct kpath_rt_node *window_child(struct kp_ksf *s, struct kpath_rt_node
 	return sfx ? kp_ksf_child(s, p, r, sfx) : NULL;
 }
 
-/* One node x of s and its subtree, under gamma in dst (counted with the
- * totals of tot, by node index), looked up in dst's index. */
-static int join_window(struct kp_ipf *dst, uint32_t gamma, const struct kp_ksf *s, const struct kpath_rt_node *x,
-                       const uint64_t *tot)
+/* One node x of a window forest and its subtree, under gamma in dst,
+ * counted with the totals its counters hold during kp_win_to_ipf, looked
+ * up in dst's index. */
+static int join_window(struct kp_ipf *dst, uint32_t gamma, const struct kpath_rt_node *x)
 {
 	uint32_t delta;
 	if (kp_ipf_child(dst, gamma, x->id, &delta) != 0)
 		return KP_ENOMEM;
-	dst->nodes[delta].count += tot[kp_ksf_index(s, x)];
+	dst->nodes[delta].count += x->count;
 	const struct kpath_rt_node *y;
 	for (uint32_t i = 0; (y = kp_kids_next(x, &i));)
-		if (join_window(dst, delta, s, y, tot) != 0)
+		if (join_window(dst, delta, y) != 0)
 			return KP_ENOMEM;
 	return 0;
 }
@@ -108,10 +108,9 @@ static int64_t kids_sorted(const struct kpath_rt_node *x, const struct kpath_rt_
  * is cleared where the copy would differ: a subtree without a count (a
  * node left by a failed allocation), or deeper than k. */
 static int append_window(struct kp_ipf *dst, uint32_t gamma, uint32_t prev, const struct kp_ksf *s,
-			 const struct kpath_rt_node *x, const uint64_t *tot, unsigned depth, bool *compact,
-			 uint32_t *delta)
+			 const struct kpath_rt_node *x, unsigned depth, bool *compact, uint32_t *delta)
 {
-	uint64_t n = tot[kp_ksf_index(s, x)];
+	uint64_t n = x->count; /* its total, in kp_win_to_ipf */
 	if (n == 0 || depth > s->k)
 		*compact = false;
 	if (kp_ipf_append_after(dst, gamma, prev, x->id, n, delta) != 0)
@@ -125,7 +124,7 @@ static int append_window(struct kp_ipf *dst, uint32_t gamma, uint32_t prev, cons
 	int rc = 0;
 	uint32_t last = KP_NONE, d = *delta;
 	for (int64_t i = 0; i < m && rc == 0; i++)
-		rc = append_window(dst, d, last, s, v[i], tot, depth + 1, compact, &last);
+		rc = append_window(dst, d, last, s, v[i], depth + 1, compact, &last);
 	if (v != few)
 		free(v);
 	return rc;
@@ -145,16 +144,19 @@ static int append_window(struct kp_ipf *dst, uint32_t gamma, uint32_t prev, cons
  * (tests/runtime/test_ksf.c compares the two on random streams). */
 int kp_win_to_ipf(const struct kp_ksf *s, struct kp_ipf *dst)
 {
-	uint64_t *tot = kp_malloc((size_t)s->n * sizeof *tot);
-	if (!tot)
-		return kp_ksf_to_ipf(s, dst); /* needs no memory of its own but dst's */
-	tot[0] = 0;
-	for (uint32_t i = 1; i < s->n; i++)
-		tot[i] = kp_ksf_node(s, i)->count;
+	/* The totals are summed in place, in the nodes' counters, and the
+	 * counters restored after the walk: a node reads its own total
+	 * without the segment search that finds an index from an address
+	 * (kp_ksf_index), and no array of totals is allocated.  Restoring goes
+	 * the other way, from the oldest: when node j's total is taken off
+	 * its suffix up(j) < j, no node created after j has been restored
+	 * yet, so j's counter still holds its total.  (The runtime zeroes the
+	 * counters after the conversion anyway: thread.c, kp_thread_flush.) */
 	for (uint32_t i = s->n - 1; i >= 1; i--) {
-		uint32_t up = kp_ksf_node(s, i)->up;
-		assert(up < i);
-		tot[up] += tot[i]; /* tot[0]: the roots' sum, unused */
+		struct kpath_rt_node *x = kp_ksf_node(s, i);
+		assert(x->up < i);
+		if (x->up) /* the roots' sum is not wanted */
+			kp_ksf_node(s, x->up)->count += x->count;
 	}
 	int rc = 0;
 	const struct kpath_rt_node *x;
@@ -170,16 +172,20 @@ int kp_win_to_ipf(const struct kp_ksf *s, struct kp_ipf *dst)
 		uint32_t last = KP_NONE;
 		rc = m < 0 ? KP_ENOMEM : 0;
 		for (int64_t i = 0; i < m && rc == 0; i++)
-			rc = append_window(dst, 0, last, s, v[i], tot, 1, &compact, &last);
+			rc = append_window(dst, 0, last, s, v[i], 1, &compact, &last);
 		if (m >= 0 && v != few)
 			free(v);
 		if (rc == 0 && compact)
 			dst->compact_n = dst->n, dst->compact_k = s->k;
 	} else {
 		for (uint32_t i = 0; rc == 0 && (x = kp_kids_next(&s->start, &i));)
-			rc = join_window(dst, 0, s, x, tot);
+			rc = join_window(dst, 0, x);
 	}
-	free(tot);
+	for (uint32_t j = 1; j < s->n; j++) {
+		const struct kpath_rt_node *y = kp_ksf_node(s, j);
+		if (y->up)
+			kp_ksf_node(s, y->up)->count -= y->count;
+	}
 	return rc;
 }
 
