@@ -358,6 +358,15 @@ static void dump_delta(void)
 			else
 				kp_tfunc_item(tf, &c, s[i]);
 		}
+		/* a conversion leaves the counters as it found them (the window
+		 * forest's sums its totals in them): a second one, without the
+		 * zeroing between, gives the same k-IPF */
+		struct kp_ipf once, twice;
+		CHECK(kp_ipf_init(&once) == 0 && tf->cons->to_ipf(tf, &once) == 0);
+		CHECK(kp_ipf_init(&twice) == 0 && tf->cons->to_ipf(tf, &twice) == 0);
+		CHECK(rt_ipf_equal(&once, &twice));
+		kp_ipf_free(&once);
+		kp_ipf_free(&twice);
 		CHECK(tf->cons->to_ipf(tf, &acc) == 0);
 		brute(s, len, k, &bf);
 		CHECK(rt_ipf_equal(&acc, &bf));
