@@ -86,7 +86,7 @@ static int64_t kids_sorted(const struct kpath_rt_node *x, const struct kpath_rt_
 			   const struct kpath_rt_node ***v)
 {
 	uint32_t n = kp_kids_count(x), m = 0;
-	const struct kpath_rt_node **a = n <= 16 ? few : malloc(n * sizeof *a), *y;
+	const struct kpath_rt_node **a = n <= 16 ? few : kp_malloc(n * sizeof *a), *y;
 	if (!a)
 		return -1;
 	for (uint32_t i = 0; m < n && (y = kp_kids_next(x, &i));) {
@@ -102,6 +102,9 @@ static int64_t kids_sorted(const struct kpath_rt_node *x, const struct kpath_rt_
 	return m;
 }
 
+static int append_kids(struct kp_ipf *dst, uint32_t parent, const struct kp_ksf *s, const struct kpath_rt_node *x,
+		       unsigned depth, bool *compact);
+
 /* join_window into a fresh k-IPF, in the compact form (kp_ipf_compact,
  * profile/ipf.c): x's subtree appended after the sibling prev, children in
  * increasing id order, each before its own children (preorder).  *compact
@@ -115,16 +118,29 @@ static int append_window(struct kp_ipf *dst, uint32_t gamma, uint32_t prev, cons
 		*compact = false;
 	if (kp_ipf_append_after(dst, gamma, prev, x->id, n, delta) != 0)
 		return KP_ENOMEM;
+	return append_kids(dst, *delta, s, x, depth + 1, compact);
+}
+
+/* x's children (at depth) under parent, in id order; in their table's
+ * order, *compact cleared, when there is no memory to sort them (the
+ * same k-IPF, which the snapshot then copies in order). */
+static int append_kids(struct kp_ipf *dst, uint32_t parent, const struct kp_ksf *s, const struct kpath_rt_node *x,
+		       unsigned depth, bool *compact)
+{
 	if (kp_kids_count(x) == 0)
 		return 0; /* a leaf: most nodes */
-	const struct kpath_rt_node *few[16], **v;
+	const struct kpath_rt_node *few[16], **v, *y;
 	int64_t m = kids_sorted(x, few, &v);
-	if (m < 0)
-		return KP_ENOMEM;
+	uint32_t last = KP_NONE;
 	int rc = 0;
-	uint32_t last = KP_NONE, d = *delta;
+	if (m < 0) {
+		*compact = false;
+		for (uint32_t i = 0; rc == 0 && (y = kp_kids_next(x, &i));)
+			rc = append_window(dst, parent, last, s, y, depth, compact, &last);
+		return rc;
+	}
 	for (int64_t i = 0; i < m && rc == 0; i++)
-		rc = append_window(dst, d, last, s, v[i], depth + 1, compact, &last);
+		rc = append_window(dst, parent, last, s, v[i], depth, compact, &last);
 	if (v != few)
 		free(v);
 	return rc;
@@ -166,15 +182,8 @@ int kp_win_to_ipf(const struct kp_ksf *s, struct kp_ipf *dst)
 		 * for every node of s made at once (each becomes one of dst) */
 		kp_ipf_drop_index(dst);
 		kp_ipf_reserve(dst, s->n);
-		const struct kpath_rt_node *few[16], **v;
-		int64_t m = kids_sorted(&s->start, few, &v);
 		bool compact = true;
-		uint32_t last = KP_NONE;
-		rc = m < 0 ? KP_ENOMEM : 0;
-		for (int64_t i = 0; i < m && rc == 0; i++)
-			rc = append_window(dst, 0, last, s, v[i], 1, &compact, &last);
-		if (m >= 0 && v != few)
-			free(v);
+		rc = append_kids(dst, 0, s, &s->start, 1, &compact);
 		if (rc == 0 && compact)
 			dst->compact_n = dst->n, dst->compact_k = s->k;
 	} else {
