@@ -173,9 +173,15 @@ int kp_ipf_append(struct kp_ipf *t, uint32_t parent, uint64_t id, uint64_t count
 	return new_child(t, parent, id, count, child);
 }
 
+/* Whether t's stamp says it is compact for k (struct kp_ipf). */
+static int stamped(const struct kp_ipf *t, unsigned k)
+{
+	return t->compact_n == t->n && t->compact_k == k;
+}
+
 int kp_ipf_borrow(struct kp_ipf *dst, const struct kp_ipf *src, unsigned k)
 {
-	if (dst->n != 1 || dst->idx || !src->nodes || src->compact_n != src->n || src->compact_k != k ||
+	if (dst->n != 1 || dst->idx || !src->nodes || !stamped(src, k) ||
 	    src->nodes[0].id != 0 || src->nodes[0].count != 0)
 		return 0;
 	free(dst->nodes);
@@ -340,8 +346,8 @@ int kp_ipf_compact(struct kp_ipf *t, unsigned k)
 	struct kp_ipf out;
 	if (!t->nodes)
 		return kp_ipf_init(t);
-	if (t->compact_n == t->n && t->compact_k == k)
-		return 0; /* compacted, and no node added since (struct kp_ipf) */
+	if (stamped(t, k))
+		return 0; /* compacted, and no node added since */
 	uint32_t next = 1;
 	if (compact_below(t, 0, k, &next) && next == t->n) {
 		t->compact_n = t->n, t->compact_k = k;
@@ -349,11 +355,7 @@ int kp_ipf_compact(struct kp_ipf *t, unsigned k)
 	}
 	if (kp_ipf_init(&out) != 0)
 		return KP_ENOMEM;
-	struct kp_node *room = kp_realloc(out.nodes, (size_t)t->n * sizeof *room); /* the copy has at most t's nodes */
-	if (room) {
-		out.nodes = room;
-		out.cap = t->n;
-	}
+	kp_ipf_reserve(&out, t->n); /* the copy has at most t's nodes */
 	out.nodes[0].id = t->nodes[0].id;
 	out.nodes[0].count = t->nodes[0].count;
 	if (copy_sorted(&out, 0, t, 0, k) != 0) {
@@ -377,14 +379,8 @@ int kp_ipf_add_compact(struct kp_ipf *dst, const struct kp_ipf *src, unsigned k)
 	 * prunes: copy_sorted does both in one copy, without the index, into
 	 * room for all of src's nodes made at once (the copy has at most as
 	 * many) */
-	if (src->n > dst->cap) {
-		struct kp_node *nodes = kp_realloc(dst->nodes, (size_t)src->n * sizeof *nodes);
-		if (!nodes)
-			return KP_ENOMEM;
-		dst->nodes = nodes;
-		dst->cap = src->n;
-	}
-	if (src->compact_n == src->n && src->compact_k == k) {
+	kp_ipf_reserve(dst, src->n);
+	if (stamped(src, k) && dst->cap >= src->n) {
 		/* src is what copy_sorted would make of it (struct kp_ipf): the
 		 * same array, under dst's own root */
 		struct kp_node root = dst->nodes[0];

@@ -55,8 +55,6 @@ static int cmp_key(const struct keyed *x, const struct keyed *y)
 /* Functions by key, then position in the profile's array. */
 static inline int before(const struct keyed *x, const struct keyed *y)
 {
-	if (x->h != y->h)
-		return x->h < y->h;
 	int c = cmp_key(x, y);
 	return c ? c < 0 : x->f < y->f;
 }

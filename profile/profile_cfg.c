@@ -106,17 +106,13 @@ int kp_cfg_copy(struct kp_func *dst, const struct kp_func *src)
 		dst->cfg = *s;
 		dst->cfg.json = NULL;
 		dst->cfg.json_len = 0;
-		if (s->json && (dst->cfg.json = malloc(s->json_len ? s->json_len : 1)) != NULL) {
-			memcpy(dst->cfg.json, s->json, s->json_len);
-			dst->cfg.json_len = s->json_len;
-		}
-		return 0;
+	} else {
+		if (cfg_alloc(&dst->cfg, s->nblocks, s->nedges))
+			return KP_ENOMEM;
+		memcpy(dst->cfg.line, s->line, s->nblocks * sizeof *s->line);
+		memcpy(dst->cfg.last_line, s->last_line, s->nblocks * sizeof *s->last_line);
+		memcpy(dst->cfg.edges, s->edges, s->nedges * sizeof *s->edges);
 	}
-	if (cfg_alloc(&dst->cfg, s->nblocks, s->nedges))
-		return KP_ENOMEM;
-	memcpy(dst->cfg.line, s->line, s->nblocks * sizeof *s->line);
-	memcpy(dst->cfg.last_line, s->last_line, s->nblocks * sizeof *s->last_line);
-	memcpy(dst->cfg.edges, s->edges, s->nedges * sizeof *s->edges);
 	if (s->json && (dst->cfg.json = malloc(s->json_len ? s->json_len : 1)) != NULL) {
 		memcpy(dst->cfg.json, s->json, s->json_len); /* the same graph: the same bytes */
 		dst->cfg.json_len = s->json_len;

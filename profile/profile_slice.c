@@ -144,18 +144,11 @@ static inline int small_tuple(const char **s, const char *e, unsigned n, uint64_
 int kp_slice_u64(const char **s, const char *e, uint64_t *out)
 {
 	const char *p = *s;
-	if (p < e && is_digit(*p)) { /* most: one to nine digits, no leading zero */
-		uint64_t v = (uint64_t)(*p++ - '0');
-		const char *nine = (size_t)(e - p) > 8 ? p + 8 : e;
-		while (v && p < nine && is_digit(*p))
-			v = v * 10 + (uint64_t)(*p++ - '0');
-		if (p == e || (!is_digit(*p) && *p != '.' && *p != 'e' && *p != 'E')) {
-			*s = p;
-			*out = v;
-			return 0;
-		}
-		p = *s; /* a leading zero, ten digits or more, a real: the general reader */
-	}
+	const char *q = small_uint(p, e, out); /* most: one to nine digits */
+	if (q && (q == e || (*q != '.' && *q != 'e' && *q != 'E'))) {
+		*s = q;
+		return 0;
+	} /* else a leading zero, ten digits or more, a real: the general reader */
 	if (p < e && *p == '"') { /* above INT64_MAX: a decimal string (profile.h) */
 		char d[24], *end;
 		const char *q = memchr(p + 1, '"', (size_t)(e - p - 1));

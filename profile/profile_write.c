@@ -312,6 +312,18 @@ static int put_json(struct out *o, const json_t *v)
 	return json_dump_callback(v, dump_cb, o, JSON_COMPACT | JSON_ENCODE_ANY);
 }
 
+/* w, a position in o's buffer written through a local pointer (o->n is
+ * behind it), with room for n more bytes: the bytes before w flushed
+ * when there is not. */
+static inline char *room(struct out *o, char *w, size_t n)
+{
+	if ((size_t)(o->buf + sizeof o->buf - w) >= n)
+		return w;
+	o->n = (size_t)(w - o->buf);
+	flush(o);
+	return o->buf;
+}
+
 /* The children of v at w, as the tree writer's nested "children" arrays;
  * returns the end (o->n is behind it until the caller stores it).  Depth
  * is at most k <= KP_KMAX once kp_profile_sort compacted the forest, so
@@ -325,11 +337,7 @@ static char *put_nodes(struct out *o, char *w, const struct kp_ipf *t, uint32_t 
 {
 	*w++ = '[';
 	for (uint32_t c = t->nodes[v].first_child; c != KP_NONE; c = t->nodes[c].next_sibling) {
-		if (w > o->buf + sizeof o->buf - NODE_MAX) {
-			o->n = (size_t)(w - o->buf);
-			flush(o);
-			w = o->buf;
-		}
+		w = room(o, w, NODE_MAX);
 		if (c != t->nodes[v].first_child)
 			*w++ = ',';
 		memcpy(w, "{\"id\":", 6);
@@ -340,11 +348,7 @@ static char *put_nodes(struct out *o, char *w, const struct kp_ipf *t, uint32_t 
 		w = put_nodes(o, w + 12, t, c);
 		*w++ = '}';
 	}
-	if (w > o->buf + sizeof o->buf - 2) { /* the ']' and the caller's '}' */
-		o->n = (size_t)(w - o->buf);
-		flush(o);
-		w = o->buf;
-	}
+	w = room(o, w, 2); /* the ']' and the caller's '}' */
 	*w++ = ']';
 	return w;
 }
@@ -402,13 +406,9 @@ static inline void put_cfg(struct out *o, const struct kp_cfg *c)
 		return;
 	}
 	PUTS(o, "{\"blocks\":[");
-	char *w = o->buf + o->n, *lim = o->buf + sizeof o->buf - TUPLE_MAX;
+	char *w = o->buf + o->n;
 	for (uint32_t b = 0; b < c->nblocks; b++) {
-		if (w > lim) {
-			o->n = (size_t)(w - o->buf);
-			flush(o);
-			w = o->buf;
-		}
+		w = room(o, w, TUPLE_MAX);
 		*w++ = '[';
 		w = fmt_u64(w, c->line[b]);
 		*w++ = ',';
@@ -421,11 +421,7 @@ static inline void put_cfg(struct out *o, const struct kp_cfg *c)
 	PUTS(o, "],\"edges\":[");
 	w = o->buf + o->n;
 	for (uint32_t e = 0; e < c->nedges; e++) {
-		if (w > lim) {
-			o->n = (size_t)(w - o->buf);
-			flush(o);
-			w = o->buf;
-		}
+		w = room(o, w, TUPLE_MAX);
 		*w++ = '[';
 		w = fmt_u64(w, c->edges[e].src);
 		*w++ = ',';
