@@ -533,6 +533,26 @@ KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 i
  * is not cached the library does the item, as kpath_rt_emit would (a k = 1
  * state has no children, so if the library ever returned one with another
  * lim, its items would still go to the library, never be lost). */
+#if defined(KPATH_RT_STEP1)
+/* With KPATH_RT_STEP1, the k >= 2 half as one asm: the same lookups,
+ * counts and library calls as the loop below, in the same order (x %0,
+ * n %1, i and y scratch %2 %3, id %4, w %5, the descriptor %6; "6:" an
+ * item, "4:" a hit, "8:" the child that leads back, "5:" the library
+ * half as in KPATH_RT_STEP_CALL).  In C the loop cost gcc about 7 M of
+ * cc1's instructions per flush site; as an asm, with no branch the
+ * compiler sees, about 3 M (55 sites in five files of corpus/project:
+ * -4% of gcc's work on them; docs/realcode.md, "Build cost").  Its
+ * memory clobber (the library call's) is on the k >= 2 path only, once
+ * per exit of a counting loop.  Positional operands: the text must stay
+ * within C90's 509 characters (-Woverlength-strings). */
+#define KPATH_RT_EMIT_N_ASM \
+	"testq %1,%1;je 3f\n6:movq 48(%0,%5,8),%3;testq %3,%3;je 2f;cmpq %4,8(%3);je 4f\n" \
+	"2:movl %k5,%k2;xorl $1,%k2;movq 48(%0,%2,8),%3;testq %3,%3;je 5f;cmpq %4,8(%3);je 4f\n" \
+	"5:leaq -128(%%rsp),%%rsp;pushq %%rax;pushq %%rdi;pushq %%rsi;pushq %0;pushq %4;leaq %6,%%rdi;" \
+	"popq %%rsi;popq %%rax;call *kpath_rt_emit_tr_v5@GOTPCREL(%%rip);xchgq %%rax,16(%%rsp);" \
+	"popq %%rsi;popq %%rdi;popq %0;leaq 128(%%rsp),%%rsp;jmp 7f\n" \
+	"4:cmpq %0,(%3);je 8f;addq $1,16(%3);movq (%3),%0\n7:subq $1,%1;jne 6b;jmp 3f\n8:addq %1,16(%3)\n3:"
+#endif
 KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n)
 {
 	struct kpath_rt_node *p, *y;
@@ -541,6 +561,18 @@ KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 
 		KPATH_RT_ADD(KPATH_RT_CNT(c->s)[id], n);
 		return;
 	}
+#if defined(KPATH_RT_STEP1)
+	if (!c->pinned) {
+		kpath_rt_u64 i;
+		x = c->s.x;
+		__asm__ KPATH_RT_ASM_INLINE __volatile__(KPATH_RT_EMIT_N_ASM
+		                                         : "+r"(x), "+r"(n), "=&r"(i), "=&r"(y)
+		                                         : "re"(id), "r"(id % KPATH_RT_WAYS), "m"(*c->f)
+		                                         : KPATH_RT_STEP_CLOB);
+		c->s.x = x;
+		return;
+	}
+#endif
 	for (; n; n--) {
 		p = KPATH_RT_P(c->s);
 		y = kpath_rt_child(p, id);
@@ -786,7 +818,7 @@ void kpath_rt_tally(struct kpath_rt_func *f, kpath_rt_u64 **a, kpath_rt_u64 id, 
 #if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
 	defined(kpath_rt_xq_begin) + defined(kpath_rt_xq_end) + defined(kpath_rt_xf_begin) + defined(kpath_rt_xf_end) + \
 	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_ASM_INLINE) + defined(KPATH_RT_COUNT_SLOW) + defined(KPATH_RT_TALLY_SLOW) + defined(KPATH_RT_TLS) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_exit_loop) + defined(kpath_rt_exit_loop_r) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj) + defined(kpath_rt_begin_t) + \
-	defined(KPATH_RT_STEP1) + defined(KPATH_RT_STEP_ASM) + defined(KPATH_RT_STEP_CALL) + defined(KPATH_RT_EMIT_BACK) + defined(KPATH_RT_LEAVE_BACK) + defined(KPATH_RT_STEP_OPS) + defined(KPATH_RT_STEP_CLOB)
+	defined(KPATH_RT_STEP1) + defined(KPATH_RT_STEP_ASM) + defined(KPATH_RT_STEP_CALL) + defined(KPATH_RT_EMIT_BACK) + defined(KPATH_RT_LEAVE_BACK) + defined(KPATH_RT_STEP_OPS) + defined(KPATH_RT_STEP_CLOB) + defined(KPATH_RT_EMIT_N_ASM)
 #endif
 
 #endif
