@@ -538,13 +538,18 @@ KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 i
  * counts and library calls as the loop below, in the same order (x %0,
  * n %1, i and y scratch %2 %3, id %4, w %5, the descriptor %6; "6:" an
  * item, "4:" a hit, "8:" the child that leads back, "5:" the library
- * half as in KPATH_RT_STEP_CALL).  In C the loop cost gcc about 7 M of
+ * half).  Its lookup and its call are copies of KPATH_RT_STEP_ASM's and
+ * of KPATH_RT_STEP_CALL with KPATH_RT_EMIT_BACK, written with positional
+ * operands because the named ones would take the text past C90's 509
+ * characters: a change to either (node offsets, the trampoline's
+ * registers) is made here too; tests/e2e/step_registers runs both with
+ * every register busy.  In C the loop cost gcc about 7 M of
  * cc1's instructions per flush site; as an asm, with no branch the
  * compiler sees, about 3 M (55 sites in five files of corpus/project:
  * -4% of gcc's work on them; docs/realcode.md, "Build cost").  Its
  * memory clobber (the library call's) is on the k >= 2 path only, once
- * per exit of a counting loop.  Positional operands: the text must stay
- * within C90's 509 characters (-Woverlength-strings). */
+ * per exit of a counting loop (clang's -Woverlength-strings, which gcc
+ * does not apply to asm, checks the text's length: tests/flags). */
 #define KPATH_RT_EMIT_N_ASM \
 	"testq %1,%1;je 3f\n6:movq 48(%0,%5,8),%3;testq %3,%3;je 2f;cmpq %4,8(%3);je 4f\n" \
 	"2:movl %k5,%k2;xorl $1,%k2;movq 48(%0,%2,8),%3;testq %3,%3;je 5f;cmpq %4,8(%3);je 4f\n" \

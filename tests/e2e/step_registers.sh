@@ -1,7 +1,8 @@
 #!/bin/sh
-# step_registers.sh KPATH SRC_DIR WORK: the k >= 2 step's asm calls the
-# library from inside itself, saving rax, rdi and rsi below the red zone
-# (kpath_rt.h, KPATH_RT_STEP1); the trampoline keeps the rest.  A program
+# step_registers.sh KPATH SRC_DIR WORK: the k >= 2 step's asm and a
+# counting loop's flush (KPATH_RT_EMIT_N_ASM) call the library from inside
+# themselves, saving rax, rdi and rsi below the red zone (kpath_rt.h,
+# KPATH_RT_STEP1); the trampoline keeps the rest.  A program
 # whose loops keep every general register busy (and the x87 stack) prints
 # what the original prints at k = 1, 2, 8 and in trace mode (where every
 # item takes the library half), built with $CC and clang-14 at -O0, -O1,
