@@ -187,6 +187,16 @@ static struct kp_tfunc *state(struct kpath_rt_func *f, unsigned k, int *slotp)
 	return tf;
 }
 
+/* Whether the trampolines' trace step (KP_TR_TRACE) may do the items of
+ * tf's traced activations: what item() would do for an ID below the
+ * counter array's length is then exactly the trace's record and the
+ * array's increment (k = 1's counts consumer with its array, the trace
+ * the only stream). */
+static int trace_fast(const struct kp_tfunc *tf)
+{
+	return tf->cons == &kp_consumer_counts && tf->u.counts.arr && tf->th->tbuf && !tf->th->wpp;
+}
+
 /* t, when not null: kpath_rt_enter_t's pointer, which gets the template
  * (kp_thread_template). */
 static void *enter(struct kpath_rt_func *f, void **t)
@@ -205,6 +215,9 @@ static void *enter(struct kpath_rt_func *f, void **t)
 		kp_streams_enter(tf->th, (uint32_t)slot - 1, &c);
 		r->p = c.p;
 		r->act = c.act;
+		r->th = tf->th;
+		r->cnt = tf->u.counts.arr;
+		r->ncnt = trace_fast(tf) ? tf->u.counts.narr : 0;
 		return r; /* lim 0: hdr is a node without children */
 	}
 	if (kp_thread_lib_only(tf->th)) {
@@ -443,9 +456,9 @@ __attribute__((constructor(101))) static void kp_tr_xinit(void)
 	"\t.pushsection .text\n\t.globl " name "\n\t.type " name ", @function\n" name ":\n" \
 	"\t.cfi_startproc\n\tendbr64\n"
 #define KP_TR_KIDS(next) \
+	"\tcmpq $0, 24(%rax)\n\tje 10f\n" /* no table (a node's kids, once set, stays set) */ \
 	"\tmovq %rcx, -8(%rsp)\n\tmovq %rdx, -16(%rsp)\n\tmovq %r8, -24(%rsp)\n" \
 	"\tmovq 24(%rax), %rdx\n"      /* t = x->kids */ \
-	"\ttestq %rdx, %rdx\n\tje 9f\n" \
 	"\ttestb $1, 4(%rdx)\n\tje 9f\n" /* fast: t->nf & 1 */ \
 	"\tmovabsq $0x9e3779b97f4a7c15, %rcx\n\timulq %rsi, %rcx\n\tshrq $32, %rcx\n" /* kp_kids_hash */ \
 	"1:\tandl (%rdx), %ecx\n"       /* & t->mask */ \
@@ -460,9 +473,75 @@ __attribute__((constructor(101))) static void kp_tr_xinit(void)
 	"\tmovq %rdx, 48(%rax,%rcx,8)\n\txorl $1, %ecx\n" \
 	"3:\tmovq %r8, 48(%rax,%rcx,8)\n" next \
 	"\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n\tret\n" \
-	"9:\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n"
-#define KP_TR_FAST(name, next, body) \
-	KP_TR_HEAD(name) KP_TR_KIDS(next) \
+	"9:\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n" \
+	"10:\n"
+/* The trace step of emit (kind "0") and leave (kind "1", free "the
+ * record back"), before any register is saved: x (rax) a traced
+ * activation's record r (struct kp_trec: hdr.id KP_TREC_ID, no child
+ * table, so KP_TR_KIDS missed) whose ncnt is not 0 (the function's items
+ * are k = 1 counts and the trace's records: trace_fast), id (rsi) below
+ * ncnt, r->th this thread (its tp is %fs:0, the x86-64 ABI's thread
+ * pointer: an activation that moved to another thread takes the library),
+ * tracing (tbuf not null: a forked child has none) and kp_busy clear.
+ * Then, with kp_busy set (through th->busy) as the library half would
+ * have it, so that a signal handler's activations meanwhile are dropped
+ * exactly as they are there: the record varint(back << 2 | kind)
+ * varint(id), back = th->act - r->act, appended to the thread's buffer
+ * (trace_item's), r->cnt[id] += 1 (the counts consumer's), and for
+ * leave r pushed on th's free list (leave_slow's).  Nothing is called;
+ * like KP_TR_KIDS, it saves what it uses below rsp.  Where the library
+ * would do more (k >= 2, WPP, a hash table, an ID above the array, a full
+ * buffer) it restores them and takes the library half.  Written without
+ * kp_busy (a cmpxchg of the buffer's length), a handler's records were
+ * overwritten by the bytes of the record it interrupted
+ * (check.signal_handler, traced at k = 1).  Offsets: the asserts
+ * below. */
+#define KP_TR_VARINT(n) /* rcx at r10, r10 past it */ \
+	n "1:\tcmpq $127, %rcx\n\tjbe " n "2f\n" \
+	"\tmovb %cl, (%r10)\n\torb $-128, (%r10)\n\taddq $1, %r10\n\tshrq $7, %rcx\n\tjmp " n "1b\n" \
+	n "2:\tmovb %cl, (%r10)\n\taddq $1, %r10\n"
+#define KP_TR_TRACE(kind, free) \
+	"\tcmpq $-1, 8(%rax)\n\tjne 29f\n" /* x->id == KP_TREC_ID */ \
+	"\tcmpq %rsi, 120(%rax)\n\tjbe 29f\n" /* id < r->ncnt */ \
+	"\tmovq %rcx, -8(%rsp)\n\tmovq %rdx, -16(%rsp)\n\tmovq %r8, -24(%rsp)\n" \
+	"\tmovq %r9, -32(%rsp)\n\tmovq %r10, -40(%rsp)\n" \
+	"\tmovq %rax, %r9\n" /* r */ \
+	"\tmovq 104(%r9), %rdx\n" /* th = r->th */ \
+	"\tmovq %fs:0, %rcx\n\tcmpq %rcx, (%rdx)\n\tjne 28f\n" /* th->tp */ \
+	"\tmovq 8(%rdx), %r8\n\ttestq %r8, %r8\n\tje 28f\n" /* t = th->tbuf */ \
+	"\tmovq 32(%rdx), %rcx\n\tcmpl $0, (%rcx)\n\tjne 28f\n\tmovl $1, (%rcx)\n" /* kp_busy */ \
+	"\tmovl 8(%r8), %eax\n\tcmpl $65512, %eax\n\tja 27f\n" /* len + 24 <= KP_TBUF */ \
+	"\tleaq 12(%r8,%rax), %r10\n" /* t->buf + len */ \
+	"\tmovq 16(%rdx), %rcx\n\tsubq 88(%r9), %rcx\n" /* back = th->act - r->act */ \
+	"\tleaq " kind "(,%rcx,4), %rcx\n" KP_TR_VARINT("3") \
+	"\tmovq %rsi, %rcx\n" KP_TR_VARINT("4") \
+	"\tsubq %r8, %r10\n\tsubl $12, %r10d\n\tmovl %r10d, 8(%r8)\n" /* the new len */ \
+	"\tmovq 112(%r9), %rcx\n\taddq $1, (%rcx,%rsi,8)\n" /* r->cnt[id] += 1 */ \
+	free \
+	"\tmovq 32(%rdx), %rcx\n\tmovl $0, (%rcx)\n" \
+	"\tmovq %r9, %rax\n" \
+	"\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n" \
+	"\tmovq -32(%rsp), %r9\n\tmovq -40(%rsp), %r10\n\tret\n" \
+	"27:\tmovq 32(%rdx), %rcx\n\tmovl $0, (%rcx)\n" \
+	"28:\tmovq %r9, %rax\n" \
+	"\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n" \
+	"\tmovq -32(%rsp), %r9\n\tmovq -40(%rsp), %r10\n" \
+	"29:\n"
+#define KP_TR_TRACE_FREE /* r->next = th->trec_free; th->trec_free = r */ \
+	"\tmovq 24(%rdx), %rcx\n\tmovq %rcx, 96(%r9)\n\tmovq %r9, 24(%rdx)\n"
+_Static_assert(offsetof(struct kp_trec, act) == 88 && offsetof(struct kp_trec, next) == 96 &&
+                   offsetof(struct kp_trec, th) == 104 && offsetof(struct kp_trec, cnt) == 112 &&
+                   offsetof(struct kp_trec, ncnt) == 120,
+               "KP_TR_TRACE's offsets: kp_trec");
+_Static_assert(offsetof(struct kp_thread, tp) == 0 && offsetof(struct kp_thread, tbuf) == 8 &&
+                   offsetof(struct kp_thread, act) == 16 && offsetof(struct kp_thread, trec_free) == 24 &&
+                   offsetof(struct kp_thread, busy) == 32,
+               "KP_TR_TRACE's offsets: kp_thread");
+_Static_assert(offsetof(struct kp_tbuf, len) == 8 && offsetof(struct kp_tbuf, buf) == 12 &&
+                   KP_TBUF - 24 == 65512 && KP_TR_EMIT == 0 && KP_TR_LEAVE == 1,
+               "KP_TR_TRACE's offsets: kp_tbuf, and the record kinds");
+#define KP_TR_FAST(name, next, trace, body) \
+	KP_TR_HEAD(name) KP_TR_KIDS(next) trace \
 	"\tpushq %rbp\n\t.cfi_def_cfa_offset 16\n\t.cfi_offset %rbp, -16\n" \
 	"\tmovq %rsp, %rbp\n\t.cfi_def_cfa_register %rbp\n" KP_TR_REST body KP_TR_RESTORE \
 	"\t.size " name ", .-" name "\n\t.popsection\n"
@@ -479,9 +558,9 @@ _Static_assert(offsetof(struct kp_kids, mask) == 0 && offsetof(struct kp_kids, n
  * call the library. */
 __asm__(KP_TR_HEAD("kp_tr_kids_probe") "\tmovq %rdi, %rax\n" KP_TR_KIDS("\tmovq (%r8), %rax\n")
         "\txorl %eax, %eax\n\tret\n\t.cfi_endproc\n\t.size kp_tr_kids_probe, .-kp_tr_kids_probe\n\t.popsection\n"
-        KP_TR_FAST("kpath_rt_emit_tr_v5", "\tmovq (%r8), %rax\n",
+        KP_TR_FAST("kpath_rt_emit_tr_v5", "\tmovq (%r8), %rax\n", KP_TR_TRACE("0", ""),
                    "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_emit_slow_v5@PLT\n")
-        KP_TR_FAST("kpath_rt_leave_tr_v5", "",
+        KP_TR_FAST("kpath_rt_leave_tr_v5", "", KP_TR_TRACE("1", KP_TR_TRACE_FREE),
                    "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_leave_slow_v5@PLT\n")
         KP_TR("kpath_rt_enter_tr_v5", "\tcall kpath_rt_enter_slow_v5@PLT\n")
         /* enter_t: f(rdi), the pointer's address (rsi), as they came */

@@ -157,6 +157,14 @@ struct kp_trec {
 	struct kpath_rt_node *p; /* the cursor's p */
 	uint64_t act;            /* the trace's activation number */
 	struct kp_trec *next;    /* free list */
+	/* The trampolines' trace step (abi.c, KP_TR_TRACE), set at enter:
+	 * th the thread that entered the activation; cnt the function's
+	 * k = 1 counter array in th and ncnt its length, where every item the
+	 * library would take is that array's increment and the trace's
+	 * record (abi.c, trace_fast), else ncnt 0 (the step never applies). */
+	struct kp_thread *th;
+	kpath_rt_u64 *cnt;
+	uint64_t ncnt;
 };
 #define KP_TREC_ID UINT64_MAX
 
@@ -424,6 +432,13 @@ struct kp_tbuf {
 };
 
 struct kp_thread {
+	/* First, at the offsets the trampolines' trace step reads (abi.c,
+	 * KP_TR_TRACE): */
+	uint64_t tp;             /* the thread pointer (%fs:0 on x86-64) */
+	struct kp_tbuf *tbuf;    /* NULL unless tracing */
+	uint64_t act;            /* activations entered (trace) */
+	struct kp_trec *trec_free; /* free trace activation records (abi.c) */
+	volatile int *busy;      /* the thread's kpath_rt_busy */
 	struct kp_tfunc **funcs; /* indexed by slot - 1 */
 	uint32_t nfuncs;
 	/* funcs[i]->pub.x, or NULL (no state yet, or tracing): the inline
@@ -437,11 +452,8 @@ struct kp_thread {
 	uint32_t nretired;
 	struct kp_thread *next;  /* kp_rt.threads */
 	uint64_t tid;            /* trace thread number */
-	uint64_t act;            /* activations entered (trace) */
 	uint64_t lib_items;      /* items the inline step left to the library (KPATH_STATS) */
-	struct kp_tbuf *tbuf;    /* NULL unless tracing */
 	struct kp_wppt *wpp;     /* this thread's grammar (KPATH_MODE=wpp), or NULL */
-	struct kp_trec *trec_free; /* free trace activation records (abi.c) */
 	void *trec_chunks;         /* every chunk of them, freed with the thread */
 };
 

@@ -76,6 +76,12 @@ struct kp_thread *kp_thread_self(void)
 	struct kp_thread *th = kp_calloc(1, sizeof *th);
 	if (!th)
 		return NULL;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	/* the x86-64 ABI's thread pointer: %fs:0 holds %fs's base (the
+	 * trampolines' trace step compares it, abi.c) */
+	__asm__("movq %%fs:0, %0" : "=r"(th->tp));
+#endif
+	th->busy = &kpath_rt_busy;
 	struct kp_held cs = kp_lock(&kp_rt.mu);
 	th->tid = kp_rt.next_tid++;
 	kp_rt.threads_new++;
