@@ -48,6 +48,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kp_internal.h"
 
@@ -158,6 +159,16 @@ void *kpath_rt_enter_t_slow(struct kpath_rt_func *f, void **t)
 	return enter_busy(f, t);
 }
 
+/* Whether the trampolines' trace step (KP_TR_TRACE) may do the items of
+ * tf's traced activations: what item() would do for an ID below the
+ * counter array's length is then exactly the trace's record and the
+ * array's increment (k = 1's counts consumer with its array, the trace
+ * the only stream). */
+static int trace_fast(const struct kp_tfunc *tf)
+{
+	return tf->cons == &kp_consumer_counts && tf->u.counts.arr && tf->th->tbuf && !tf->th->wpp;
+}
+
 /* This thread's state of f, registering f and creating the state (with a
  * consumer for k) on first use; its slot in *slot.  NULL when the
  * activation is not recorded: f refused (slot < 0: ignored), or out of
@@ -180,21 +191,15 @@ static struct kp_tfunc *state(struct kpath_rt_func *f, unsigned k, int *slotp)
 		return NULL;
 	}
 	tf = (uint32_t)slot <= th->nfuncs ? th->funcs[slot - 1] : NULL;
-	if (!tf && !(tf = kp_thread_func_slow(th, f, slot, k))) {
-		kp_rt_drop(1);
-		return NULL;
+	if (!tf) {
+		if (!(tf = kp_thread_func_slow(th, f, slot, k))) {
+			kp_rt_drop(1);
+			return NULL;
+		}
+		if (trace_fast(tf) && tf->u.counts.narr == f->num_paths)
+			tf->trcnt = tf->u.counts.arr;
 	}
 	return tf;
-}
-
-/* Whether the trampolines' trace step (KP_TR_TRACE) may do the items of
- * tf's traced activations: what item() would do for an ID below the
- * counter array's length is then exactly the trace's record and the
- * array's increment (k = 1's counts consumer with its array, the trace
- * the only stream). */
-static int trace_fast(const struct kp_tfunc *tf)
-{
-	return tf->cons == &kp_consumer_counts && tf->u.counts.arr && tf->th->tbuf && !tf->th->wpp;
 }
 
 /* t, when not null: kpath_rt_enter_t's pointer, which gets the template
@@ -540,6 +545,60 @@ _Static_assert(offsetof(struct kp_thread, tp) == 0 && offsetof(struct kp_thread,
 _Static_assert(offsetof(struct kp_tbuf, len) == 8 && offsetof(struct kp_tbuf, buf) == 12 &&
                    KP_TBUF - 24 == 65512 && KP_TR_EMIT == 0 && KP_TR_LEAVE == 1,
                "KP_TR_TRACE's offsets: kp_tbuf, and the record kinds");
+/* The trace step of an acyclic function's count (count and tally: f
+ * in rdi, id in rsi, tally's pointer in rdx, all kept), before any
+ * register is saved.  Its thread's state comes from the thread pointer
+ * (%fs:0) through kp_tr_tp / kp_tr_th (kp_tr_thread_add: open addressing,
+ * the tp's golden-ratio hash, 1 a slot whose thread is gone); then, where
+ * the thread traces, kp_busy is clear, f has its state in the thread
+ * (funcs[f->slot - 1]) with trcnt (trace_fast: k = 1 counts of all IDs,
+ * the trace the only stream) and id < f->num_paths, with kp_busy set as
+ * in KP_TR_TRACE: what count() writes, ENTER varint(index << 2 | 2) and
+ * LEAVE 1 varint(id) (back 0: the activation just entered), th->act += 1
+ * and trcnt[id] += 1.  Anything else (not tracing: kp_tr_on is 0) takes
+ * the library half, which also registers f and creates its state. */
+#define KP_TR_TRACE_COUNT \
+	"\tcmpl $0, kp_tr_on(%rip)\n\tje 29f\n" \
+	"\tmovq %rcx, -8(%rsp)\n\tmovq %rdx, -16(%rsp)\n\tmovq %r8, -24(%rsp)\n" \
+	"\tmovq %r9, -32(%rsp)\n\tmovq %r10, -40(%rsp)\n" \
+	"\tmovq %fs:0, %rcx\n\tmovabsq $0x9e3779b97f4a7c15, %rax\n\timulq %rcx, %rax\n\tshrq $54, %rax\n" \
+	"\tleaq kp_tr_tp(%rip), %r8\n" \
+	"21:\tmovq (%r8,%rax,8), %r9\n\tcmpq %rcx, %r9\n\tje 22f\n" \
+	"\ttestq %r9, %r9\n\tje 28f\n" \
+	"\taddl $1, %eax\n\tandl $1023, %eax\n\tjmp 21b\n" \
+	"22:\tleaq kp_tr_th(%rip), %r8\n\tmovq (%r8,%rax,8), %rdx\n" /* th */ \
+	"\tcmpq %rcx, (%rdx)\n\tjne 28f\n" /* th->tp */ \
+	"\tmovq 8(%rdx), %r8\n\ttestq %r8, %r8\n\tje 28f\n" /* t = th->tbuf */ \
+	"\tmovq 32(%rdx), %rcx\n\tcmpl $0, (%rcx)\n\tjne 28f\n" /* kp_busy */ \
+	"\tmovl 80(%rdi), %eax\n\tsubl $1, %eax\n\tcmpl 48(%rdx), %eax\n\tjae 28f\n" /* i = f->slot - 1 < nfuncs */ \
+	"\tmovq 40(%rdx), %r9\n\tmovq (%r9,%rax,8), %r9\n\ttestq %r9, %r9\n\tje 28f\n" /* tf */ \
+	"\tmovq (%r9), %r9\n\ttestq %r9, %r9\n\tje 28f\n" /* tf->trcnt */ \
+	"\tcmpq %rsi, 40(%rdi)\n\tjbe 28f\n" /* id < f->num_paths */ \
+	"\tmovl 8(%r8), %r10d\n\tcmpl $65512, %r10d\n\tja 28f\n" /* len + 24 <= KP_TBUF */ \
+	"\tmovl $1, (%rcx)\n" /* kp_busy */ \
+	"\tleaq 12(%r8,%r10), %r10\n" /* t->buf + len */ \
+	"\tleaq 2(,%rax,4), %rcx\n" KP_TR_VARINT("3") \
+	"\tmovb $1, (%r10)\n\taddq $1, %r10\n" \
+	"\tmovq %rsi, %rcx\n" KP_TR_VARINT("4") \
+	"\tsubq %r8, %r10\n\tsubl $12, %r10d\n\tmovl %r10d, 8(%r8)\n" /* the new len */ \
+	"\taddq $1, 16(%rdx)\n" /* th->act */ \
+	"\taddq $1, (%r9,%rsi,8)\n" /* trcnt[id] += 1 */ \
+	"\tmovq 32(%rdx), %rcx\n\tmovl $0, (%rcx)\n" \
+	"\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n" \
+	"\tmovq -32(%rsp), %r9\n\tmovq -40(%rsp), %r10\n\tret\n" \
+	"28:\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n" \
+	"\tmovq -32(%rsp), %r9\n\tmovq -40(%rsp), %r10\n" \
+	"29:\n"
+_Static_assert(offsetof(struct kpath_rt_func, num_paths) == 40 && offsetof(struct kpath_rt_func, slot) == 80 &&
+                   offsetof(struct kp_tfunc, trcnt) == 0 && offsetof(struct kp_thread, funcs) == 40 &&
+                   offsetof(struct kp_thread, nfuncs) == 48 && KP_TR_ENTER == 2,
+               "KP_TR_TRACE_COUNT's offsets");
+#define KP_TR_STEP(name, step, body) \
+	"\t.pushsection .text\n\t.globl " name "\n\t.type " name ", @function\n" name ":\n" \
+	"\t.cfi_startproc\n\tendbr64\n" step \
+	"\tpushq %rbp\n\t.cfi_def_cfa_offset 16\n\t.cfi_offset %rbp, -16\n" \
+	"\tmovq %rsp, %rbp\n\t.cfi_def_cfa_register %rbp\n" KP_TR_REST body KP_TR_RESTORE \
+	"\t.size " name ", .-" name "\n\t.popsection\n"
 #define KP_TR_FAST(name, next, trace, body) \
 	KP_TR_HEAD(name) KP_TR_KIDS(next) trace \
 	"\tpushq %rbp\n\t.cfi_def_cfa_offset 16\n\t.cfi_offset %rbp, -16\n" \
@@ -566,9 +625,71 @@ __asm__(KP_TR_HEAD("kp_tr_kids_probe") "\tmovq %rdi, %rax\n" KP_TR_KIDS("\tmovq 
         /* enter_t: f(rdi), the pointer's address (rsi), as they came */
         KP_TR("kpath_rt_enter_t_tr_v5", "\tcall kpath_rt_enter_t_slow@PLT\n")
         /* count: f(rdi), id(rsi), as they came; nothing returned */
-        KP_TR("kpath_rt_count_tr_v5", "\tcall kpath_rt_count_slow@PLT\n")
+        KP_TR_STEP("kpath_rt_count_tr_v5", KP_TR_TRACE_COUNT, "\tcall kpath_rt_count_slow@PLT\n")
         /* tally: f(rdi), id(rsi), the pointer's address (rdx), as they came */
-        KP_TR("kpath_rt_tally_tr_v5", "\tcall kpath_rt_tally_slow@PLT\n"));
+        KP_TR_STEP("kpath_rt_tally_tr_v5", KP_TR_TRACE_COUNT, "\tcall kpath_rt_tally_slow@PLT\n"));
+
+/* KP_TR_TRACE_COUNT's table: thread pointer -> thread state (tp 0 a free
+ * slot, 1 one whose thread is gone; a thread reads only the slot of its
+ * own tp, which only it writes) and kp_tr_on, set once a thread traces. */
+#define KP_TR_NTHREADS 1024
+__attribute__((used)) static uint64_t kp_tr_tp[KP_TR_NTHREADS];
+__attribute__((used)) static struct kp_thread *kp_tr_th[KP_TR_NTHREADS];
+__attribute__((used)) static int kp_tr_on;
+static pthread_mutex_t kp_tr_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static unsigned tr_hash(uint64_t tp)
+{
+	return (unsigned)((tp * 0x9e3779b97f4a7c15u) >> 54);
+}
+
+void kp_tr_thread_add(struct kp_thread *th)
+{
+	if (th->tp <= 1 || !th->tbuf)
+		return;
+	pthread_mutex_lock(&kp_tr_mu);
+	for (unsigned n = 0, i = tr_hash(th->tp); n < KP_TR_NTHREADS; n++, i = (i + 1) % KP_TR_NTHREADS)
+		if (kp_tr_tp[i] <= 1 || kp_tr_tp[i] == th->tp) { /* a tp still listed: its thread is gone */
+			kp_tr_th[i] = th;
+			__atomic_store_n(&kp_tr_tp[i], th->tp, __ATOMIC_RELEASE);
+			kp_tr_on = 1;
+			break;
+		} /* a full table: this thread's counts take the library */
+	pthread_mutex_unlock(&kp_tr_mu);
+}
+
+void kp_tr_thread_forget(const struct kp_thread *th)
+{
+	pthread_mutex_lock(&kp_tr_mu);
+	for (unsigned i = 0; i < KP_TR_NTHREADS; i++)
+		if (kp_tr_th[i] == th && kp_tr_tp[i] > 1) {
+			__atomic_store_n(&kp_tr_tp[i], 1, __ATOMIC_RELEASE);
+			kp_tr_th[i] = NULL;
+		}
+	pthread_mutex_unlock(&kp_tr_mu);
+}
+
+void kp_tr_threads_clear(void)
+{
+	memset(kp_tr_tp, 0, sizeof kp_tr_tp);
+	memset(kp_tr_th, 0, sizeof kp_tr_th);
+	kp_tr_on = 0;
+	pthread_mutex_init(&kp_tr_mu, NULL);
+}
+#else
+void kp_tr_thread_add(struct kp_thread *th)
+{
+	(void)th;
+}
+
+void kp_tr_thread_forget(const struct kp_thread *th)
+{
+	(void)th;
+}
+
+void kp_tr_threads_clear(void)
+{
+}
 #endif
 
 /* For code compiled without the inline half (KPATH_RT_NO_INLINE, or a

@@ -326,6 +326,11 @@ struct kp_thread;
  * number of valid IDs emitted is not counted on the hot path: it is
  * cons->sum + dropped (kp_tfunc_emitted). */
 struct kp_tfunc {
+	/* First, for the trampolines' acyclic trace step (abi.c,
+	 * KP_TR_TRACE_COUNT): the k = 1 counter array of all num_paths IDs
+	 * where an activation's count is exactly the trace's two records and
+	 * that array's increment (trace_fast), else NULL. */
+	kpath_rt_u64 *trcnt;
 	const struct kpath_rt_func *f;
 	struct kp_thread *th;   /* NULL offline */
 	const struct kp_consumer *cons;
@@ -432,8 +437,8 @@ struct kp_tbuf {
 };
 
 struct kp_thread {
-	/* First, at the offsets the trampolines' trace step reads (abi.c,
-	 * KP_TR_TRACE): */
+	/* First, at the offsets the trampolines' trace steps read (abi.c,
+	 * KP_TR_TRACE, KP_TR_TRACE_COUNT): tp to funcs */
 	uint64_t tp;             /* the thread pointer (%fs:0 on x86-64) */
 	struct kp_tbuf *tbuf;    /* NULL unless tracing */
 	uint64_t act;            /* activations entered (trace) */
@@ -459,6 +464,13 @@ struct kp_thread {
 
 /* Frees th's trace activation records (abi.c). */
 void kp_trec_free_all(struct kp_thread *th);
+/* The table that leads the trampolines' acyclic trace step from the
+ * thread pointer to the thread's state (abi.c): th added by its own
+ * thread when it starts tracing, forgotten before th is freed, all of it
+ * in a forked child. */
+void kp_tr_thread_add(struct kp_thread *th);
+void kp_tr_thread_forget(const struct kp_thread *th);
+void kp_tr_threads_clear(void);
 
 /* Every item of th goes through the library (trace or WPP mode): no inline
  * steps, no published markers or counters. */

@@ -86,6 +86,7 @@ struct kp_thread *kp_thread_self(void)
 	th->tid = kp_rt.next_tid++;
 	kp_rt.threads_new++;
 	kp_streams_thread_new(th);
+	kp_tr_thread_add(th);
 	th->next = kp_rt.threads;
 	kp_rt.threads = th;
 	kp_unlock(&kp_rt.mu, cs);
@@ -208,6 +209,7 @@ void kp_thread_flush(struct kp_thread *th)
 
 static void thread_free(struct kp_thread *th)
 {
+	kp_tr_thread_forget(th); /* before its states go: the trampolines read them */
 	for (uint32_t i = 0; i < th->nfuncs; i++)
 		kp_tfunc_free(th->funcs[i]);
 	free(th->funcs);

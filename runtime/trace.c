@@ -276,6 +276,7 @@ static void trace_fork_child(struct kp_thread *self)
 {
 	if (self)
 		trace_thread_free(self);
+	kp_tr_threads_clear();
 	kp_rt.trace = NULL;
 	kp_rt.trace_on = 0;
 }

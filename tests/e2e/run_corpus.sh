@@ -157,6 +157,22 @@ if run 1 "$W/k1.json"; then
 		fail "offline kpath kipf --k 1 (from the k=4 trace) differs from the online KPATH_K=1 profile"; }
 fi
 
+# --- k = 1 with a trace: the trampolines' trace steps (runtime/abi.c,
+# KP_TR_TRACE, KP_TR_TRACE_COUNT) write the records and counts the library
+# would: the profile agrees with its trace and with the trace's replay
+if run 1 "$W/k1t.json" "$W/k1t.trace"; then
+	# shellcheck disable=SC2086
+	$CHECK profile "$W/k1t.json" --k 1 --src-root "$CORPUS" --trace "$W/k1t.trace" $FUNCOPT ||
+		fail "profile k=1 (traced; checked against its trace) is wrong"
+	if "$KPATH" kipf --k 1 -o "$W/off1t.json" "$W/k1t.trace" >"$W/kipf1t.log" 2>&1; then
+		$CHECK same "$W/k1t.json" "$W/off1t.json" ||
+			fail "offline kpath kipf --k 1 of the k=1 trace differs from the online KPATH_K=1 profile"
+	else
+		show "$W/kipf1t.log"
+		fail "kpath kipf --k 1 -o $W/off1t.json $W/k1t.trace failed"
+	fi
+fi
+
 # --- k = 8: the 4-IPF is the 8-IPF cut at depth 4
 if run 8 "$W/k8.json"; then
 	$CHECK profile "$W/k8.json" --k 8 --src-root "$CORPUS" ||
