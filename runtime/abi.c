@@ -562,10 +562,10 @@ _Static_assert(offsetof(struct kp_tbuf, len) == 8 && offsetof(struct kp_tbuf, bu
 	"\tmovq %rcx, -8(%rsp)\n\tmovq %rdx, -16(%rsp)\n\tmovq %r8, -24(%rsp)\n" \
 	"\tmovq %r9, -32(%rsp)\n\tmovq %r10, -40(%rsp)\n" \
 	"\tmovq %fs:0, %rcx\n\tmovabsq $0x9e3779b97f4a7c15, %rax\n\timulq %rcx, %rax\n\tshrq $54, %rax\n" \
-	"\tleaq kp_tr_tp(%rip), %r8\n" \
+	"\tleaq kp_tr_tp(%rip), %r8\n\tmovl $16, %r10d\n" /* KP_TR_PROBES */ \
 	"21:\tmovq (%r8,%rax,8), %r9\n\tcmpq %rcx, %r9\n\tje 22f\n" \
 	"\ttestq %r9, %r9\n\tje 28f\n" \
-	"\taddl $1, %eax\n\tandl $1023, %eax\n\tjmp 21b\n" \
+	"\taddl $1, %eax\n\tandl $1023, %eax\n\tsubl $1, %r10d\n\tjne 21b\n\tjmp 28f\n" \
 	"22:\tleaq kp_tr_th(%rip), %r8\n\tmovq (%r8,%rax,8), %rdx\n" /* th */ \
 	"\tcmpq %rcx, (%rdx)\n\tjne 28f\n" /* th->tp */ \
 	"\tmovq 8(%rdx), %r8\n\ttestq %r8, %r8\n\tje 28f\n" /* t = th->tbuf */ \
@@ -633,6 +633,8 @@ __asm__(KP_TR_HEAD("kp_tr_kids_probe") "\tmovq %rdi, %rax\n" KP_TR_KIDS("\tmovq 
  * slot, 1 one whose thread is gone; a thread reads only the slot of its
  * own tp, which only it writes) and kp_tr_on, set once a thread traces. */
 #define KP_TR_NTHREADS 1024
+#define KP_TR_PROBES 16 /* a thread's slot is one of the 16 from its hash on */
+_Static_assert(KP_TR_NTHREADS == 1024 && KP_TR_PROBES == 16, "KP_TR_TRACE_COUNT's constants");
 __attribute__((used)) static uint64_t kp_tr_tp[KP_TR_NTHREADS];
 __attribute__((used)) static struct kp_thread *kp_tr_th[KP_TR_NTHREADS];
 __attribute__((used)) static int kp_tr_on;
@@ -648,13 +650,13 @@ void kp_tr_thread_add(struct kp_thread *th)
 	if (th->tp <= 1 || !th->tbuf)
 		return;
 	pthread_mutex_lock(&kp_tr_mu);
-	for (unsigned n = 0, i = tr_hash(th->tp); n < KP_TR_NTHREADS; n++, i = (i + 1) % KP_TR_NTHREADS)
+	for (unsigned n = 0, i = tr_hash(th->tp); n < KP_TR_PROBES; n++, i = (i + 1) % KP_TR_NTHREADS)
 		if (kp_tr_tp[i] <= 1 || kp_tr_tp[i] == th->tp) { /* a tp still listed: its thread is gone */
 			kp_tr_th[i] = th;
 			__atomic_store_n(&kp_tr_tp[i], th->tp, __ATOMIC_RELEASE);
 			kp_tr_on = 1;
 			break;
-		} /* a full table: this thread's counts take the library */
+		} /* none free: this thread's counts take the library */
 	pthread_mutex_unlock(&kp_tr_mu);
 }
 

@@ -1247,6 +1247,67 @@ PYEOF
 	profile_has p.json 1 main
 }
 
+# trace_threads: 3,000 threads, four at a time, each counting an acyclic
+# function and running a loop, traced at k = 1: the trampolines' trace
+# steps find each thread's state through the table of thread pointers
+# (runtime/abi.c, KP_TR_TRACE_COUNT), whose slots threads that ended give
+# back; with more threads over the run than slots, nothing hangs, the
+# counts are exact (classify: 12,000 and 18,000) and the profile is the
+# trace's replay.
+case_trace_threads() {
+	cat >t.c <<'CEOF'
+#include <pthread.h>
+#include <stdio.h>
+static int classify(int i)
+{
+	if (i % 3 == 0)
+		return 1;
+	return 2;
+}
+static void *work(void *arg)
+{
+	long s = 0;
+	for (int i = 0; i < 10; i++)
+		s += classify(i);
+	return (void *)(s + (long)arg - (long)arg);
+}
+int main(void)
+{
+	long total = 0;
+	for (int r = 0; r < 750; r++) {
+		pthread_t t[4];
+		void *v;
+		for (int j = 0; j < 4; j++)
+			pthread_create(&t[j], NULL, work, (void *)(long)j);
+		for (int j = 0; j < 4; j++) {
+			pthread_join(t[j], &v);
+			total += (long)v;
+		}
+	}
+	printf("%ld\n", total);
+	return 0;
+}
+CEOF
+	EXTRA_LIBS=-lpthread build t -pthread
+	KPATH_K=1 KPATH_OUT=p.json KPATH_TRACE=t.trace timeout 120 ./t >out.txt 2>err.txt
+	rc=$?
+	[ $rc = 124 ] && fail "the program hung (killed after 120 s)"
+	[ $rc = 0 ] || { show err.txt; fail "exited with $rc"; }
+	[ "$(cat out.txt)" = 48000 ] || { show out.txt; fail "stdout is not 48000"; }
+	"$PYTHON" - p.json <<'PYEOF' || fail "classify's counts are not 12000 and 18000"
+import json, sys
+p = json.load(open(sys.argv[1]))
+f = [f for f in p["functions"] if f["name"] == "classify"][0]
+c = sorted(n["count"] for n in f["kipf"])
+sys.exit(0 if c == [12000, 18000] else "classify: %s" % c)
+PYEOF
+	"$PYTHON" "$HERE/../e2e/kpcheck.py" profile p.json --k 1 --src-root . --trace t.trace >check.txt 2>&1 ||
+		{ show check.txt; fail "the profile does not agree with its trace"; }
+	"$KPATH" kipf --k 1 -o off.json t.trace 2>kipf.err || { show kipf.err; fail "kpath kipf failed"; }
+	"$PYTHON" "$HERE/../e2e/kpcheck.py" same p.json off.json >same.txt 2>&1 ||
+		{ show same.txt; fail "the trace's replay differs from the profile"; }
+}
+
 # dso_two: a program linking two instrumented shared libraries, itself
 # instrumented or not: one profile, one run, every function once.
 case_dso_two() {
