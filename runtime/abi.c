@@ -5,11 +5,13 @@
  * Division of work (DESIGN.md, Runtime): kpath_rt_step, inline in the
  * instrumented code, does an item when every node it needs is in a child
  * cache; the emit and leave trampolines do one whose node is in the child
- * table of the cursor's node (KP_TR_KIDS, before they save registers);
- * everything else comes here: new nodes, invalid IDs, trace mode
- * (kp_tfunc_library_only: the caches stay empty and the tables are not
- * fast) and inactive cursors (lim 0, p kp_rt_idle: the inline step never
- * succeeds), the k = 1 hash table.  Likewise the inline
+ * table of the cursor's node (KP_TR_KIDS, before they save registers),
+ * and in trace mode, where the caches stay empty and the tables are not
+ * fast (kp_tfunc_library_only), the trampolines append the trace's
+ * records and count at k = 1 (KP_TR_TRACE, KP_TR_TRACE_COUNT, with
+ * kp_busy set); everything else comes here: new nodes, invalid IDs, trace
+ * mode's other items (k >= 2, WPP, enter) and inactive cursors (lim 0, p
+ * kp_rt_idle: the inline step never succeeds), the k = 1 hash table.  Likewise the inline
  * kpath_rt_count of an acyclic function increments a counter of the
  * thread's array (kpath_rt_counters) and leaves the rest to
  * kpath_rt_count_slow: the first activation in a thread, invalid IDs,
@@ -41,6 +43,9 @@
  *    still holds null or a child (at worst one child twice, a lost cache
  *    entry, never a wrong one).  It never runs inside the library: an
  *    activation entered there is inactive (kp_rt_idle, no table).
+ *  - The trampolines' trace steps set kp_busy (through th->busy) around
+ *    what they append and count, as the library half does: a handler that
+ *    interrupts them is dropped the same way.
  * Invariant: only the library half ever links or creates nodes, and only
  * with kp_busy set; outside it, the inline step only increments a counter
  * and the trampolines' table step increments one and re-caches a child.
@@ -545,19 +550,27 @@ _Static_assert(offsetof(struct kp_thread, tp) == 0 && offsetof(struct kp_thread,
 _Static_assert(offsetof(struct kp_tbuf, len) == 8 && offsetof(struct kp_tbuf, buf) == 12 &&
                    KP_TBUF - 24 == 65512 && KP_TR_EMIT == 0 && KP_TR_LEAVE == 1,
                "KP_TR_TRACE's offsets: kp_tbuf, and the record kinds");
-/* The trace step of an acyclic function's count (count and tally: f
- * in rdi, id in rsi, tally's pointer in rdx, all kept), before any
- * register is saved.  Its thread's state comes from the thread pointer
- * (%fs:0) through kp_tr_tp / kp_tr_th (kp_tr_thread_add: open addressing,
- * the tp's golden-ratio hash, 1 a slot whose thread is gone); then, where
- * the thread traces, kp_busy is clear, f has its state in the thread
- * (funcs[f->slot - 1]) with trcnt (trace_fast: k = 1 counts of all IDs,
- * the trace the only stream) and id < f->num_paths, with kp_busy set as
- * in KP_TR_TRACE: what count() writes, ENTER varint(index << 2 | 2) and
+/* The trace steps that start from the thread pointer (count, tally,
+ * enter), before any register is saved: the thread's state comes from
+ * %fs:0 (the x86-64 ABI's thread pointer) through kp_tr_tp / kp_tr_th
+ * (kp_tr_thread_add: open addressing, the tp's golden-ratio hash, at most
+ * KP_TR_PROBES slots, 1 a slot whose thread is gone).  KP_TR_THREAD goes
+ * on (rcx, rdx, r8, r9, r10 saved below rsp) where the thread traces,
+ * kp_busy is clear and f (rdi) has its state in the thread, tf =
+ * funcs[f->slot - 1], with trcnt (trace_fast: k = 1 counts of all IDs,
+ * the trace the only stream): then rax = slot - 1, rcx = th->busy, rdx =
+ * th, r8 = th->tbuf, r9 = tf.  Anything else (not tracing: kp_tr_on 0)
+ * takes the library half, which also registers f and creates its state.
+ * The steps then set kp_busy as KP_TR_TRACE does.  Count and tally (id in
+ * rsi, tally's pointer in rdx, kept; KP_TR_TRACE_COUNT): where id <
+ * f->num_paths, what count() writes, ENTER varint(index << 2 | 2) and
  * LEAVE 1 varint(id) (back 0: the activation just entered), th->act += 1
- * and trcnt[id] += 1.  Anything else (not tracing: kp_tr_on is 0) takes
- * the library half, which also registers f and creates its state. */
-#define KP_TR_TRACE_COUNT \
+ * and trcnt[id] += 1.  Enter and enter_t (t in rsi, kept;
+ * KP_TR_TRACE_ENTER): where th has a free record, what enter() does: the
+ * ENTER record, th->act += 1, and the record r taken from the free list
+ * and set (p as the marker's, act, th, cnt, ncnt = num_paths) returned in
+ * rax. */
+#define KP_TR_THREAD \
 	"\tcmpl $0, kp_tr_on(%rip)\n\tje 29f\n" \
 	"\tmovq %rcx, -8(%rsp)\n\tmovq %rdx, -16(%rsp)\n\tmovq %r8, -24(%rsp)\n" \
 	"\tmovq %r9, -32(%rsp)\n\tmovq %r10, -40(%rsp)\n" \
@@ -572,9 +585,18 @@ _Static_assert(offsetof(struct kp_tbuf, len) == 8 && offsetof(struct kp_tbuf, bu
 	"\tmovq 32(%rdx), %rcx\n\tcmpl $0, (%rcx)\n\tjne 28f\n" /* kp_busy */ \
 	"\tmovl 80(%rdi), %eax\n\tsubl $1, %eax\n\tcmpl 48(%rdx), %eax\n\tjae 28f\n" /* i = f->slot - 1 < nfuncs */ \
 	"\tmovq 40(%rdx), %r9\n\tmovq (%r9,%rax,8), %r9\n\ttestq %r9, %r9\n\tje 28f\n" /* tf */ \
-	"\tmovq (%r9), %r9\n\ttestq %r9, %r9\n\tje 28f\n" /* tf->trcnt */ \
+	"\tcmpq $0, (%r9)\n\tje 28f\n" /* tf->trcnt */ \
+	"\tmovl 8(%r8), %r10d\n\tcmpl $65512, %r10d\n\tja 28f\n" /* len + 24 <= KP_TBUF */
+#define KP_TR_THREAD_END \
+	"\tmovq 32(%rdx), %rcx\n\tmovl $0, (%rcx)\n" \
+	"\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n" \
+	"\tmovq -32(%rsp), %r9\n\tmovq -40(%rsp), %r10\n\tret\n" \
+	"28:\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n" \
+	"\tmovq -32(%rsp), %r9\n\tmovq -40(%rsp), %r10\n" \
+	"29:\n"
+#define KP_TR_TRACE_COUNT \
+	KP_TR_THREAD \
 	"\tcmpq %rsi, 40(%rdi)\n\tjbe 28f\n" /* id < f->num_paths */ \
-	"\tmovl 8(%r8), %r10d\n\tcmpl $65512, %r10d\n\tja 28f\n" /* len + 24 <= KP_TBUF */ \
 	"\tmovl $1, (%rcx)\n" /* kp_busy */ \
 	"\tleaq 12(%r8,%r10), %r10\n" /* t->buf + len */ \
 	"\tleaq 2(,%rax,4), %rcx\n" KP_TR_VARINT("3") \
@@ -582,17 +604,28 @@ _Static_assert(offsetof(struct kp_tbuf, len) == 8 && offsetof(struct kp_tbuf, bu
 	"\tmovq %rsi, %rcx\n" KP_TR_VARINT("4") \
 	"\tsubq %r8, %r10\n\tsubl $12, %r10d\n\tmovl %r10d, 8(%r8)\n" /* the new len */ \
 	"\taddq $1, 16(%rdx)\n" /* th->act */ \
-	"\taddq $1, (%r9,%rsi,8)\n" /* trcnt[id] += 1 */ \
-	"\tmovq 32(%rdx), %rcx\n\tmovl $0, (%rcx)\n" \
-	"\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n" \
-	"\tmovq -32(%rsp), %r9\n\tmovq -40(%rsp), %r10\n\tret\n" \
-	"28:\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n" \
-	"\tmovq -32(%rsp), %r9\n\tmovq -40(%rsp), %r10\n" \
-	"29:\n"
+	"\tmovq (%r9), %r9\n\taddq $1, (%r9,%rsi,8)\n" /* trcnt[id] += 1 */ \
+	KP_TR_THREAD_END
+#define KP_TR_TRACE_ENTER \
+	KP_TR_THREAD \
+	"\tcmpq $0, 24(%rdx)\n\tje 28f\n" /* a free record */ \
+	"\tmovl $1, (%rcx)\n" /* kp_busy */ \
+	"\tleaq 12(%r8,%r10), %r10\n" /* t->buf + len */ \
+	"\tleaq 2(,%rax,4), %rcx\n" KP_TR_VARINT("3") \
+	"\tsubq %r8, %r10\n\tsubl $12, %r10d\n\tmovl %r10d, 8(%r8)\n" /* the new len */ \
+	"\tmovq 16(%rdx), %rcx\n\taddq $1, %rcx\n\tmovq %rcx, 16(%rdx)\n" /* ++th->act */ \
+	"\tmovq 24(%rdx), %rax\n\tmovq 96(%rax), %r10\n\tmovq %r10, 24(%rdx)\n" /* r, off the free list */ \
+	"\tmovq %rcx, 88(%rax)\n" /* r->act */ \
+	"\tmovq 48(%r9), %rcx\n\tmovq %rcx, 80(%rax)\n" /* r->p = tf->marker.p */ \
+	"\tmovq %rdx, 104(%rax)\n" /* r->th */ \
+	"\tmovq (%r9), %rcx\n\tmovq %rcx, 112(%rax)\n" /* r->cnt = tf->trcnt */ \
+	"\tmovq 40(%rdi), %rcx\n\tmovq %rcx, 120(%rax)\n" /* r->ncnt = f->num_paths */ \
+	KP_TR_THREAD_END
 _Static_assert(offsetof(struct kpath_rt_func, num_paths) == 40 && offsetof(struct kpath_rt_func, slot) == 80 &&
-                   offsetof(struct kp_tfunc, trcnt) == 0 && offsetof(struct kp_thread, funcs) == 40 &&
-                   offsetof(struct kp_thread, nfuncs) == 48 && KP_TR_ENTER == 2,
-               "KP_TR_TRACE_COUNT's offsets");
+                   offsetof(struct kp_tfunc, trcnt) == 0 && offsetof(struct kp_tfunc, marker.p) == 48 &&
+                   offsetof(struct kp_thread, funcs) == 40 && offsetof(struct kp_thread, nfuncs) == 48 &&
+                   offsetof(struct kp_trec, p) == 80 && KP_TR_ENTER == 2,
+               "KP_TR_THREAD's offsets");
 #define KP_TR_STEP(name, step, body) \
 	"\t.pushsection .text\n\t.globl " name "\n\t.type " name ", @function\n" name ":\n" \
 	"\t.cfi_startproc\n\tendbr64\n" step \
@@ -621,20 +654,20 @@ __asm__(KP_TR_HEAD("kp_tr_kids_probe") "\tmovq %rdi, %rax\n" KP_TR_KIDS("\tmovq 
                    "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_emit_slow_v5@PLT\n")
         KP_TR_FAST("kpath_rt_leave_tr_v5", "", KP_TR_TRACE("1", KP_TR_TRACE_FREE),
                    "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_leave_slow_v5@PLT\n")
-        KP_TR("kpath_rt_enter_tr_v5", "\tcall kpath_rt_enter_slow_v5@PLT\n")
+        KP_TR_STEP("kpath_rt_enter_tr_v5", KP_TR_TRACE_ENTER, "\tcall kpath_rt_enter_slow_v5@PLT\n")
         /* enter_t: f(rdi), the pointer's address (rsi), as they came */
-        KP_TR("kpath_rt_enter_t_tr_v5", "\tcall kpath_rt_enter_t_slow@PLT\n")
+        KP_TR_STEP("kpath_rt_enter_t_tr_v5", KP_TR_TRACE_ENTER, "\tcall kpath_rt_enter_t_slow@PLT\n")
         /* count: f(rdi), id(rsi), as they came; nothing returned */
         KP_TR_STEP("kpath_rt_count_tr_v5", KP_TR_TRACE_COUNT, "\tcall kpath_rt_count_slow@PLT\n")
         /* tally: f(rdi), id(rsi), the pointer's address (rdx), as they came */
         KP_TR_STEP("kpath_rt_tally_tr_v5", KP_TR_TRACE_COUNT, "\tcall kpath_rt_tally_slow@PLT\n"));
 
-/* KP_TR_TRACE_COUNT's table: thread pointer -> thread state (tp 0 a free
+/* KP_TR_THREAD's table: thread pointer -> thread state (tp 0 a free
  * slot, 1 one whose thread is gone; a thread reads only the slot of its
  * own tp, which only it writes) and kp_tr_on, set once a thread traces. */
 #define KP_TR_NTHREADS 1024
 #define KP_TR_PROBES 16 /* a thread's slot is one of the 16 from its hash on */
-_Static_assert(KP_TR_NTHREADS == 1024 && KP_TR_PROBES == 16, "KP_TR_TRACE_COUNT's constants");
+_Static_assert(KP_TR_NTHREADS == 1024 && KP_TR_PROBES == 16, "KP_TR_THREAD's constants");
 __attribute__((used)) static uint64_t kp_tr_tp[KP_TR_NTHREADS];
 __attribute__((used)) static struct kp_thread *kp_tr_th[KP_TR_NTHREADS];
 __attribute__((used)) static int kp_tr_on;
