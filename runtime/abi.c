@@ -207,6 +207,17 @@ static struct kp_tfunc *state(struct kpath_rt_func *f, unsigned k, int *slotp)
 	return tf;
 }
 
+/* Likewise at k >= 2: the item is the trace's record and, where the
+ * child y of the cursor's node labelled id is in the node's table, y's
+ * counter and y->next as the new node (what kp_ksf_process and
+ * kp_win_process do then: a child exists only with every node its
+ * creation needed; the tables are not fast in trace mode, the forest not
+ * caching, which concerns the inline step only). */
+static int trace_forest(const struct kp_tfunc *tf)
+{
+	return (tf->cons == &kp_consumer_ksf || tf->cons == &kp_consumer_window) && tf->th->tbuf && !tf->th->wpp;
+}
+
 /* t, when not null: kpath_rt_enter_t's pointer, which gets the template
  * (kp_thread_template). */
 static void *enter(struct kpath_rt_func *f, void **t)
@@ -226,8 +237,9 @@ static void *enter(struct kpath_rt_func *f, void **t)
 		r->p = c.p;
 		r->act = c.act;
 		r->th = tf->th;
-		r->cnt = tf->u.counts.arr;
-		r->ncnt = trace_fast(tf) ? tf->u.counts.narr : 0;
+		r->cnt = trace_fast(tf) ? tf->u.counts.arr : NULL;
+		r->ncnt = r->cnt ? tf->u.counts.narr : 0;
+		r->forest = trace_forest(tf);
 		return r; /* lim 0: hdr is a node without children */
 	}
 	if (kp_thread_lib_only(tf->th)) {
@@ -510,24 +522,35 @@ __attribute__((constructor(101))) static void kp_tr_xinit(void)
 	n "1:\tcmpq $127, %rcx\n\tjbe " n "2f\n" \
 	"\tmovb %cl, (%r10)\n\torb $-128, (%r10)\n\taddq $1, %r10\n\tshrq $7, %rcx\n\tjmp " n "1b\n" \
 	n "2:\tmovb %cl, (%r10)\n\taddq $1, %r10\n"
-#define KP_TR_TRACE(kind, free) \
+#define KP_TR_TRACE(kind, next, free) \
 	"\tcmpq $-1, 8(%rax)\n\tjne 29f\n" /* x->id == KP_TREC_ID */ \
-	"\tcmpq %rsi, 120(%rax)\n\tjbe 29f\n" /* id < r->ncnt */ \
-	"\tmovq %rcx, -8(%rsp)\n\tmovq %rdx, -16(%rsp)\n\tmovq %r8, -24(%rsp)\n" \
+	"\tcmpq %rsi, 120(%rax)\n\tja 30f\n" /* id < r->ncnt: k = 1 */ \
+	"\tcmpq $0, 128(%rax)\n\tje 29f\n" /* r->forest: k >= 2 */ \
+	"30:\tmovq %rcx, -8(%rsp)\n\tmovq %rdx, -16(%rsp)\n\tmovq %r8, -24(%rsp)\n" \
 	"\tmovq %r9, -32(%rsp)\n\tmovq %r10, -40(%rsp)\n" \
 	"\tmovq %rax, %r9\n" /* r */ \
 	"\tmovq 104(%r9), %rdx\n" /* th = r->th */ \
 	"\tmovq %fs:0, %rcx\n\tcmpq %rcx, (%rdx)\n\tjne 28f\n" /* th->tp */ \
 	"\tmovq 8(%rdx), %r8\n\ttestq %r8, %r8\n\tje 28f\n" /* t = th->tbuf */ \
-	"\tmovq 32(%rdx), %rcx\n\tcmpl $0, (%rcx)\n\tjne 28f\n\tmovl $1, (%rcx)\n" /* kp_busy */ \
-	"\tmovl 8(%r8), %eax\n\tcmpl $65512, %eax\n\tja 27f\n" /* len + 24 <= KP_TBUF */ \
-	"\tleaq 12(%r8,%rax), %r10\n" /* t->buf + len */ \
+	"\tmovq 32(%rdx), %rcx\n\tcmpl $0, (%rcx)\n\tjne 28f\n" /* kp_busy */ \
+	"\tcmpq $0, 112(%r9)\n\tjne 53f\n" \
+	"\tmovq 80(%r9), %r10\n\tmovq 24(%r10), %r10\n\ttestq %r10, %r10\n\tje 28f\n" /* r->p->kids */ \
+	"\tmovabsq $0x9e3779b97f4a7c15, %rcx\n\timulq %rsi, %rcx\n\tshrq $32, %rcx\n" /* kp_kids_hash */ \
+	"51:\tandl (%r10), %ecx\n\tmovq 8(%r10,%rcx,8), %rax\n" /* y = e[i & mask] */ \
+	"\ttestq %rax, %rax\n\tje 28f\n\tcmpq %rsi, 8(%rax)\n\tje 52f\n" \
+	"\taddl $1, %ecx\n\tjmp 51b\n" \
+	"52:\tmovq 32(%rdx), %rcx\n" \
+	"53:\tmovl $1, (%rcx)\n" /* kp_busy */ \
+	"\tmovl 8(%r8), %r10d\n\tcmpl $65512, %r10d\n\tja 27f\n" /* len + 24 <= KP_TBUF */ \
+	"\tleaq 12(%r8,%r10), %r10\n" /* t->buf + len */ \
 	"\tmovq 16(%rdx), %rcx\n\tsubq 88(%r9), %rcx\n" /* back = th->act - r->act */ \
 	"\tleaq " kind "(,%rcx,4), %rcx\n" KP_TR_VARINT("3") \
 	"\tmovq %rsi, %rcx\n" KP_TR_VARINT("4") \
 	"\tsubq %r8, %r10\n\tsubl $12, %r10d\n\tmovl %r10d, 8(%r8)\n" /* the new len */ \
-	"\tmovq 112(%r9), %rcx\n\taddq $1, (%rcx,%rsi,8)\n" /* r->cnt[id] += 1 */ \
-	free \
+	"\tmovq 112(%r9), %rcx\n\ttestq %rcx, %rcx\n\tje 54f\n" \
+	"\taddq $1, (%rcx,%rsi,8)\n\tjmp 55f\n" /* r->cnt[id] += 1 */ \
+	"54:\taddq $1, 16(%rax)\n" next /* y->count += 1 */ \
+	"55:\n" free \
 	"\tmovq 32(%rdx), %rcx\n\tmovl $0, (%rcx)\n" \
 	"\tmovq %r9, %rax\n" \
 	"\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n" \
@@ -541,7 +564,8 @@ __attribute__((constructor(101))) static void kp_tr_xinit(void)
 	"\tmovq 24(%rdx), %rcx\n\tmovq %rcx, 96(%r9)\n\tmovq %r9, 24(%rdx)\n"
 _Static_assert(offsetof(struct kp_trec, act) == 88 && offsetof(struct kp_trec, next) == 96 &&
                    offsetof(struct kp_trec, th) == 104 && offsetof(struct kp_trec, cnt) == 112 &&
-                   offsetof(struct kp_trec, ncnt) == 120,
+                   offsetof(struct kp_trec, ncnt) == 120 && offsetof(struct kp_trec, forest) == 128 &&
+                   offsetof(struct kp_trec, p) == 80 && offsetof(struct kpath_rt_node, kids) == 24,
                "KP_TR_TRACE's offsets: kp_trec");
 _Static_assert(offsetof(struct kp_thread, tp) == 0 && offsetof(struct kp_thread, tbuf) == 8 &&
                    offsetof(struct kp_thread, act) == 16 && offsetof(struct kp_thread, trec_free) == 24 &&
@@ -620,6 +644,7 @@ _Static_assert(offsetof(struct kp_tbuf, len) == 8 && offsetof(struct kp_tbuf, bu
 	"\tmovq %rdx, 104(%rax)\n" /* r->th */ \
 	"\tmovq (%r9), %rcx\n\tmovq %rcx, 112(%rax)\n" /* r->cnt = tf->trcnt */ \
 	"\tmovq 40(%rdi), %rcx\n\tmovq %rcx, 120(%rax)\n" /* r->ncnt = f->num_paths */ \
+	"\tmovq $0, 128(%rax)\n" /* r->forest */ \
 	KP_TR_THREAD_END
 _Static_assert(offsetof(struct kpath_rt_func, num_paths) == 40 && offsetof(struct kpath_rt_func, slot) == 80 &&
                    offsetof(struct kp_tfunc, trcnt) == 0 && offsetof(struct kp_tfunc, marker.p) == 48 &&
@@ -650,9 +675,10 @@ _Static_assert(offsetof(struct kp_kids, mask) == 0 && offsetof(struct kp_kids, n
  * call the library. */
 __asm__(KP_TR_HEAD("kp_tr_kids_probe") "\tmovq %rdi, %rax\n" KP_TR_KIDS("\tmovq (%r8), %rax\n")
         "\txorl %eax, %eax\n\tret\n\t.cfi_endproc\n\t.size kp_tr_kids_probe, .-kp_tr_kids_probe\n\t.popsection\n"
-        KP_TR_FAST("kpath_rt_emit_tr_v5", "\tmovq (%r8), %rax\n", KP_TR_TRACE("0", ""),
+        KP_TR_FAST("kpath_rt_emit_tr_v5", "\tmovq (%r8), %rax\n",
+                   KP_TR_TRACE("0", "\tmovq (%rax), %rcx\n\tmovq %rcx, 80(%r9)\n", ""),
                    "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_emit_slow_v5@PLT\n")
-        KP_TR_FAST("kpath_rt_leave_tr_v5", "", KP_TR_TRACE("1", KP_TR_TRACE_FREE),
+        KP_TR_FAST("kpath_rt_leave_tr_v5", "", KP_TR_TRACE("1", "", KP_TR_TRACE_FREE),
                    "\tmovq %rsi, %rdx\n\tmovq %rax, %rsi\n\tcall kpath_rt_leave_slow_v5@PLT\n")
         KP_TR_STEP("kpath_rt_enter_tr_v5", KP_TR_TRACE_ENTER, "\tcall kpath_rt_enter_slow_v5@PLT\n")
         /* enter_t: f(rdi), the pointer's address (rsi), as they came */

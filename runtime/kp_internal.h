@@ -165,6 +165,9 @@ struct kp_trec {
 	struct kp_thread *th;
 	kpath_rt_u64 *cnt;
 	uint64_t ncnt;
+	/* k >= 2 (abi.c, trace_forest): not 0 where the item is the trace's
+	 * record and the forest's step on a child that p's table holds */
+	uint64_t forest;
 };
 #define KP_TREC_ID UINT64_MAX
 
