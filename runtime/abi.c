@@ -8,9 +8,10 @@
  * table of the cursor's node (KP_TR_KIDS, before they save registers),
  * and in trace mode, where the caches stay empty and the tables are not
  * fast (kp_tfunc_library_only), the trampolines append the trace's
- * records and count at k = 1 (KP_TR_TRACE, KP_TR_TRACE_COUNT, with
- * kp_busy set); everything else comes here: new nodes, invalid IDs, trace
- * mode's other items (k >= 2, WPP, enter) and inactive cursors (lim 0, p
+ * records and count, at k = 1 or on a child a forest node's table holds
+ * (KP_TR_TRACE, KP_TR_TRACE_ENTER, KP_TR_TRACE_COUNT, with kp_busy set);
+ * everything else comes here: new nodes, invalid IDs, trace mode's other
+ * items (WPP, a new node, a full buffer) and inactive cursors (lim 0, p
  * kp_rt_idle: the inline step never succeeds), the k = 1 hash table.  Likewise the inline
  * kpath_rt_count of an acyclic function increments a counter of the
  * thread's array (kpath_rt_counters) and leaves the rest to
@@ -174,6 +175,17 @@ static int trace_fast(const struct kp_tfunc *tf)
 	return tf->cons == &kp_consumer_counts && tf->u.counts.arr && tf->th->tbuf && !tf->th->wpp;
 }
 
+/* Likewise at k >= 2: the item is the trace's record and, where the
+ * child y of the cursor's node labelled id is in the node's table, y's
+ * counter and y->next as the new node (what kp_ksf_process and
+ * kp_win_process do then: a child exists only with every node its
+ * creation needed; the tables are not fast in trace mode, the forest not
+ * caching, which concerns the inline step only). */
+static int trace_forest(const struct kp_tfunc *tf)
+{
+	return (tf->cons == &kp_consumer_ksf || tf->cons == &kp_consumer_window) && tf->th->tbuf && !tf->th->wpp;
+}
+
 /* This thread's state of f, registering f and creating the state (with a
  * consumer for k) on first use; its slot in *slot.  NULL when the
  * activation is not recorded: f refused (slot < 0: ignored), or out of
@@ -203,19 +215,9 @@ static struct kp_tfunc *state(struct kpath_rt_func *f, unsigned k, int *slotp)
 		}
 		if (trace_fast(tf) && tf->u.counts.narr == f->num_paths)
 			tf->trcnt = tf->u.counts.arr;
+		tf->trforest = (uint64_t)trace_forest(tf);
 	}
 	return tf;
-}
-
-/* Likewise at k >= 2: the item is the trace's record and, where the
- * child y of the cursor's node labelled id is in the node's table, y's
- * counter and y->next as the new node (what kp_ksf_process and
- * kp_win_process do then: a child exists only with every node its
- * creation needed; the tables are not fast in trace mode, the forest not
- * caching, which concerns the inline step only). */
-static int trace_forest(const struct kp_tfunc *tf)
-{
-	return (tf->cons == &kp_consumer_ksf || tf->cons == &kp_consumer_window) && tf->th->tbuf && !tf->th->wpp;
 }
 
 /* t, when not null: kpath_rt_enter_t's pointer, which gets the template
@@ -580,10 +582,13 @@ _Static_assert(offsetof(struct kp_tbuf, len) == 8 && offsetof(struct kp_tbuf, bu
  * (kp_tr_thread_add: open addressing, the tp's golden-ratio hash, at most
  * KP_TR_PROBES slots, 1 a slot whose thread is gone).  KP_TR_THREAD goes
  * on (rcx, rdx, r8, r9, r10 saved below rsp) where the thread traces,
- * kp_busy is clear and f (rdi) has its state in the thread, tf =
- * funcs[f->slot - 1], with trcnt (trace_fast: k = 1 counts of all IDs,
- * the trace the only stream): then rax = slot - 1, rcx = th->busy, rdx =
- * th, r8 = th->tbuf, r9 = tf.  Anything else (not tracing: kp_tr_on 0)
+ * kp_busy is clear, f (rdi) has its state in the thread, tf =
+ * funcs[f->slot - 1]: then rax = slot - 1, rcx = th->busy, rdx = th,
+ * r8 = th->tbuf, r9 = tf; KP_TR_THREAD_BUSY then sets kp_busy and reads
+ * the buffer's len into r10d (room for 24 bytes, else 27: kp_busy
+ * cleared, the library half).  The steps go on where tf has trcnt (trace_fast: k =
+ * 1 counts of all IDs, the trace the only stream) or, for enter,
+ * trforest (trace_forest).  Anything else (not tracing: kp_tr_on 0)
  * takes the library half, which also registers f and creates its state.
  * The steps then set kp_busy as KP_TR_TRACE does.  Count and tally (id in
  * rsi, tally's pointer in rdx, kept; KP_TR_TRACE_COUNT): where id <
@@ -592,8 +597,8 @@ _Static_assert(offsetof(struct kp_tbuf, len) == 8 && offsetof(struct kp_tbuf, bu
  * and trcnt[id] += 1.  Enter and enter_t (t in rsi, kept;
  * KP_TR_TRACE_ENTER): where th has a free record, what enter() does: the
  * ENTER record, th->act += 1, and the record r taken from the free list
- * and set (p as the marker's, act, th, cnt, ncnt = num_paths) returned in
- * rax. */
+ * and set (p as the marker's, act, th, cnt, ncnt = num_paths where it
+ * counts, forest) returned in rax. */
 #define KP_TR_THREAD \
 	"\tcmpl $0, kp_tr_on(%rip)\n\tje 29f\n" \
 	"\tmovq %rcx, -8(%rsp)\n\tmovq %rdx, -16(%rsp)\n\tmovq %r8, -24(%rsp)\n" \
@@ -608,20 +613,26 @@ _Static_assert(offsetof(struct kp_tbuf, len) == 8 && offsetof(struct kp_tbuf, bu
 	"\tmovq 8(%rdx), %r8\n\ttestq %r8, %r8\n\tje 28f\n" /* t = th->tbuf */ \
 	"\tmovq 32(%rdx), %rcx\n\tcmpl $0, (%rcx)\n\tjne 28f\n" /* kp_busy */ \
 	"\tmovl 80(%rdi), %eax\n\tsubl $1, %eax\n\tcmpl 48(%rdx), %eax\n\tjae 28f\n" /* i = f->slot - 1 < nfuncs */ \
-	"\tmovq 40(%rdx), %r9\n\tmovq (%r9,%rax,8), %r9\n\ttestq %r9, %r9\n\tje 28f\n" /* tf */ \
-	"\tcmpq $0, (%r9)\n\tje 28f\n" /* tf->trcnt */ \
-	"\tmovl 8(%r8), %r10d\n\tcmpl $65512, %r10d\n\tja 28f\n" /* len + 24 <= KP_TBUF */
+	"\tmovq 40(%rdx), %r9\n\tmovq (%r9,%rax,8), %r9\n\ttestq %r9, %r9\n\tje 28f\n" /* tf */
+/* kp_busy set, then the buffer's length read: read before, it missed the
+ * records of a handler that ran in between, which the step then
+ * overwrote (rtuse.dump_handler) */
+#define KP_TR_THREAD_BUSY \
+	"\tmovl $1, (%rcx)\n" /* kp_busy */ \
+	"\tmovl 8(%r8), %r10d\n\tcmpl $65512, %r10d\n\tja 27f\n" /* len + 24 <= KP_TBUF */
 #define KP_TR_THREAD_END \
 	"\tmovq 32(%rdx), %rcx\n\tmovl $0, (%rcx)\n" \
 	"\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n" \
 	"\tmovq -32(%rsp), %r9\n\tmovq -40(%rsp), %r10\n\tret\n" \
+	"27:\tmovq 32(%rdx), %rcx\n\tmovl $0, (%rcx)\n" \
 	"28:\tmovq -8(%rsp), %rcx\n\tmovq -16(%rsp), %rdx\n\tmovq -24(%rsp), %r8\n" \
 	"\tmovq -32(%rsp), %r9\n\tmovq -40(%rsp), %r10\n" \
 	"29:\n"
 #define KP_TR_TRACE_COUNT \
 	KP_TR_THREAD \
+	"\tcmpq $0, (%r9)\n\tje 28f\n" /* tf->trcnt */ \
 	"\tcmpq %rsi, 40(%rdi)\n\tjbe 28f\n" /* id < f->num_paths */ \
-	"\tmovl $1, (%rcx)\n" /* kp_busy */ \
+	KP_TR_THREAD_BUSY \
 	"\tleaq 12(%r8,%r10), %r10\n" /* t->buf + len */ \
 	"\tleaq 2(,%rax,4), %rcx\n" KP_TR_VARINT("3") \
 	"\tmovb $1, (%r10)\n\taddq $1, %r10\n" \
@@ -632,22 +643,26 @@ _Static_assert(offsetof(struct kp_tbuf, len) == 8 && offsetof(struct kp_tbuf, bu
 	KP_TR_THREAD_END
 #define KP_TR_TRACE_ENTER \
 	KP_TR_THREAD \
-	"\tcmpq $0, 24(%rdx)\n\tje 28f\n" /* a free record */ \
-	"\tmovl $1, (%rcx)\n" /* kp_busy */ \
+	"\tcmpq $0, (%r9)\n\tjne 23f\n\tcmpq $0, 8(%r9)\n\tje 28f\n" /* tf->trcnt or tf->trforest */ \
+	"23:" \
+	KP_TR_THREAD_BUSY \
+	"\tcmpq $0, 24(%rdx)\n\tje 27f\n" /* a free record */ \
 	"\tleaq 12(%r8,%r10), %r10\n" /* t->buf + len */ \
 	"\tleaq 2(,%rax,4), %rcx\n" KP_TR_VARINT("3") \
 	"\tsubq %r8, %r10\n\tsubl $12, %r10d\n\tmovl %r10d, 8(%r8)\n" /* the new len */ \
 	"\tmovq 16(%rdx), %rcx\n\taddq $1, %rcx\n\tmovq %rcx, 16(%rdx)\n" /* ++th->act */ \
 	"\tmovq 24(%rdx), %rax\n\tmovq 96(%rax), %r10\n\tmovq %r10, 24(%rdx)\n" /* r, off the free list */ \
 	"\tmovq %rcx, 88(%rax)\n" /* r->act */ \
-	"\tmovq 48(%r9), %rcx\n\tmovq %rcx, 80(%rax)\n" /* r->p = tf->marker.p */ \
+	"\tmovq 56(%r9), %rcx\n\tmovq %rcx, 80(%rax)\n" /* r->p = tf->marker.p */ \
 	"\tmovq %rdx, 104(%rax)\n" /* r->th */ \
 	"\tmovq (%r9), %rcx\n\tmovq %rcx, 112(%rax)\n" /* r->cnt = tf->trcnt */ \
-	"\tmovq 40(%rdi), %rcx\n\tmovq %rcx, 120(%rax)\n" /* r->ncnt = f->num_paths */ \
-	"\tmovq $0, 128(%rax)\n" /* r->forest */ \
+	"\txorl %r10d, %r10d\n\ttestq %rcx, %rcx\n\tcmovneq 40(%rdi), %r10\n" \
+	"\tmovq %r10, 120(%rax)\n" /* r->ncnt = num_paths where it counts, else 0 */ \
+	"\tmovq 8(%r9), %rcx\n\tmovq %rcx, 128(%rax)\n" /* r->forest = tf->trforest */ \
 	KP_TR_THREAD_END
 _Static_assert(offsetof(struct kpath_rt_func, num_paths) == 40 && offsetof(struct kpath_rt_func, slot) == 80 &&
-                   offsetof(struct kp_tfunc, trcnt) == 0 && offsetof(struct kp_tfunc, marker.p) == 48 &&
+                   offsetof(struct kp_tfunc, trcnt) == 0 && offsetof(struct kp_tfunc, trforest) == 8 &&
+                   offsetof(struct kp_tfunc, marker.p) == 56 &&
                    offsetof(struct kp_thread, funcs) == 40 && offsetof(struct kp_thread, nfuncs) == 48 &&
                    offsetof(struct kp_trec, p) == 80 && KP_TR_ENTER == 2,
                "KP_TR_THREAD's offsets");

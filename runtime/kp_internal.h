@@ -334,6 +334,9 @@ struct kp_tfunc {
 	 * where an activation's count is exactly the trace's two records and
 	 * that array's increment (trace_fast), else NULL. */
 	kpath_rt_u64 *trcnt;
+	/* likewise not 0 where the state is a forest whose items the
+	 * emit and leave trampolines may step (trace_forest) */
+	uint64_t trforest;
 	const struct kpath_rt_func *f;
 	struct kp_thread *th;   /* NULL offline */
 	const struct kp_consumer *cons;
