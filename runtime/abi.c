@@ -238,10 +238,10 @@ static void *enter(struct kpath_rt_func *f, void **t)
 		kp_streams_enter(tf->th, (uint32_t)slot - 1, &c);
 		r->p = c.p;
 		r->act = c.act;
-		r->th = tf->th;
-		r->cnt = trace_fast(tf) ? tf->u.counts.arr : NULL;
-		r->ncnt = r->cnt ? tf->u.counts.narr : 0;
-		r->forest = trace_forest(tf);
+		r->th = tf->th; /* as KP_TR_TRACE_ENTER sets them, from state() */
+		r->cnt = tf->trcnt;
+		r->ncnt = tf->trcnt ? f->num_paths : 0;
+		r->forest = tf->trforest;
 		return r; /* lim 0: hdr is a node without children */
 	}
 	if (kp_thread_lib_only(tf->th)) {
@@ -502,19 +502,22 @@ __attribute__((constructor(101))) static void kp_tr_xinit(void)
 /* The trace step of emit (kind "0") and leave (kind "1", free "the
  * record back"), before any register is saved: x (rax) a traced
  * activation's record r (struct kp_trec: hdr.id KP_TREC_ID, no child
- * table, so KP_TR_KIDS missed) whose ncnt is not 0 (the function's items
- * are k = 1 counts and the trace's records: trace_fast), id (rsi) below
- * ncnt, r->th this thread (its tp is %fs:0, the x86-64 ABI's thread
+ * table, so KP_TR_KIDS missed) with id (rsi) below its ncnt (k = 1: the
+ * items are counts and the trace's records, trace_fast) or with forest
+ * set (k >= 2, trace_forest: the child of r->p labelled id found in
+ * r->p's table as KP_TR_KIDS finds it, else the library), r->th this
+ * thread (its tp is %fs:0, the x86-64 ABI's thread
  * pointer: an activation that moved to another thread takes the library),
  * tracing (tbuf not null: a forked child has none) and kp_busy clear.
  * Then, with kp_busy set (through th->busy) as the library half would
  * have it, so that a signal handler's activations meanwhile are dropped
  * exactly as they are there: the record varint(back << 2 | kind)
  * varint(id), back = th->act - r->act, appended to the thread's buffer
- * (trace_item's), r->cnt[id] += 1 (the counts consumer's), and for
- * leave r pushed on th's free list (leave_slow's).  Nothing is called;
- * like KP_TR_KIDS, it saves what it uses below rsp.  Where the library
- * would do more (k >= 2, WPP, a hash table, an ID above the array, a full
+ * (trace_item's), r->cnt[id] += 1 (the counts consumer's) or y->count
+ * += 1 and, for emit, r->p = y->next (the forest's), and for leave r
+ * pushed on th's free list (leave_slow's).  Nothing is called; like
+ * KP_TR_KIDS, it saves what it uses below rsp.  Where the library would
+ * do more (WPP, a hash table, an ID above the array, a new node, a full
  * buffer) it restores them and takes the library half.  Written without
  * kp_busy (a cmpxchg of the buffer's length), a handler's records were
  * overwritten by the bytes of the record it interrupted
@@ -714,9 +717,11 @@ __attribute__((used)) static struct kp_thread *kp_tr_th[KP_TR_NTHREADS];
 __attribute__((used)) static int kp_tr_on;
 static pthread_mutex_t kp_tr_mu = PTHREAD_MUTEX_INITIALIZER;
 
+/* The slot KP_TR_THREAD probes first: the top 10 bits of the product
+ * kp_kids_hash takes the top 32 of (its "shrq $54"). */
 static unsigned tr_hash(uint64_t tp)
 {
-	return (unsigned)((tp * 0x9e3779b97f4a7c15u) >> 54);
+	return kp_kids_hash(tp) >> 22;
 }
 
 void kp_tr_thread_add(struct kp_thread *th)
@@ -736,6 +741,8 @@ void kp_tr_thread_add(struct kp_thread *th)
 
 void kp_tr_thread_forget(const struct kp_thread *th)
 {
+	if (!th->tbuf)
+		return; /* never added (kp_tr_thread_add): no scan at every thread's end */
 	pthread_mutex_lock(&kp_tr_mu);
 	for (unsigned i = 0; i < KP_TR_NTHREADS; i++)
 		if (kp_tr_th[i] == th && kp_tr_tp[i] > 1) {

@@ -157,11 +157,12 @@ struct kp_trec {
 	struct kpath_rt_node *p; /* the cursor's p */
 	uint64_t act;            /* the trace's activation number */
 	struct kp_trec *next;    /* free list */
-	/* The trampolines' trace step (abi.c, KP_TR_TRACE), set at enter:
-	 * th the thread that entered the activation; cnt the function's
-	 * k = 1 counter array in th and ncnt its length, where every item the
-	 * library would take is that array's increment and the trace's
-	 * record (abi.c, trace_fast), else ncnt 0 (the step never applies). */
+	/* The trampolines' trace step (abi.c, KP_TR_TRACE), set at enter
+	 * from the state's trcnt and trforest: th the thread that entered the
+	 * activation; cnt the function's k = 1 counter array in th and ncnt
+	 * its length (num_paths), where every item the library would take is
+	 * that array's increment and the trace's record (trace_fast), else
+	 * NULL and 0. */
 	struct kp_thread *th;
 	kpath_rt_u64 *cnt;
 	uint64_t ncnt;
