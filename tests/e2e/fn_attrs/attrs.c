@@ -40,11 +40,17 @@ NAKED int two(void)
 	__asm__("movl $2, %eax\n\tret");
 }
 
+int three(void) NAKED;
+int three(void)
+{
+	__asm__("movl $3, %eax\n\tret");
+}
+
 int lib_run(int n);
 int lib_run(int n)
 {
 	int s = 0;
 	for (int i = 0; i < n; i++)
-		s += i & 1 ? lib_add(i, 1) : one() + two();
+		s += i & 1 ? lib_add(i, 1) : one() + two() + three();
 	return s;
 }
