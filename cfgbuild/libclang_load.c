@@ -97,7 +97,6 @@
 	F(CXType, clang_getResultType, (CXType a0), (a0)) \
 	F(CXSourceRangeList *, clang_getSkippedRanges, (CXTranslationUnit a0, CXFile a1), (a0, a1)) \
 	V(clang_getSpellingLocation, (CXSourceLocation a0, CXFile*a1, unsigned*a2, unsigned*a3, unsigned*a4), (a0, a1, a2, a3, a4)) \
-	F(CXToken *, clang_getToken, (CXTranslationUnit a0, CXSourceLocation a1), (a0, a1)) \
 	F(CXSourceRange, clang_getTokenExtent, (CXTranslationUnit a0, CXToken a1), (a0, a1)) \
 	F(CXTokenKind, clang_getTokenKind, (CXToken a0), (a0)) \
 	F(CXSourceLocation, clang_getTokenLocation, (CXTranslationUnit a0, CXToken a1), (a0, a1)) \
