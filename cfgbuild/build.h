@@ -11,7 +11,9 @@
  * inner constructs close first), phase 1 text that opens a construct
  * starting there (created before its children, so outer constructs open
  * first).  A construct ending at an offset always precedes in the text one
- * starting there, which makes this order the textual one.
+ * starting there, which makes this order the textual one.  Phase 2 is text
+ * that must follow all of those, right before the original token there
+ * (stmt.c, body_open: "(void)0" in a braced null statement).
  *
  * Structural text (braces around single-statement bodies) is recorded as
  * SITE_TEXT so that the output is the original with insertions only.

@@ -68,6 +68,12 @@ static struct body body_open(struct builder *b, uint32_t c)
 		bd.end_off = tok_end(b, bd.last_tok);
 		bd.end_phase = 0;
 		add_text(b, bd.start_off, 1, "{ ");
+		/* A null statement as the body ("for (...) ;") is no warning, and
+		 * "{ ; }" is one: clang's -Wextra-semi-stmt (-Weverything) on the
+		 * braced ";".  An expression before it, after all code at its
+		 * start (phase 2), keeps it a statement that does nothing. */
+		if (kind_of(b, c) == CXCursor_NullStmt && tok_is(b, bd.last_tok, ";"))
+			add_text(b, b->toks[bd.last_tok].off, 2, "(void)0");
 	}
 	return bd;
 }

@@ -265,6 +265,11 @@ char *rw_render(const struct rw_file *f, const char *text, size_t len, const cha
 	if (f->check)
 		sb_put(&b, "#define KPATH_RT_NO_INLINE 1\n", 29);
 	sb_put(&b, kp_rt_header_text, strlen(kp_rt_header_text));
+	/* The inserted code is made of comma expressions ("(r = 1, 1)",
+	 * "ret = (v), leave(...), ret"), each of which clang's -Wcomma
+	 * (-Weverything) would report in the program's text; the program's
+	 * own commas are reported by its native build. */
+	sb_str(&b, "#if defined(__clang__)\n#pragma clang diagnostic ignored \"-Wcomma\"\n#endif\n");
 	/* only where it is used: -Wunused-macros */
 	if (f->fallthrough)
 		sb_printf(&b, "#if defined(__has_attribute)\n#if __has_attribute(fallthrough)\n"

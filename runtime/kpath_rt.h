@@ -46,6 +46,18 @@
 #ifndef KPATH_RT_H
 #define KPATH_RT_H
 
+/* clang's warnings that no warning set short of -Weverything enables
+ * (-Wpadded on the descriptor, -Wconditional-uninitialized in an inline
+ * step, -Wunused-function on the inline steps a file does not use) stay
+ * inside the header: it is every instrumented file's preamble, and the
+ * program's own code keeps its diagnostics (popped at the end).  gcc
+ * warns about none of them under -Wall -Wextra, and gives no unused
+ * warning for a static inline function. */
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Weverything"
+#endif
+
 #define KPATH_RT_ABI 5
 
 /* The entry points whose cursor layout changed carry the ABI in their
@@ -193,6 +205,16 @@ struct kpath_rt_cursor {
 #else
 #define KPATH_RT_UNUSED
 #endif
+/* On the file-scope pointers kpath inserts (KPATH_RT_TLS): a function may
+ * not use its own (the -Wunused-variable of a static), and clang's
+ * -Wused-but-marked-unused would warn at every use of an "unused" one;
+ * "used" keeps both quiet (the pointer's address goes to the library
+ * anyway: nothing about it is left for the compiler to assume). */
+#if defined(__clang__)
+#define KPATH_RT_KEEP __attribute__((used))
+#else
+#define KPATH_RT_KEEP KPATH_RT_UNUSED
+#endif
 void *kpath_rt_enter_slow(struct kpath_rt_func *f) KPATH_RT_COLD;
 /* The same for kpath_rt_enter_t, which also stores the template into *t
  * (this thread's pointer of the instrumented file) when there is one. */
@@ -226,7 +248,12 @@ void kpath_rt_dump_now(void);
 /* inline even at -O0; never instrumented (-finstrument-functions would
  * call the program's hooks, themselves maybe instrumented, from every
  * emit) */
+#if defined(__clang__) /* no "unused": clang -Wused-but-marked-unused would warn at each use (the
+                         * pragma above keeps its -Wunused-function quiet instead) */
+#define KPATH_RT_INLINE_FN static __inline__ __attribute__((always_inline, no_instrument_function))
+#else
 #define KPATH_RT_INLINE_FN static __inline__ __attribute__((always_inline, no_instrument_function, unused))
+#endif
 
 /* One item r when the inline path can do it, else 0 (the library does
  * it).  k = 1: a counter per ID.  k >= 2: the item's node (beta, or tau in
@@ -706,7 +733,7 @@ kpath_rt_slow:
  * in a shared library (as for kpath_rt_counters; initial-exec would make
  * a dlopen of a large instrumented library fail for lack of static TLS
  * space). */
-#define KPATH_RT_TLS static __thread KPATH_RT_UNUSED
+#define KPATH_RT_TLS static __thread KPATH_RT_KEEP
 void kpath_rt_tally_slow(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 **a) __attribute__((cold));
 #define KPATH_RT_TALLY_SLOW(f, id, a) \
 	__asm__ KPATH_RT_ASM_INLINE __volatile__(KPATH_RT_CALL("kpath_rt_tally_tr_v5") \
@@ -743,7 +770,7 @@ void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 id, kpath_rt_u64 n)
 void kpath_rt_count(struct kpath_rt_func *f, kpath_rt_u64 id, kpath_rt_u64 num_paths);
 /* Without the inline half the library counts and the pointer stays null
  * (it need not be thread-local then). */
-#define KPATH_RT_TLS static KPATH_RT_UNUSED
+#define KPATH_RT_TLS static KPATH_RT_KEEP
 void kpath_rt_tally(struct kpath_rt_func *f, kpath_rt_u64 **a, kpath_rt_u64 id, kpath_rt_u64 num_paths);
 #endif
 
@@ -822,8 +849,12 @@ void kpath_rt_tally(struct kpath_rt_func *f, kpath_rt_u64 **a, kpath_rt_u64 id, 
  * count the operands || and && skip). */
 #if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
 	defined(kpath_rt_xq_begin) + defined(kpath_rt_xq_end) + defined(kpath_rt_xf_begin) + defined(kpath_rt_xf_end) + \
-	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_ASM_INLINE) + defined(KPATH_RT_COUNT_SLOW) + defined(KPATH_RT_TALLY_SLOW) + defined(KPATH_RT_TLS) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_exit_loop) + defined(kpath_rt_exit_loop_r) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj) + defined(kpath_rt_begin_t) + \
+	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_KEEP) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_ASM_INLINE) + defined(KPATH_RT_COUNT_SLOW) + defined(KPATH_RT_TALLY_SLOW) + defined(KPATH_RT_TLS) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_exit_loop) + defined(kpath_rt_exit_loop_r) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj) + defined(kpath_rt_begin_t) + \
 	defined(KPATH_RT_STEP1) + defined(KPATH_RT_STEP_ASM) + defined(KPATH_RT_STEP_CALL) + defined(KPATH_RT_EMIT_BACK) + defined(KPATH_RT_LEAVE_BACK) + defined(KPATH_RT_STEP_OPS) + defined(KPATH_RT_STEP_CLOB) + defined(KPATH_RT_EMIT_N_ASM)
+#endif
+
+#if defined(__clang__)
+#pragma clang diagnostic pop
 #endif
 
 #endif

@@ -2,7 +2,8 @@
 """flag_matrix.py: instrumented code adds no warning under any flag set.
 
 For every corpus file (corpus/*.c, corpus/bench/*.c, corpus/project/*.c),
-every compiler (gcc, clang-14) and every flag set below (each with -Werror
+every compiler (gcc, clang-14) and every flag set below (clang's
+-Weverything for clang alone; each with -Werror
 removed so that all warnings are seen, then compared), the original and the
 instrumented file are compiled (gcc with -O2 -c
 when the set holds -Wall: -Wmaybe-uninitialized needs the optimiser; else,
@@ -38,6 +39,10 @@ FLAG_SETS = {
                  "-Wsign-conversion", "-Wmissing-prototypes", "-Wstrict-prototypes", "-Wredundant-decls",
                  "-Wcast-qual", "-Wundef"],
 }
+# Flag sets only one compiler has: clang's -Weverything (every warning it
+# knows, -Wcomma, -Wpadded, -Wused-but-marked-unused among them).
+ONLY_FOR = {"everything": "clang"}
+FLAG_SETS["everything"] = ["-Weverything"]
 
 NOTE = re.compile(r"^(.*?):(\d+):(?:\d+:)? note: ")
 # "file:line:col: warning: message [-Wopt]"
@@ -115,6 +120,8 @@ def main():
         base = ["-pthread"] if "-pthread" in fl else []
         for cc in ccs:
             for setname, sflags in FLAG_SETS.items():
+                if setname in ONLY_FOR and ONLY_FOR[setname] not in os.path.basename(cc.split()[0]):
+                    continue
                 jobs.append((name, path, out, cc, setname, sflags + fl + base))
 
     def cell(job):
