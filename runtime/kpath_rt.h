@@ -51,11 +51,14 @@
  * step, -Wunused-function on the inline steps a file does not use) stay
  * inside the header: it is every instrumented file's preamble, and the
  * program's own code keeps its diagnostics (popped at the end).  gcc
- * warns about none of them under -Wall -Wextra, and gives no unused
- * warning for a static inline function. */
+ * gives no unused warning for a static inline function; of its warnings
+ * only -Wpadded (on the descriptor) would fall in the header. */
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Weverything"
+#elif defined(__GNUC__) && (__GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 6)) /* push: gcc 4.6 */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpadded"
 #endif
 
 #define KPATH_RT_ABI 5
@@ -855,6 +858,8 @@ void kpath_rt_tally(struct kpath_rt_func *f, kpath_rt_u64 **a, kpath_rt_u64 id, 
 
 #if defined(__clang__)
 #pragma clang diagnostic pop
+#elif defined(__GNUC__) && (__GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 6))
+#pragma GCC diagnostic pop
 #endif
 
 #endif

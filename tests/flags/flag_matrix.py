@@ -33,7 +33,7 @@ FLAG_SETS = {
     "gnu17": ["-std=gnu17"],
     "strict": ["-Wall", "-Wextra", "-Wc++-compat", "-Wunused-macros", "-Wdeclaration-after-statement",
                "-Wlong-long", "-Wshadow", "-Wconversion", "-Wsign-conversion", "-Wmissing-prototypes",
-               "-Wstrict-prototypes", "-Wredundant-decls", "-Wcast-qual", "-Wundef"],
+               "-Wstrict-prototypes", "-Wredundant-decls", "-Wcast-qual", "-Wundef", "-Wpadded"],
     "strict89": ["-std=c89", "-pedantic", "-Wall", "-Wextra", "-Wc++-compat", "-Wunused-macros",
                  "-Wdeclaration-after-statement", "-Wlong-long", "-Wshadow", "-Wconversion",
                  "-Wsign-conversion", "-Wmissing-prototypes", "-Wstrict-prototypes", "-Wredundant-decls",
