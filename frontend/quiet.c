@@ -32,8 +32,49 @@
 /* Words whose presence anywhere in the translation unit turns blanking off. */
 static const char *const unsafe_words[] = {"__COUNTER__", "push_macro", "pop_macro", "poison", NULL};
 
+static bool ident_char(char c)
+{
+	return c == '_' || c == '$' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Whether t[0, n) holds word w as a whole identifier (or the whole word
+ * in a literal: _Pragma("GCC poison x")): zstd's compiler.h declares
+ * __msan_poison and __asan_poison_memory_region, which poison nothing,
+ * and blanking went off for all 27 of its files. */
+static bool has_word(const char *t, size_t n, const char *w)
+{
+	size_t m = strlen(w);
+	for (const char *p = t; (p = memmem(p, n - (size_t)(p - t), w, m)) != NULL; p++)
+		if ((p == t || !ident_char(p[-1])) && (p + m == t + n || !ident_char(p[m])))
+			return true;
+	return false;
+}
+
+/* The length of the #pragma directive at s[i] (a line's first token: "#"
+ * or "%:", then "pragma"), to the end of its line and the line splices
+ * that continue it; 0 if there is none. */
+static size_t pragma_line(const char *s, size_t n, size_t i)
+{
+	size_t j = i + (s[i] == '#' ? 1 : s[i] == '%' && i + 1 < n && s[i + 1] == ':' ? 2 : 0);
+	if (j == i)
+		return 0;
+	while (j < n && (s[j] == ' ' || s[j] == '\t'))
+		j++;
+	if (n - j < 6 || memcmp(s + j, "pragma", 6) || (j + 6 < n && ident_char(s[j + 6])))
+		return 0;
+	for (j += 6; j < n; j++)
+		if (s[j] == '\n' && !(j > 0 && s[j - 1] == '\\') && !(j > 1 && s[j - 1] == '\r' && s[j - 2] == '\\'))
+			break;
+	return j - i;
+}
+
 /* Whether s[0, n), comments aside (a word in a comment does nothing:
- * limits.h's mentions "#pragma poison"), names an unsafe word. */
+ * limits.h's mentions "#pragma poison"), names an unsafe word.  #pragma
+ * directives aside too: they are kept in every copy the preprocessor
+ * reads, in their place, so the macro table they change is the same in
+ * each (xxhash.h's "#pragma push_macro("bool")", under #if for POWER,
+ * turned blanking off for all of zstd); what is blanked can change it
+ * only through _Pragma (a #define line's text is read) and __COUNTER__. */
 static bool names_unsafe(const char *s, size_t n)
 {
 	if (!s)
@@ -44,8 +85,14 @@ static bool names_unsafe(const char *s, size_t n)
 		exit(1);
 	}
 	size_t k = 0;
+	bool line_start = true; /* only blanks since the last newline */
 	for (size_t i = 0; i < n;) {
-		if (s[i] == '"' || s[i] == '\'') { /* a literal: kept, whatever it holds */
+		size_t skip = line_start ? pragma_line(s, n, i) : 0;
+		line_start = s[i] == '\n' || (line_start && (s[i] == ' ' || s[i] == '\t'));
+		if (skip) {
+			i += skip;
+			t[k++] = ' ';
+		} else if (s[i] == '"' || s[i] == '\'') { /* a literal: kept, whatever it holds */
 			char q = s[i];
 			t[k++] = s[i++];
 			while (i < n && s[i] != q && s[i] != '\n') {
@@ -71,7 +118,7 @@ static bool names_unsafe(const char *s, size_t n)
 	}
 	bool unsafe = false;
 	for (int i = 0; unsafe_words[i] && !unsafe; i++)
-		unsafe = memmem(t, k, unsafe_words[i], strlen(unsafe_words[i])) != NULL;
+		unsafe = has_word(t, k, unsafe_words[i]);
 	free(t);
 	return unsafe;
 }
