@@ -134,6 +134,7 @@ uint32_t fall_off(struct builder *b, uint32_t i, bool *intended);
  * attributed null statement (fall_off puts the edge's code before it). */
 bool fall_attr_before(struct builder *b, uint32_t i);
 void null_stmt(struct builder *b, uint32_t c);
+void void_stmt(struct builder *b, uint32_t c);
 
 /* blocks.c */
 uint32_t add_site(struct builder *b, enum site_kind kind, uint32_t off, int phase);
@@ -149,6 +150,7 @@ void touch(struct builder *b, uint32_t off);
 void check_expr(struct builder *b, uint32_t c);
 uint32_t strip_parens(struct builder *b, uint32_t c);
 bool constant_value(struct builder *b, uint32_t c, long long *v);
+bool void_constant(struct builder *b, uint32_t c);
 
 /* fn_attrs.c */
 char *decl_printed(CXCursor c);

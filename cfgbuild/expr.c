@@ -342,6 +342,17 @@ static bool void_typed(struct builder *b, uint32_t c)
 	return clang_getCanonicalType(clang_getCursorType(cursor_of(b, c))).kind == CXType_Void;
 }
 
+/* Whether expression c is an integer constant cast to void ("((void)
+ * 0)"): it runs no code. */
+bool void_constant(struct builder *b, uint32_t c)
+{
+	c = strip_parens(b, c);
+	if (kind_of(b, c) != CXCursor_CStyleCastExpr || !void_typed(b, c))
+		return false;
+	struct kids k = children(b, c);
+	return k.n && constant_value(b, k.v[k.n - 1], NULL);
+}
+
 /* Whether statement or expression c cannot complete, as gcc's
  * -Wimplicit-fallthrough judges it once it has folded integer constant
  * conditions: a call that does not return; a compound statement or a

@@ -138,6 +138,22 @@ uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
 	return off;
 }
 
+/* Statement c ends with the ";" at token i: if only identifiers lie
+ * between it and the end of the previous statement (or a label, or a
+ * block's "{"), it is placed like an attributed null statement. */
+static void attr_like(struct builder *b, uint32_t c, uint32_t i)
+{
+	uint32_t k = i;
+	while (k > 0 && b->toks[k - 1].kind == CXToken_Identifier)
+		k--;
+	if (k < i && k > 0 &&
+	    (tok_is(b, k - 1, ";") || tok_is(b, k - 1, "}") || tok_is(b, k - 1, "{") || tok_is(b, k - 1, ":"))) {
+		b->attr_first = k;
+		b->attr_last = i;
+		b->attr_node = c;
+	}
+}
+
 /* A null statement after identifiers that expand to nothing here
  * ("ATTRIBUTE_FALLTHROUGH;": libbacktrace's internal.h defines it as
  * __attribute__ ((__fallthrough__)) when GCC_VERSION >= 7000, and as
@@ -147,16 +163,21 @@ uint32_t fall_off(struct builder *b, uint32_t i, bool *intended)
  * case label.  It runs no code, so the control point is the same. */
 void null_stmt(struct builder *b, uint32_t c)
 {
-	uint32_t i = tok_at(b, cursor_start(b, c)), k = i;
+	uint32_t i = tok_at(b, cursor_start(b, c));
 	uint32_t p = b->ast.v[c].parent;
 	if (i == CFG_NONE || !tok_is(b, i, ";") || (p != AST_NONE && kind_of(b, p) == CXCursor_UnexposedStmt))
 		return;
-	while (k > 0 && b->toks[k - 1].kind == CXToken_Identifier)
-		k--;
-	if (k < i && k > 0 &&
-	    (tok_is(b, k - 1, ";") || tok_is(b, k - 1, "}") || tok_is(b, k - 1, "{") || tok_is(b, k - 1, ":"))) {
-		b->attr_first = k;
-		b->attr_last = i;
-		b->attr_node = c;
-	}
+	attr_like(b, c, i);
+}
+
+/* The same for expression statement c when it is a constant cast to void
+ * spelled by macros: GNU sed 4.9's sed.h (older gnulib too) defines
+ * FALLTHROUGH as ((void) 0) when __GNUC__ < 7, as it is for libclang, and
+ * as the attribute for gcc, which warned "attribute 'fallthrough' not
+ * preceding a case label" on code placed after "FALLTHROUGH;" (compile.c,
+ * compile_program's "bad_command (ch); FALLTHROUGH;"). */
+void void_stmt(struct builder *b, uint32_t c)
+{
+	if (void_constant(b, c))
+		attr_like(b, c, stmt_last_tok(b, c));
 }

@@ -954,6 +954,7 @@ static void stmt_kind(struct builder *b, uint32_t c, enum CXCursorKind kind)
 				b->cur = CFG_NONE;
 			} else {
 				value_expr(b, c);
+				void_stmt(b, c);
 			}
 		}
 		break;
