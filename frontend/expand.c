@@ -377,16 +377,23 @@ static void append_macro_uses(const struct xp_request *rq, const struct job *j, 
 /* Whether the original's tokens with comments (j->orig, -CC) differ from
  * those of a run without: clang -E -CC writes a macro's line comment as a
  * block comment, and one that holds "*" "/" then ends early and leaves
- * tokens that are not the file's (they may even parse).  One more run per
- * file with invocations to write out, only when some file of the unit or
- * a flag has a line comment holding "*" "/" (rq->cc_risk); the cheap scan
- * of the output (pp_comment_damage) saves it where the damage shows. */
+ * tokens that are not the file's (they may even parse); and a comment that
+ * ends a macro's body stays a token before a "(" that followed the
+ * invocation, so that a function-like macro's name ending the body is not
+ * invoked (PCRE2 10.42's pcre2posix_test.c: "#define PRINTF if (v) printf
+ * / * Shorthand for testing output * /", printf a macro under
+ * _FORTIFY_SOURCE; main was skipped, "printf expands once more").  One
+ * more run per file with invocations to write out, only when some file of
+ * the unit or a flag has a line comment holding "*" "/" (rq->cc_risk) or
+ * the output has a comment before a "(" (pp_comment_before_paren); the
+ * cheap scan of the output (pp_comment_damage) saves it where the damage
+ * shows. */
 static bool cc_damaged(struct job *j)
 {
 	if (pp_comment_damage(j->orig_pp.s, &j->orig))
 		return true;
-	if (!j->pp.rq->cc_risk) /* no comment that could do it (pp_line_comment_may_end_block) */
-		return false;
+	if (!j->pp.rq->cc_risk && !pp_comment_before_paren(j->orig_pp.s, &j->orig))
+		return false; /* no comment that could do it (pp_line_comment_may_end_block) */
 	struct sb plain = {0};
 	struct ptoks pt = {0};
 	char err[256];
