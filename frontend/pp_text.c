@@ -7,6 +7,7 @@
 #include "pp_text.h"
 #include "array.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,6 +223,25 @@ bool pp_comment_damage(const char *text, const struct ptoks *t)
 		if (t->t[i].len == 1 && text[t->t[i].off] == '*' && t->t[i + 1].off == t->t[i].off + 1 &&
 		    text[t->t[i + 1].off] == '/')
 			return true;
+	return false;
+}
+
+/* Whether clang -E -CC output text, its tokens t, holds an identifier, a
+ * comment and then "(": a macro body that ends with a function-like
+ * macro's name and a comment, invoked before its arguments ("#define
+ * PRINTF if (v) printf / * ... * /" then PRINTF("...")), where -CC keeps
+ * the comment as a token between the name and the "(" and the name is not
+ * invoked.  Also a plain call with a comment before its "(". */
+bool pp_comment_before_paren(const char *text, const struct ptoks *t)
+{
+	for (uint32_t i = 0; i + 1 < t->n; i++) {
+		const char *a = text + t->t[i].off, *b = text + t->t[i + 1].off;
+		if (*b != '(' || !(isalpha((unsigned char)*a) || *a == '_'))
+			continue;
+		for (const char *p = a + t->t[i].len; p + 1 < b; p++)
+			if (p[0] == '/' && p[1] == '*')
+				return true;
+	}
 	return false;
 }
 

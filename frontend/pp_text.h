@@ -38,6 +38,10 @@ bool pp_has_control(const char *text, size_t len);
 /* Whether clang -E -CC output (text, its tokens t) was damaged by a
  * macro's line comment that holds the end of a block comment. */
 bool pp_comment_damage(const char *text, const struct ptoks *t);
+/* Whether clang -E -CC output (text, its tokens t) holds a comment between
+ * an identifier and "(": a function-like macro that -CC may have left
+ * unexpanded (expand.c, cc_damaged). */
+bool pp_comment_before_paren(const char *text, const struct ptoks *t);
 /* Whether a line comment of text (a source file) holds the end of a block
  * comment ("*" "/"), its continuation lines included: without one in any
  * file or flag, -CC cannot damage an expansion (expand.c, cc_damaged).

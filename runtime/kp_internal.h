@@ -111,10 +111,11 @@ static inline uint32_t kp_kids_count(const struct kpath_rt_node *p)
 	return p->kids ? ((const struct kp_kids *)p->kids)->nf >> 1 : 0;
 }
 struct kp_ksf {
-	unsigned k;                   /* >= 2 */
+	unsigned k;                   /* >= 2, or 1 in the k-SF (consumer.c) */
 	/* The deepest level, whose nodes' next is their up: 2k-3 in the
-	 * k-SF (the bottom of the lower slab), k-1 in the window forest
-	 * (window.c: the full k-item windows). */
+	 * k-SF (the bottom of the lower slab; 0 at k = 1, where next is
+	 * start), k-1 in the window forest (window.c: the full k-item
+	 * windows). */
 	unsigned bottom;
 	uint32_t n;                   /* next free node index (>= 1) */
 	int nocache;                  /* leave child caches empty: no inline steps */

@@ -37,7 +37,13 @@ int kp_ksf_init(struct kp_ksf *s, unsigned k)
 {
 	memset(s, 0, sizeof *s);
 	s->k = k;
-	s->bottom = 2 * k - 3;
+	/* k = 1 (consumer.c: above the counter arrays' limit) has chunks of
+	 * 0 items and no slabs: every item is a root, the bottom level, and
+	 * the cursor goes back to start after it (new_node).  2k - 3 wrapped
+	 * round to UINT_MAX and k - 2 too, so each item became the child of
+	 * the one before: a node per item of an activation, not per path
+	 * (PCRE2 10.42's pcre2_jit_test, match in pcre2_match.c: 24 GB). */
+	s->bottom = k == 1 ? 0 : 2 * k - 3;
 	s->n = 1; /* index 0 is null */
 	s->seg[0] = kp_malloc(((size_t)1 << KP_SEG0) * sizeof(struct kpath_rt_node));
 	if (!s->seg[0]) {
@@ -163,7 +169,7 @@ static struct kpath_rt_node *new_node(struct kp_ksf *s, uint64_t r, unsigned lev
 	v->id = r;
 	v->level = level;
 	v->up = up ? kp_ksf_index(s, up) : 0;
-	v->next = level == s->bottom ? up : v;
+	v->next = level != s->bottom ? v : up ? up : &s->start; /* up is null only at k = 1 */
 	s->n++;
 	return v;
 }

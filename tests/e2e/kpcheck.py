@@ -88,8 +88,11 @@ def u64_ints(doc):
     return doc
 
 
+# A function is its file, name, line and checksum: one source compiled
+# twice with another macro gives two (PCRE2's pcre2_match.c, built for each
+# PCRE2_CODE_UNIT_WIDTH; the format allows it, report/merge.c keeps both).
 def fkey(fn):
-    return (fn.get("file"), fn.get("name"), fn.get("line"))
+    return (fn.get("file"), fn.get("name"), fn.get("line"), fn.get("checksum"))
 
 
 def fname(fn):
@@ -487,7 +490,7 @@ def check_trace(tpath, fns, k):
         return
     tkeys = {}
     for f in tr.funcs:
-        key = (f["file"], f["name"], f["line"])
+        key = (f["file"], f["name"], f["line"], f["checksum"])
         if key in tkeys:
             fail("trace: function %s has two F chunks" % (key,))
         tkeys[key] = f

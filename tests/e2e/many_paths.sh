@@ -10,7 +10,7 @@
 # implementation); kpath kipf --k 1 of a traced k = 2 run equals the k = 1
 # profile; and KPATH_STATS reports that most items took the inline step
 # or the trampolines' child tables (deterministic counts: 27,000 of 33,001
-# items went to the library before, 144 now).
+# items went to the library before, 33 now: one a path).
 set -u
 kpath=$1 work=$2
 cc=${CC:-cc}
@@ -75,5 +75,18 @@ lib, items = int(m.group(1)), int(m.group(2))
 print("e2e.many_paths: k = 1: %d of %d items through the library" % (lib, items))
 if items < 30000 or lib * 10 > items:
     sys.exit("%d of %d" % (lib, items))
+PYEOF
+# One node per path at k = 1 (a root of the k-SF, the cursor back at the
+# marker after it): a chain of one node per item of an activation held
+# 168 nodes for 57 paths here, and PCRE2 10.42's pcre2_jit_test, whose
+# interpreter (match, pcre2_match.c, 4e10 paths) runs long activations,
+# grew to 24 GB before the OOM killer ended it (native: 4 MB).
+$py - k1.err k1.json <<'PYEOF' || fail "the k-SF at k = 1 holds more nodes than paths"
+import json, re, sys
+m = re.search(r"forest ksf [^,]*, (\d+) nodes", open(sys.argv[1]).read())
+prof = json.load(open(sys.argv[2]))
+paths = sum(len(f["kipf"]) for f in prof["functions"] if int(f["num_paths"]) > 1 << 26)
+if not m or int(m.group(1)) != paths:
+    sys.exit("%s nodes for %d paths" % (m and m.group(1), paths))
 PYEOF
 echo "e2e.many_paths: OK"

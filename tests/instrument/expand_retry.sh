@@ -6,12 +6,14 @@
 # halved (try_halves).  A generated file with 96 functions whose control
 # flow is a macro's, two of which cannot be written out: f57, __LINE__ in
 # an invocation over two lines (set aside by its token), and f80, a
-# self-referential macro (the edited file reads differently: found by
-# halving).  Exactly those two are skipped, each with its reason.  Twelve
+# self-referential macro (the edited file reads differently: set aside by
+# the region of its token too; halving found it in 36 runs in all, and
+# PCRE2 10.42's pcre2test.c, toupper and tolower from glibc's ctype.h, in
+# 33, 3.5 s of CPU for clang's 0.27 s; 13 now).  Exactly those two are skipped, each with its reason.  Twelve
 # more, g0-g11, also hold an invocation with __LINE__ over two lines, but
 # one without control flow, which is left as it is (j->keep): all twelve
 # found in one run (keep_layout_regions; a run each took 48 runs in all).
-# The preprocessor runs (KPATH_STATS=1) stay at most 40 (37 now; one
+# The preprocessor runs (KPATH_STATS=1) stay at most 15 (12 now; one
 # function at a time took 195); the output compiles and prints what the
 # original prints.
 # usage: expand_retry.sh KPATH WORKDIR
@@ -70,7 +72,7 @@ grep -q "function 'f80' not instrumented: control flow inside a macro expansion;
 	fail "f80: not skipped with its reason: $(grep 'not instrumented' log)"
 runs=$(sed -n 's/.* \([0-9]*\) preprocessor runs.*/\1/p' log)
 [ -n "$runs" ] || fail "no preprocessor runs in the stats: $(cat log)"
-[ "$runs" -le 40 ] || fail "$runs preprocessor runs, want at most 40"
+[ "$runs" -le 15 ] || fail "$runs preprocessor runs, want at most 15"
 $cc -std=gnu11 -O1 r.c -o native || fail "the original does not build"
 # shellcheck disable=SC2046
 $cc -std=gnu11 -O1 r.kpath.c -o inst $("$kpath" config --libs) || fail "the instrumented file does not build"
