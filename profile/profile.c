@@ -286,6 +286,24 @@ static int match_funcs(const struct kp_profile *a, const struct kp_profile *b, s
 	return 0;
 }
 
+/* Whether p lists a function twice (the same name, file and checksum):
+ * one source compiled twice with another macro, the function not
+ * depending on it (PCRE2's pcre2_auto_possess.c, built for each code
+ * unit width: 142 such functions in pcre2test's profile, hunt G). */
+int kp_profile_has_twins(const struct kp_profile *p, int *twins)
+{
+	size_t *lead = kp_malloc((p->nfuncs ? p->nfuncs : 1) * sizeof *lead);
+	*twins = 0;
+	if (!lead || match_funcs(p, p, lead) != 0) {
+		free(lead);
+		return KP_ENOMEM;
+	}
+	for (size_t i = 0; i < p->nfuncs && !*twins; i++)
+		*twins = lead[i] != i;
+	free(lead);
+	return 0;
+}
+
 /* Adds s into d (the same function, or d new), truncating s's forest to k. */
 static int merge_func(struct kp_func *d, const struct kp_func *s, unsigned k)
 {

@@ -560,8 +560,26 @@ static int fill_profile(void *f, void *p, char *why, size_t whylen)
 	return kp_profile_write_file(f, p, why, whylen);
 }
 
+/* A profile made in memory may list a function twice (kp_profile_has_twins:
+ * the runtime's snapshot of a program holding one source compiled twice,
+ * kpath kipf's replay of its trace), and the reader refuses such a file
+ * ("function listed twice"): the next run wrote NAME.PID.json instead.
+ * The twins are added into one first, as accumulating does. */
 int kp_profile_write_atomic(const char *path, struct kp_profile *p, char *err, size_t errlen)
 {
+	int twins, rc = kp_profile_has_twins(p, &twins);
+	if (rc == 0 && twins) {
+		struct kp_profile one;
+		kp_profile_init(&one, p->k);
+		if ((rc = kp_profile_merge_into(&one, p, err, errlen)) == 0)
+			rc = kp_atomic_write(path, fill_profile, &one, err, errlen);
+		kp_profile_free(&one);
+		return rc;
+	}
+	if (rc != 0) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return rc;
+	}
 	return kp_atomic_write(path, fill_profile, p, err, errlen);
 }
 
