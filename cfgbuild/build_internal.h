@@ -154,6 +154,7 @@ bool void_constant(struct builder *b, uint32_t c);
 
 /* fn_attrs.c */
 char *decl_printed(CXCursor c);
+bool attr_first_word(CXCursor c, bool (*is_word)(const char *));
 bool cannot_complete(struct builder *b, uint32_t c);
 void cond_branch(struct builder *b, uint32_t c, uint32_t t, uint32_t f);
 bool compound_cond(struct builder *b, uint32_t c);

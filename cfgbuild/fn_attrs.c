@@ -35,33 +35,46 @@ char *decl_printed(CXCursor c)
 	return r;
 }
 
-/* An attribute child of a declaration whose first token is naked: an
- * attribute written on an earlier declaration only is a child of the
- * definition too (clang's printing leaves inherited attributes out); its
- * extent is the earlier declaration's.  Only the token at the extent's
- * spelling start is read (as noreturn.c does): an attribute from a macro has an extent whose
- * spelling range can reach from the macro's definition to the use, and
- * clang_tokenize lexed all of it (SQLite's amalgamation: up to 920,000
- * tokens an attribute, half of kpath instrument's time; clang_getToken
- * at the start still lexed far past it, 7%). */
-static enum CXChildVisitResult naked_child(CXCursor c, CXCursor parent, CXClientData d)
+/* Whether the first token of attribute c is one is_word accepts.  Only
+ * the token at the extent's spelling start is lexed (clang_tokenize over
+ * (start, start)): an attribute a macro spells has an extent that runs
+ * from the macro's #define to its use, and tokenizing the extent lexed
+ * all of it (SQLite's amalgamation: up to 920,000 tokens an attribute,
+ * half of kpath instrument's time; clang_getToken at the start still
+ * lexed far past it, 7%).  The spelling start is the attribute's name in
+ * the #define ("#define NORETURN _Noreturn"). */
+bool attr_first_word(CXCursor c, bool (*is_word)(const char *))
 {
-	(void)parent;
-	if (!clang_isAttribute(clang_getCursorKind(c)))
-		return CXChildVisit_Continue;
 	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
 	CXSourceLocation at = clang_getRangeStart(clang_getCursorExtent(c));
 	CXToken *t = NULL;
 	unsigned n = 0;
+	bool yes = false;
 	clang_tokenize(tu, clang_getRange(at, at), &t, &n);
 	if (n) {
 		CXString s = clang_getTokenSpelling(tu, t[0]);
 		const char *p = clang_getCString(s);
-		if (p && (!strcmp(p, "naked") || !strcmp(p, "__naked__")))
-			*(bool *)d = true;
+		yes = p && is_word(p);
 		clang_disposeString(s);
 	}
 	clang_disposeTokens(tu, t, n);
+	return yes;
+}
+
+static bool naked_word(const char *p)
+{
+	return !strcmp(p, "naked") || !strcmp(p, "__naked__");
+}
+
+/* An attribute child of a declaration whose first token is naked: an
+ * attribute written on an earlier declaration only is a child of the
+ * definition too (clang's printing leaves inherited attributes out); its
+ * extent is the earlier declaration's. */
+static enum CXChildVisitResult naked_child(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	if (clang_isAttribute(clang_getCursorKind(c)) && attr_first_word(c, naked_word))
+		*(bool *)d = true;
 	return *(bool *)d ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 

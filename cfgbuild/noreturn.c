@@ -37,15 +37,11 @@ static bool range_says_noreturn(CXTranslationUnit tu, CXSourceRange r)
 
 /* clang_visitChildren visitor: an attribute of the declaration (C11's
  * _Noreturn is one) whose first token is a noreturn marker, also when a
- * macro spells it ("#define NORETURN _Noreturn": clang_tokenize reads the
- * attribute's spelling, in the #define).  Only the first token: the
- * extent of an attribute a macro spells runs from the #define to its use. */
+ * macro spells it (fn_attrs.c, attr_first_word). */
 static enum CXChildVisitResult noreturn_attr(CXCursor c, CXCursor parent, CXClientData d)
 {
 	(void)parent;
-	CXSourceLocation at = clang_getRangeStart(clang_getCursorExtent(c));
-	if (clang_isAttribute(clang_getCursorKind(c)) &&
-	    range_says_noreturn(clang_Cursor_getTranslationUnit(c), clang_getRange(at, at))) {
+	if (clang_isAttribute(clang_getCursorKind(c)) && attr_first_word(c, noreturn_word)) {
 		*(bool *)d = true;
 		return CXChildVisit_Break;
 	}

@@ -23,6 +23,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "quiet.h"
 #include "array.h"
+#include "pp_text.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -32,11 +33,6 @@
 /* Words whose presence anywhere in the translation unit turns blanking off. */
 static const char *const unsafe_words[] = {"__COUNTER__", "push_macro", "pop_macro", "poison", NULL};
 
-static bool ident_char(char c)
-{
-	return c == '_' || c == '$' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
 /* Whether t[0, n) holds word w as a whole identifier (or the whole word
  * in a literal: _Pragma("GCC poison x")): zstd's compiler.h declares
  * __msan_poison and __asan_poison_memory_region, which poison nothing,
@@ -45,7 +41,7 @@ static bool has_word(const char *t, size_t n, const char *w)
 {
 	size_t m = strlen(w);
 	for (const char *p = t; (p = memmem(p, n - (size_t)(p - t), w, m)) != NULL; p++)
-		if ((p == t || !ident_char(p[-1])) && (p + m == t + n || !ident_char(p[m])))
+		if ((p == t || !pp_ident_char(p[-1])) && (p + m == t + n || !pp_ident_char(p[m])))
 			return true;
 	return false;
 }
@@ -60,7 +56,7 @@ static size_t pragma_line(const char *s, size_t n, size_t i)
 		return 0;
 	while (j < n && (s[j] == ' ' || s[j] == '\t'))
 		j++;
-	if (n - j < 6 || memcmp(s + j, "pragma", 6) || (j + 6 < n && ident_char(s[j + 6])))
+	if (n - j < 6 || memcmp(s + j, "pragma", 6) || (j + 6 < n && pp_ident_char(s[j + 6])))
 		return 0;
 	for (j += 6; j < n; j++)
 		if (s[j] == '\n' && !(j > 0 && s[j - 1] == '\\') && !(j > 1 && s[j - 1] == '\r' && s[j - 2] == '\\'))

@@ -231,11 +231,11 @@ int kp_profile_check(const struct kp_profile *p, char *err, size_t errlen);
 typedef int kp_fill_fn(void *f, void *ctx, char *why, size_t whylen);
 int kp_atomic_write(const char *path, kp_fill_fn *fill, void *ctx, char *err, size_t errlen);
 
-/* Writes p to PATH atomically (kp_atomic_write).  Sorts p into canonical
- * order first. */
 /* *twins: whether p lists a function twice (name, file and checksum),
  * which only a profile made in memory can; 0 or KP_ENOMEM. */
 int kp_profile_has_twins(const struct kp_profile *p, int *twins);
+/* Writes p to PATH atomically (kp_atomic_write), a function listed twice
+ * added into one.  Sorts p into canonical order first. */
 int kp_profile_write_atomic(const char *path, struct kp_profile *p, char *err, size_t errlen);
 /* Writes p (canonical order) to an open stream. */
 int kp_profile_write_file(void *stdio_file, struct kp_profile *p, char *err, size_t errlen);
