@@ -479,6 +479,31 @@ static char *strip_suffix(const char *p)
 	return dot ? strndup(p, (size_t)(dot - p)) : strdup(p);
 }
 
+/* The directory part of source src with its last '/', as its command
+ * spells it ("" for "b.c", "./" for "./b.c", "src//" for "src//b.c"): what
+ * the compiler puts before the name of a "..." include it finds beside the
+ * source. */
+static char *dir_prefix(const char *src)
+{
+	const char *slash = strrchr(src, '/');
+	return strndup(src, slash ? (size_t)(slash - src + 1) : 0);
+}
+
+/* TMPDIR/q<i>: the symlink to source i's directory (quote_link). */
+static void quote_link_path(char *buf, size_t n, int i)
+{
+	snprintf(buf, n, "%s/q%d", tmpdir, i);
+}
+
+/* p after its leading "./"s (and the slashes that follow each). */
+static const char *no_dot_slash(const char *p)
+{
+	while (p[0] == '.' && p[1] == '/')
+		for (p += 2; *p == '/'; p++)
+			;
+	return p;
+}
+
 /* Points the dependency files the command wrote at the original sources. */
 static void fix_depfiles(const struct kp_vec *args, const struct kp_ccline *cl, char **tmp_paths,
                          const bool *done)
@@ -515,10 +540,28 @@ static void fix_depfiles(const struct kp_vec *args, const struct kp_ccline *cl, 
 	for (int i = 0; i < cl->n_c; i++) {
 		if (!done[i])
 			continue;
-		char *esc = make_escape(args->v[cl->c_inputs[i]]);
+		/* the source and the headers found through its quote_link, as
+		 * the original compile names them: without their leading "./"s
+		 * (gcc and clang drop them from dependency files: "./q.c" is
+		 * q.c, "./r.h" is r.h, and so is "r.h" beside "./q.c") */
+		char *esc = make_escape(no_dot_slash(args->v[cl->c_inputs[i]]));
 		for (int j = 0; j < cand.n; j++)
 			replace_in_file(cand.v[j], tmp_paths[i], esc);
 		free(esc);
+		char link[PATH_MAX + 32], dot[PATH_MAX + 40], *pre = dir_prefix(args->v[cl->c_inputs[i]]);
+		quote_link_path(link, sizeof link - 1, i);
+		strcat(link, "/");
+		const char *lead = no_dot_slash(pre);
+		if (!*lead) {
+			snprintf(dot, sizeof dot, "%s./", link);
+			for (int j = 0; j < cand.n; j++)
+				replace_in_file(cand.v[j], dot, link);
+		}
+		esc = make_escape(lead);
+		for (int j = 0; j < cand.n; j++)
+			replace_in_file(cand.v[j], link, esc);
+		free(esc);
+		free(pre);
 		/* instrumented header copies (KPATH_INCLUDE_DIR): the originals */
 		for (int k = 0; k < include_dirs.n; k++) {
 			char from[PATH_MAX + 64], to[PATH_MAX + 2];
@@ -760,24 +803,70 @@ static bool file_mentions(const char *path, const char *s)
 	return found;
 }
 
+/* The "..." includes of source i are looked up through TMPDIR/q<i>, a
+ * symbolic link to the source's directory, and spelled back as the
+ * original compile spells them by -fmacro-prefix-map (gcc >= 8, clang >=
+ * 10): the compiler looks in the directory of the file it reads (the copy,
+ * TMPDIR/<i>), finds nothing, and then in the -iquote directory, and a
+ * header's __FILE__ is that directory's name and its own.  Through
+ * "-iquote DIR" the name was right only where DIR is how the source's
+ * directory is spelled: for "b.c", "-iquote ." made c.h's __FILE__
+ * "./c.h" where the original compile's is "c.h" (an assert in a header
+ * printed another file name).  Through the link, every name under it maps
+ * back exactly ("", "./", "src//"), nested includes and "../x.h"
+ * included, and no other name is touched (the link's path is this run's
+ * own).  Dependency files are mapped back too (fix_depfiles).  false: no
+ * link, "-iquote DIR" as before. */
+static bool quote_link(const char *src, int i)
+{
+	char *d = dir_name(src), target[PATH_MAX * 2], link[PATH_MAX + 32], cwd[PATH_MAX];
+	bool ok;
+	if (d[0] == '/')
+		ok = snprintf(target, sizeof target, "%s", d) < (int)sizeof target;
+	else
+		ok = getcwd(cwd, sizeof cwd) && snprintf(target, sizeof target, "%s/%s", cwd, d) < (int)sizeof target;
+	free(d);
+	quote_link_path(link, sizeof link, i);
+	if (!ok || symlink(target, link) != 0)
+		return false;
+	kp_vec_push(&created, link);
+	return true;
+}
+
 /* The command with the instrumented files in place of the sources: their
- * own directories first for "..." includes, debug paths mapped back, and
- * __BASE_FILE__ too.  That macro is the compiler's input as its command
- * names it, the copy's path here (tcc's test3 printed
+ * own directories first for "..." includes (quote_link; legacy: "-iquote
+ * DIR", for a compiler without -fmacro-prefix-map), debug paths mapped
+ * back, and __BASE_FILE__ too.  That macro is the compiler's input as its
+ * command names it, the copy's path here (tcc's test3 printed
  * /tmp/kpath-cc.XXXXXX/0/tcctest.c; __FILE__ comes from the copy's #line
- * directives): -fmacro-prefix-map (gcc >= 8, clang >= 10) maps it back to
- * the source as written, and only for a source whose text names it, so
- * that an older compiler meets the flag only there. */
+ * directives): -fmacro-prefix-map maps it back to the source as written,
+ * and only for a source whose text names it. */
 static void instrumented_command(const struct kp_vec *cc, const struct kp_vec *args, const struct kp_ccline *cl,
-                                 const struct sources *s, struct kp_vec *cmd)
+                                 const struct sources *s, bool legacy, struct kp_vec *cmd)
 {
 	concat(cmd, cc);
 	for (int i = 0; i < cl->n_c; i++) {
 		if (!s->done[i])
 			continue;
 		char *d = dir_name(args->v[cl->c_inputs[i]]);
-		kp_vec_push(cmd, "-iquote");
-		kp_vec_push(cmd, d);
+		char link[PATH_MAX + 32], map[PATH_MAX * 3];
+		quote_link_path(link, sizeof link, i);
+		struct stat lst;
+		if (!legacy && (lstat(link, &lst) == 0 || quote_link(args->v[cl->c_inputs[i]], i))) {
+			char *pre = dir_prefix(args->v[cl->c_inputs[i]]);
+			kp_vec_push(cmd, "-iquote");
+			kp_vec_push(cmd, link);
+			snprintf(map, sizeof map, "-fmacro-prefix-map=%s/=%s", link, pre);
+			kp_vec_push(cmd, map);
+			if (cl->has_debug) {
+				snprintf(map, sizeof map, "-fdebug-prefix-map=%s/=%s", link, pre);
+				kp_vec_push(cmd, map);
+			}
+			free(pre);
+		} else {
+			kp_vec_push(cmd, "-iquote");
+			kp_vec_push(cmd, d);
+		}
 		if (cl->has_debug) {
 			char abs[PATH_MAX], map[PATH_MAX * 3];
 			if (realpath(d, abs)) {
@@ -810,7 +899,7 @@ static void compile_instrumented(const struct kp_vec *cc, struct kp_vec *orig, c
                                  bool strict)
 {
 	struct kp_vec cmd = {0};
-	instrumented_command(cc, args, cl, s, &cmd);
+	instrumented_command(cc, args, cl, s, false, &cmd);
 	concat(&cmd, libs);
 	char errf[PATH_MAX + 16];
 	snprintf(errf, sizeof errf, "%s/cc.err", tmpdir);
@@ -818,6 +907,16 @@ static void compile_instrumented(const struct kp_vec *cc, struct kp_vec *orig, c
 	int st = run(cmd.v, NULL, errf);
 	if (got_signal)
 		finish(st);
+	if (!ok_status(st) && file_mentions(errf, "-fmacro-prefix-map")) {
+		/* a compiler without the flag (gcc < 8, clang < 10): the
+		 * includes as before */
+		kp_vec_free(&cmd);
+		instrumented_command(cc, args, cl, s, true, &cmd);
+		concat(&cmd, libs);
+		st = run(cmd.v, NULL, errf);
+		if (got_signal)
+			finish(st);
+	}
 	if (ok_status(st)) {
 		copy_to_stderr(errf);
 		fix_depfiles(args, cl, s->tmp_paths, s->done);

@@ -118,6 +118,29 @@ object_name)
 	[ "$(./base | tr '\n' ' ')" = "sub/base.c sub/base.c " ] || fail "__BASE_FILE__ / __FILE__: $(./base | tr '\n' ' ')"
 	"$KCC" $CC -o base2 "$W/src/sub/base.c" 2>"$W/err" || { show "$W/err"; fail "kpath-cc of an absolute path failed"; }
 	[ "$(./base2 | head -1)" = "$W/src/sub/base.c" ] || fail "__BASE_FILE__ of an absolute path: $(./base2 | head -1)"
+	# __FILE__ in the headers a source includes with "...", beside it, from
+	# those headers and from the directory above, and the dependency file:
+	# as the original compile names them, however the source is spelled
+	# ("-iquote ." made them ./q.h for q.c compiled from its own directory)
+	mkdir -p qdir/in
+	printf 'static const char *up = __FILE__;\n' >qup.h
+	printf 'static const char *nest = __FILE__;\n' >qdir/in/n.h
+	printf '#include "in/n.h"\nstatic const char *q = __FILE__;\n' >qdir/q.h
+	printf 'static const char *r = __FILE__;\n' >qdir/r.h
+	printf '#include <stdio.h>\n#include "q.h"\n#include "./r.h"\n#include "../qup.h"\nint main(void)\n{\n\tprintf("%%s %%s %%s %%s %%s\\n", q, nest, r, up, __FILE__);\n\treturn 0;\n}\n' >qdir/q.c
+	for spelled in q.c ./q.c "$W/src/qdir/q.c" qdir/q.c ./qdir//q.c; do
+		case $spelled in q.c | ./q.c) at=qdir ;; *) at=. ;; esac
+		(cd "$at" && $CC -MD -MF "$W/q-plain.d" -o "$W/q-plain" "$spelled" && \
+			"$KCC" $CC -MD -MF "$W/q-kpath.d" -o "$W/q-kpath" "$spelled") 2>"$W/err" || { show "$W/err"; fail "kpath-cc of $spelled failed"; }
+		nm "$W/q-kpath" | grep -q kpath_rt || fail "$spelled: not instrumented"
+		[ "$("$W/q-kpath")" = "$("$W/q-plain")" ] || fail "__FILE__ of $spelled's headers: '$("$W/q-kpath")', the compiler's '$("$W/q-plain")'"
+		# the same names in the same order (the line breaks differ: the
+		# compiler wrapped its lines at the longer names it saw)
+		sed 's/q-plain/X/; s/\\$//' "$W/q-plain.d" | tr -s ' \n' '\n\n' >"$W/a"
+		sed 's/q-kpath/X/; s/\\$//' "$W/q-kpath.d" | tr -s ' \n' '\n\n' >"$W/b"
+		# (clang writes "./qdir//q.c"'s ./r.h as qdir/./r.h, gcc as qdir//./r.h)
+		[ "$spelled" = ./qdir//q.c ] || cmp -s "$W/a" "$W/b" || { diff "$W/a" "$W/b"; fail "$spelled's dependency file differs"; }
+	done
 	# an assembler input passes through
 	printf '\t.text\n\t.globl kp_asm_probe\nkp_asm_probe:\n\tret\n' >probe.s
 	"$KCC" $CC -c probe.s 2>"$W/err" && [ -f probe.o ] || { show "$W/err"; fail "-c probe.s failed"; }
