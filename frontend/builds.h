@@ -79,6 +79,27 @@ bool kp_cc_strict(void);
  * first error is quoted; kept names the kept instrumented file or is NULL. */
 void kp_cc_fallback_note(const char *src, enum kp_cc_failure step, const char *log, const char *kept, bool strict);
 
+/* kpath-cc's files (cc_depfile.c).  The whole file at path, NUL-terminated
+ * (its length in *len unless len is NULL), or NULL when unreadable. */
+char *kp_cc_slurp(const char *path, size_t *len);
+bool kp_cc_write_file(const char *path, const char *data, size_t n);
+/* p without the suffix of its base name ("obj/a.o" -> "obj/a"). */
+char *kp_cc_strip_suffix(const char *p);
+/* The directory part of source src with its last '/', as its command
+ * spells it ("" for "b.c", "./" for "./b.c", "src//" for "src//b.c"): what
+ * the compiler puts before the name of a "..." include it finds beside
+ * the source. */
+char *kp_cc_dir_prefix(const char *src);
+/* TMPDIR/q<i>: the symbolic link to source i's directory that its "..."
+ * includes are found through (cc_wrapper.c, quote_link). */
+void kp_cc_quote_link_path(char *buf, size_t n, const char *tmpdir, int i);
+/* Points the dependency files a command with the instrumented copies
+ * (tmp_paths[i] in place of source i where done[i]) wrote at the original
+ * sources, the headers found through their quote links, and the originals
+ * of the instrumented header copies (include_dirs: KPATH_INCLUDE_DIR). */
+void kp_cc_fix_depfiles(const struct kp_vec *args, const struct kp_ccline *cl, char **tmp_paths, const bool *done,
+                        const char *tmpdir, const struct kp_vec *include_dirs);
+
 /* kpath-cc's mode (cc_mode.c): KPATH_INSTRUMENT_MODE and its settings
  * (KPATH_KITER; KPATH_INTERESTING, KPATH_INTERESTING_TOP) appended to flags
  * as kpath instrument options; false, with the reason on stderr, when
