@@ -3,6 +3,7 @@
  *   ccargs.c     the compiler command-line model shared by both (what a gcc/clang
  *                driver command compiles, links, and which flags change parsing)
  *   cc_wrapper.c kpath-cc, the compiler wrapper (its own executable)
+ *   cc_depfile.c its files: whole-file reads and writes, dependency files
  *   compdb.c     kpath instrument -p BUILD_DIR (compile_commands.json)
  */
 #ifndef KPATH_BUILDS_H

@@ -5,11 +5,10 @@
  */
 /* strndup */
 #define _XOPEN_SOURCE 700
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <limits.h>
 
 #include "builds.h"
 
