@@ -703,6 +703,9 @@ int kp_accumulate(const char *out, struct kp_profile *p, char **redirect, char *
  * %m or %% is kept as written; nothing if there is none. */
 void kp_out_pattern_warn(const char *var, const char *pattern);
 /* pattern with %p, %h, %m, %% expanded (malloc'd); NULL on ENOMEM. */
+/* strdup with the runtime's malloc (own_alloc.c): libkpath_rt.a binds the
+ * runtime's calls to strdup here. */
+char *kp_rt_strdup(const char *s);
 char *kp_out_expand(const char *pattern);
 /* 0 when path may take a profile; else < 0 with err "PATH: reason". */
 int kp_out_check(const char *path, char *err, size_t errlen);

@@ -242,12 +242,18 @@ void kpath_rt_dump_now(void);
 /* The inline path needs a counter increment that is one instruction, so
  * that a signal handler running instrumented code between two instructions
  * of an interrupted inline step never loses a count (the library half marks
- * the thread busy instead, see runtime/abi.c). */
+ * the thread busy instead, see runtime/abi.c).  The counter is an input
+ * operand only: to the compiler the asm stores nothing, so a loop that
+ * counts is still a loop without stores, out of which gcc hoists a pure
+ * call such as strlen (with "+m", a store the call might read, it did
+ * not: KPATH_RT_CLOB_ITEM).  Nothing in an instrumented file reads a
+ * counter (the runtime reads them in calls, after which the compiler
+ * loads anything again), so no stale copy can be used. */
 #if !defined(KPATH_RT_NO_INLINE) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && \
 	(defined(__clang__) ? __clang_major__ >= 9 : __GNUC__ >= 5) /* asm goto */
 #define KPATH_RT_INLINE 1 /* tests/runtime/test_ksf.c */
-#define KPATH_RT_INC(x) __asm__ __volatile__("addq $1, %0" : "+m"(x))
-#define KPATH_RT_ADD(x, n) __asm__ __volatile__("addq %1, %0" : "+m"(x) : "r"(n))
+#define KPATH_RT_INC(x) __asm__ __volatile__("addq $1, %0" : : "m"(x))
+#define KPATH_RT_ADD(x, n) __asm__ __volatile__("addq %1, %0" : : "m"(x), "r"(n))
 /* inline even at -O0; never instrumented (-finstrument-functions would
  * call the program's hooks, themselves maybe instrumented, from every
  * emit) */
@@ -327,6 +333,22 @@ extern __thread volatile int kpath_rt_busy;
 #define KPATH_RT_CLOBV
 #endif
 #define KPATH_RT_CLOB "memory", "cc", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)" KPATH_RT_CLOBV
+/* The same without "memory", for the library halves of an item (emit,
+ * leave, emit_n's): they write the runtime's memory only, which the
+ * program never reads, and run none of the program's code: the runtime's
+ * memory comes from the C library's own allocator (__libc_malloc and the
+ * rest: runtime/CMakeLists.txt binds the runtime's malloc, calloc,
+ * realloc, free and strdup to them), never from a malloc the program
+ * defines or preloads, and an item's half calls nothing else that may
+ * (registration, thread set-up and the write at exit, which do, happen
+ * in the enter, count and tally halves and in kpath_dump, which keep the
+ * memory clobber).  So a loop whose back edge emits is still a loop
+ * without stores to the compiler: gcc hoists a pure call out of it (the
+ * strlen of "for (i = 0; i < strlen(s); i++)": with the clobber, the
+ * loop became quadratic, 62x native instructions on 20,000 bytes;
+ * e2e.licm), and a value the program's own malloc changes cannot go
+ * stale across the call, since the call never runs it. */
+#define KPATH_RT_CLOB_ITEM "cc", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)" KPATH_RT_CLOBV
 /* The call goes through the GOT, never a PLT: where the trampoline is in
  * a shared library (an instrumented library, or a program served by one:
  * runtime/dso.c), a lazily bound PLT entry's first call runs the dynamic
@@ -365,9 +387,9 @@ extern __thread volatile int kpath_rt_busy;
  * or the ID) below the red zone, passes the state, the descriptor and the
  * ID there, and takes the new state back; every other register is the
  * trampoline's to keep.  The asm's clobbers are then the call's, on every
- * path through it: memory (the library may run the program's malloc),
- * the flags and the x87 stack (empty at a call, by the ABI; only long
- * double code keeps values there); and so this form is used only where
+ * path through it: the flags and the x87 stack (empty at a call, by the ABI; only long
+ * double code keeps values there), not memory (KPATH_RT_CLOB_ITEM);
+ * and so this form is used only where
  * the compiler names no vector register as clobbered (KPATH_RT_CLOBV
  * empty: without AVX), else the C form below.  The child of x labelled
  * id in slot[id % 4] or the other slot of the pair ("2:") is y:
@@ -400,7 +422,7 @@ extern __thread volatile int kpath_rt_busy;
 #define KPATH_RT_EMIT_BACK "xchgq %%rax,16(%%rsp);popq %%rsi;popq %%rdi;popq %[x];"
 #define KPATH_RT_LEAVE_BACK "popq %%rsi;popq %%rdi;popq %%rax;"
 #define KPATH_RT_STEP_OPS(desc) [f] "m"(*(desc))
-#define KPATH_RT_STEP_CLOB "memory", "cc", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)"
+#define KPATH_RT_STEP_CLOB "cc", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)"
 
 /* Routine-entry marker: the common case (f registered, this thread ran it
  * before, not inside the library: a signal handler's activation that
@@ -515,7 +537,7 @@ KPATH_RT_INLINE_FN void kpath_rt_emit(struct kpath_rt_cursor *c, kpath_rt_u64 id
 			return;
 		}
 		x = c->s.x;
-		__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_emit_tr_v5") : "+a"(x) : "D"(c->f), "S"(id) : KPATH_RT_CLOB);
+		__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_emit_tr_v5") : "+a"(x) : "D"(c->f), "S"(id) : KPATH_RT_CLOB_ITEM);
 		c->s.x = x;
 	}
 }
@@ -547,7 +569,7 @@ KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 i
 			return;
 		}
 		x = c->s.x;
-		__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_leave_tr_v5") : "+a"(x) : "D"(c->f), "S"(id) : KPATH_RT_CLOB);
+		__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_leave_tr_v5") : "+a"(x) : "D"(c->f), "S"(id) : KPATH_RT_CLOB_ITEM);
 	}
 }
 
@@ -576,9 +598,8 @@ KPATH_RT_INLINE_FN void kpath_rt_leave(struct kpath_rt_cursor *c, kpath_rt_u64 i
  * every register busy.  In C the loop cost gcc about 7 M of
  * cc1's instructions per flush site; as an asm, with no branch the
  * compiler sees, about 3 M (55 sites in five files of corpus/project:
- * -4% of gcc's work on them; docs/realcode.md, "Build cost").  Its
- * memory clobber (the library call's) is on the k >= 2 path only, once
- * per exit of a counting loop (clang's -Woverlength-strings, which gcc
+ * -4% of gcc's work on them; docs/realcode.md, "Build cost"); no
+ * memory clobber, as KPATH_RT_STEP_ASM's (clang's -Woverlength-strings, which gcc
  * does not apply to asm, checks the text's length: tests/flags). */
 #define KPATH_RT_EMIT_N_ASM \
 	"testq %1,%1;je 3f\n6:movq 48(%0,%5,8),%3;testq %3,%3;je 2f;cmpq %4,8(%3);je 4f\n" \
@@ -616,7 +637,7 @@ KPATH_RT_INLINE_FN void kpath_rt_emit_n(struct kpath_rt_cursor *c, kpath_rt_u64 
 			if (c->pinned)
 				x = kpath_rt_emit_slow(c->f, x, id);
 			else
-				__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_emit_tr_v5") : "+a"(x) : "D"(c->f), "S"(id) : KPATH_RT_CLOB);
+				__asm__ __volatile__(KPATH_RT_CALL("kpath_rt_emit_tr_v5") : "+a"(x) : "D"(c->f), "S"(id) : KPATH_RT_CLOB_ITEM);
 			c->s.x = x;
 		} else if (y->next == p) {
 			KPATH_RT_ADD(y->count, n);
@@ -852,7 +873,7 @@ void kpath_rt_tally(struct kpath_rt_func *f, kpath_rt_u64 **a, kpath_rt_u64 id, 
  * count the operands || and && skip). */
 #if defined(KPATH_RT_H) + defined(KPATH_RT_ABI) + defined(KPATH_RT_C) + defined(KPATH_RT_INLINE) + \
 	defined(kpath_rt_xq_begin) + defined(kpath_rt_xq_end) + defined(kpath_rt_xf_begin) + defined(kpath_rt_xf_end) + \
-	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_KEEP) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_ASM_INLINE) + defined(KPATH_RT_COUNT_SLOW) + defined(KPATH_RT_TALLY_SLOW) + defined(KPATH_RT_TLS) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_exit_loop) + defined(kpath_rt_exit_loop_r) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj) + defined(kpath_rt_begin_t) + \
+	defined(kpath_rt_pin) + defined(kpath_rt_repeat) + defined(KPATH_RT_COLD) + defined(KPATH_RT_UNUSED) + defined(KPATH_RT_KEEP) + defined(KPATH_RT_LIM) + defined(KPATH_RT_CLOB) + defined(KPATH_RT_CLOB_ITEM) + defined(KPATH_RT_CLOBV) + defined(KPATH_RT_CALL) + defined(KPATH_RT_ASM_INLINE) + defined(KPATH_RT_COUNT_SLOW) + defined(KPATH_RT_TALLY_SLOW) + defined(KPATH_RT_TLS) + defined(KPATH_RT_CNT) + defined(KPATH_RT_P) + defined(KPATH_RT_W) + defined(kpath_rt_flush) + defined(kpath_rt_exit_loop) + defined(kpath_rt_exit_loop_r) + defined(kpath_rt_begin) + defined(kpath_rt_begin_sj) + defined(kpath_rt_begin_t) + \
 	defined(KPATH_RT_STEP1) + defined(KPATH_RT_STEP_ASM) + defined(KPATH_RT_STEP_CALL) + defined(KPATH_RT_EMIT_BACK) + defined(KPATH_RT_LEAVE_BACK) + defined(KPATH_RT_STEP_OPS) + defined(KPATH_RT_STEP_CLOB) + defined(KPATH_RT_EMIT_N_ASM)
 #endif
 

@@ -168,6 +168,15 @@ static void atexit_cb(void *unused)
 
 static void init_once(void)
 {
+	/* Busy while it runs: the C library may call a malloc the program
+	 * defines here (the trace's fdopen, pthread_key_create), and that
+	 * malloc's own instrumentation must be dropped (kpath_rt_busy), not
+	 * come back to register and wait for this very pthread_once (a
+	 * program with its own malloc hung at its first traced call:
+	 * e2e.licm's own_malloc.c).  The runtime's own memory never comes
+	 * from there (own_alloc.c). */
+	int busy = kpath_rt_busy;
+	kpath_rt_busy = 1;
 	int cs; /* cancellation points here (the trace's fopen): as under kp_lock */
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
 	kp_rt.k = parse_k();
@@ -188,6 +197,7 @@ static void init_once(void)
 	if (!kp_rt.atexit_ok)
 		fprintf(stderr, "kpath: cannot register the exit handler; call kpath_dump() to write the profile\n");
 	pthread_setcancelstate(cs, &cs);
+	kpath_rt_busy = busy;
 }
 
 void kp_rt_init(void)
