@@ -589,6 +589,16 @@ static bool take_expansions(const struct xp_request *rq, struct job *j, const st
 		for (const char *p = a; p < e; p++)
 			sb_put(&x, *p == '\n' ? " " : p, 1);
 		free(clean.s);
+		const char *bi;
+		size_t bn;
+		if (pp_find_header_builtin(x.s, x.n, rq->text + r->start, r->end - r->start, &bi, &bn)) {
+			snprintf(err, errsz,
+			         "the expansion of %s holds %.*s, from a macro of clang's own headers (gcc's headers "
+			         "define that intrinsic otherwise)",
+			         r->name, (int)bn, bi);
+			free(x.s);
+			return false;
+		}
 		if (strstr(x.s, j->pp.tmp_base)) {
 			free(x.s);
 			snprintf(err, errsz, "the expansion of %s names the file being compiled (__BASE_FILE__)",
