@@ -314,6 +314,10 @@ static void build_edit(const struct xp_request *rq, struct job *j, const bool *s
 		if (!sel[r->fn] || !j->expansion[i])
 			continue;
 		sb_put(b, text + pos, r->start - pos);
+		/* after a '/' the comment would open with "//" ("1.f/IMIN(25, n)",
+		 * opus's analysis.c): a line comment taking the rest of the line */
+		if (b->n && b->s[b->n - 1] == '/')
+			sb_put(b, " ", 1);
 		sb_printf(b, "/* kpath: expansion of %s */ ", r->name);
 		if (res)
 			res->xq[2 * res->nshift] = (uint32_t)b->n;
