@@ -314,6 +314,10 @@ static void build_edit(const struct xp_request *rq, struct job *j, const bool *s
 		if (!sel[r->fn] || !j->expansion[i])
 			continue;
 		sb_put(b, text + pos, r->start - pos);
+		/* after a '/' the comment would open with "//" ("1.f/IMIN(25, n)",
+		 * opus's analysis.c): a line comment taking the rest of the line */
+		if (b->n && b->s[b->n - 1] == '/')
+			sb_put(b, " ", 1);
 		sb_printf(b, "/* kpath: expansion of %s */ ", r->name);
 		if (res)
 			res->xq[2 * res->nshift] = (uint32_t)b->n;
@@ -589,6 +593,16 @@ static bool take_expansions(const struct xp_request *rq, struct job *j, const st
 		for (const char *p = a; p < e; p++)
 			sb_put(&x, *p == '\n' ? " " : p, 1);
 		free(clean.s);
+		const char *bi;
+		size_t bn;
+		if (pp_find_header_builtin(x.s, x.n, rq->text + r->start, r->end - r->start, &bi, &bn)) {
+			snprintf(err, errsz,
+			         "the expansion of %s holds %.*s, from a macro of clang's own headers (gcc's headers "
+			         "define that intrinsic otherwise)",
+			         r->name, (int)bn, bi);
+			free(x.s);
+			return false;
+		}
 		if (strstr(x.s, j->pp.tmp_base)) {
 			free(x.s);
 			snprintf(err, errsz, "the expansion of %s names the file being compiled (__BASE_FILE__)",

@@ -314,6 +314,55 @@ bool pp_ident_char(char c)
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+/* Builtins that the macros of clang's own headers (its resource
+ * directory: the intrinsics, stdatomic.h, tgmath.h) expand to, where gcc's
+ * headers define the same macro otherwise (an inline function, another
+ * builtin, or a builtin of the same name on other types: clang's
+ * _mm_alignr_epi8 is __builtin_ia32_palignr128 on 16 byte elements and a
+ * byte count, gcc's builtin of that name takes two 64-bit elements and a
+ * bit count), or not at all (__builtin_shufflevector).  An expansion
+ * written out holds clang's reading; compiled by gcc it fails, or might
+ * compute something else. */
+static bool clang_header_builtin(const char *s, size_t n)
+{
+	static const char *const prefix[] = {
+	    "__builtin_ia32_",       "__builtin_shufflevector", "__builtin_convertvector", "__builtin_nontemporal_",
+	    "__builtin_elementwise_", "__builtin_reduce_",      "__builtin_neon_",         "__builtin_arm_",
+	    "__builtin_sve_",        "__builtin_altivec_",      "__builtin_vsx_",          "__c11_atomic_",
+	    "__tg_",
+	};
+	for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++) {
+		size_t pn = strlen(prefix[i]);
+		if (n >= pn && !memcmp(s, prefix[i], pn))
+			return true;
+	}
+	return false;
+}
+
+bool pp_find_header_builtin(const char *text, size_t len, const char *src, size_t srclen, const char **at,
+                            size_t *n)
+{
+	struct pp_idents ids = {0}, named = {0};
+	pp_scan_idents(text, 0, len, &ids);
+	bool found = false;
+	for (size_t i = 0; i < ids.n && !found; i++) {
+		if (!clang_header_builtin(ids.v[i].s, ids.v[i].n))
+			continue;
+		if (!named.v)
+			pp_scan_idents(src, 0, srclen, &named);
+		found = true;
+		for (size_t k = 0; k < named.n && found; k++)
+			found = !(named.v[k].n == ids.v[i].n && !memcmp(named.v[k].s, ids.v[i].s, ids.v[i].n));
+		if (found) {
+			*at = ids.v[i].s;
+			*n = ids.v[i].n;
+		}
+	}
+	free(ids.v);
+	free(named.v);
+	return found;
+}
+
 /* Adds the identifiers of t[k, end) to ids (each once), skipping string
  * and character literals, comments and numbers. */
 void pp_scan_idents(const char *t, size_t k, size_t end, struct pp_idents *ids)

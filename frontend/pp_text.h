@@ -63,6 +63,12 @@ bool pp_ident_char(char c);
 /* Adds the identifiers of t[k, end) to ids (each once), skipping string
  * and character literals, comments and numbers. */
 void pp_scan_idents(const char *t, size_t k, size_t end, struct pp_idents *ids);
+/* The first identifier of text[0, len) (comments and literals skipped)
+ * that names a builtin which only macros of clang's own headers spell
+ * (pp_clang_header_builtin) and that src[0, srclen) does not name; its
+ * span in *at and *n.  false when there is none. */
+bool pp_find_header_builtin(const char *text, size_t len, const char *src, size_t srclen, const char **at,
+                            size_t *n);
 /* The "#define NAME ..." directives of text[0, len), as ids: each NAME
  * with n spanning the name and the rest of its logical line. */
 void pp_find_defines(const char *t, size_t len, struct pp_idents *defs);
