@@ -65,7 +65,7 @@ bool pp_ident_char(char c);
 void pp_scan_idents(const char *t, size_t k, size_t end, struct pp_idents *ids);
 /* The first identifier of text[0, len) (comments and literals skipped)
  * that names a builtin which only macros of clang's own headers spell
- * (pp_clang_header_builtin) and that src[0, srclen) does not name; its
+ * (pp_text.c, clang_header_builtin) and that src[0, srclen) does not name; its
  * span in *at and *n.  false when there is none. */
 bool pp_find_header_builtin(const char *text, size_t len, const char *src, size_t srclen, const char **at,
                             size_t *n);
