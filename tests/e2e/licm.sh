@@ -27,7 +27,8 @@ for p in licm own_malloc; do
 done
 ./licm.native 4000 >n.out || fail "licm native run"
 calls=$(sed -n 's/.*len_of calls \([0-9]*\)$/\1/p' n.out)
-[ -n "$calls" ] && [ "$calls" -le 3 ] || fail "len_of was not hoisted natively ($calls calls): nothing to compare"
+# (under AddressSanitizer gcc hoists nothing: only the outputs compare)
+[ $san = 1 ] || { [ -n "$calls" ] && [ "$calls" -le 3 ]; } || fail "len_of was not hoisted natively ($calls calls): nothing to compare"
 for k in 1 2 4; do
 	KPATH_K=$k KPATH_OUT=licm$k.json ./licm.k 4000 >k.out || fail "licm run k=$k"
 	cmp -s n.out k.out || fail "licm at k=$k: '$(cat k.out)', native '$(cat n.out)'"
