@@ -536,7 +536,7 @@ static bool prev_cannot_complete(struct builder *b, uint32_t c)
 	return cannot_complete(b, prev) || (labelled && no_code(b, prev));
 }
 
-/* Whether a case label's statement sub is a jump that gcc's
+/* The jump that case label statement sub is, for gcc's
  * -Wimplicit-fallthrough takes for the end of a terminated branch (after
  * more labels): a break, a continue, a goto or a return without a value,
  * also first in a compound statement ("{ goto out; }").  gcc does not warn
@@ -545,25 +545,26 @@ static bool prev_cannot_complete(struct builder *b, uint32_t c)
  * (tcc's tccrun.c, rt_printline: "case N_SLINE: if (func_addr) goto
  * rel_pc; case N_SO: case N_SOL: goto abs_pc;"), but does once kpath's
  * code for the label comes before the jump.  (A return with a value is
- * an assignment first for gcc, which then warns.) */
-static bool jump_only(struct builder *b, uint32_t sub)
+ * an assignment first for gcc, which then warns.)  AST_NONE if it is
+ * none. */
+static uint32_t jump_only(struct builder *b, uint32_t sub)
 {
 	for (;;) {
 		enum CXCursorKind kk = kind_of(b, sub);
 		struct kids k = children(b, sub);
 		if (kk == CXCursor_BreakStmt || kk == CXCursor_ContinueStmt || kk == CXCursor_GotoStmt ||
 		    kk == CXCursor_IndirectGotoStmt)
-			return true;
+			return sub;
 		if (kk == CXCursor_ReturnStmt)
-			return !k.n;
+			return k.n ? AST_NONE : sub;
 		if (!k.n)
-			return false;
+			return AST_NONE;
 		if (kk == CXCursor_CompoundStmt)
 			sub = k.v[0];
 		else if (kk == CXCursor_CaseStmt || kk == CXCursor_DefaultStmt || kk == CXCursor_LabelStmt)
 			sub = k.v[k.n - 1];
 		else
-			return false;
+			return AST_NONE;
 	}
 }
 
@@ -586,14 +587,15 @@ static bool empty_stmt(struct builder *b, uint32_t s)
 	return false;
 }
 
-/* Whether nothing but null statements follows case label c to the end of
- * its switch's body ("case X: ; }", "default: {} }"): gcc does not warn
- * on falling into it, as at the end of a sequence, but does once kpath's
- * code for the label and for the switch's exit comes after it. */
-static bool empty_to_switch_end(struct builder *b, uint32_t c)
+/* The switch's body (a compound statement) when nothing but null
+ * statements follows case label c to its end ("case X: ; }", "default:
+ * {} }"): gcc does not warn on falling into it, as at the end of a
+ * sequence, but does once kpath's code for the label and for the switch's
+ * exit comes after it.  AST_NONE otherwise. */
+static uint32_t empty_to_switch_end(struct builder *b, uint32_t c)
 {
 	if (!empty_stmt(b, c))
-		return false;
+		return AST_NONE;
 	uint32_t p = b->ast.v[c].parent;
 	while (p != AST_NONE) {
 		enum CXCursorKind kk = kind_of(b, p);
@@ -603,18 +605,41 @@ static bool empty_to_switch_end(struct builder *b, uint32_t c)
 		p = b->ast.v[c].parent;
 	}
 	if (p == AST_NONE || kind_of(b, p) != CXCursor_CompoundStmt)
-		return false;
+		return AST_NONE;
 	uint32_t sw = b->ast.v[p].parent;
 	if (sw == AST_NONE || kind_of(b, sw) != CXCursor_SwitchStmt)
-		return false;
+		return AST_NONE;
 	struct kids k = children(b, p);
 	unsigned i = kid_index(k, c);
 	if (i == k.n)
-		return false;
+		return AST_NONE;
 	for (i++; i < k.n; i++)
 		if (!empty_stmt(b, k.v[i]))
-			return false;
-	return true;
+			return AST_NONE;
+	return p;
+}
+
+/* Where gcc does not warn on falling into case label c (statement sub)
+ * because a jump or the switch's end follows it (jump_only,
+ * empty_to_switch_end): the offset of that jump, or of the switch's "}",
+ * up to which code kpath puts after the label (the switch's own edge into
+ * it, the switch's exit) makes gcc warn after all, unless the
+ * fall-through edge is marked (rewrite/place.c, mark_fallthroughs;
+ * libxml2's xmlregexp.c: "case X: { ... } default: kp_r -= 3; break;").
+ * 0 when neither follows, or the place is not in the file. */
+static uint32_t gcc_quiet_end(struct builder *b, uint32_t c, uint32_t sub)
+{
+	uint32_t n = empty_to_switch_end(b, c);
+	if (n != AST_NONE) {
+		const struct ast_node *x = extent(b, n);
+		return x->e_in && x->e ? x->e - 1 : 0;
+	}
+	n = jump_only(b, sub);
+	if (n != AST_NONE) {
+		const struct ast_node *x = ast_start(&b->ast, n);
+		return x->s_in ? x->s : 0;
+	}
+	return 0;
 }
 
 /* A case or default label (C11 6.8.1): a block entered by dispatch and,
@@ -643,11 +668,15 @@ static void case_stmt(struct builder *b, uint32_t c, bool is_default)
 		 * before it and it is the marker (a second one, before it,
 		 * would not precede a label: zstd's "default: assert(0);
 		 * ZSTD_FALLTHROUGH; case 0: break;") */
-		if (!intended && !fall_attr_before(b, kw) && (prev_cannot_complete(b, c) || jump_only(b, sub) ||
-		                                                 empty_to_switch_end(b, c)))
-			intended = true;
-		if (intended)
-			add_site(b, SITE_FALLTHROUGH, off, 1);
+		uint32_t quiet_end = 0;
+		if (!intended && !fall_attr_before(b, kw)) {
+			quiet_end = gcc_quiet_end(b, c, sub);
+			intended = quiet_end || prev_cannot_complete(b, c);
+		}
+		if (intended) {
+			uint32_t ft = add_site(b, SITE_FALLTHROUGH, off, 1);
+			b->plan->sites[ft].quiet_end = quiet_end;
+		}
 	}
 	uint32_t order = is_default ? 0 : ++b->sw->ncase;
 	b->sw->has_default |= is_default;
