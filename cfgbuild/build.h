@@ -59,7 +59,7 @@ struct site {
 	uint32_t partner;   /* COND_OPEN/RET_OPEN: index of the CLOSE site */
 	uint32_t edge_true, edge_false; /* COND_CLOSE: the edges it carries, CFG_NONE if none */
 	uint32_t quiet_end; /* FALLTHROUGH: code at a site after off up to this offset (the label's
-	                       jump, the switch's "}": cfgbuild/stmt.c, gcc_quiet_end) needs the
+	                       jump, the switch's "}": cfgbuild/fallthrough.c, gcc_quiet_end) needs the
 	                       marker too; 0 if none */
 };
 

@@ -8,7 +8,7 @@
  * XML_REGEXP_QUANT_RANGE: { ... } default: break;", and xmlschemas.c,
  * xmlSchemaCheckFacet).  Such a fall-through edge now gets kpath's marker
  * when kpath's code lies anywhere between the label and its jump, or the
- * end of the switch (cfgbuild/stmt.c, gcc_quiet_end; rewrite/place.c,
+ * end of the switch (cfgbuild/fallthrough.c, gcc_quiet_end; rewrite/place.c,
  * mark_fallthroughs).
  * expect: instrumented=4 skipped=0 cut=0
  * expect-paths: f=4 g=5 h=8 */
