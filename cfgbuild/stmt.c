@@ -498,6 +498,35 @@ static void switch_stmt(struct builder *b, uint32_t c)
 	b->cur = after;
 }
 
+/* The ":" of the case label whose keyword is token kw and whose statement
+ * starts at token sub_tok: the token before it, or before the macro
+ * invocations between them, which expand to nothing (they are no part of
+ * the statement): flex's scanners, "case 1:\n YY_RULE_SETUP\n { ... }",
+ * with YY_RULE_SETUP empty.  The site after the label then goes after the
+ * ":".  CFG_NONE when other tokens lie between. */
+static uint32_t label_colon(struct builder *b, uint32_t kw, uint32_t sub_tok)
+{
+	uint32_t i = sub_tok - 1;
+	while (i > kw && !tok_is(b, i, ":")) {
+		if (tok_is(b, i, ")")) { /* a function-like invocation's arguments */
+			unsigned depth = 0;
+			for (; i > kw; i--) {
+				depth += tok_is(b, i, ")");
+				depth -= tok_is(b, i, "(");
+				if (!depth)
+					break;
+			}
+			if (i <= kw + 1)
+				return CFG_NONE;
+			i--;
+		}
+		if (b->toks[i].kind != CXToken_Identifier)
+			return CFG_NONE;
+		i--;
+	}
+	return i > kw ? i : CFG_NONE;
+}
+
 /* A case or default label (C11 6.8.1): a block entered by dispatch and,
  * possibly, by falling through; the site after the ":" runs on both. */
 static void case_stmt(struct builder *b, uint32_t c, bool is_default)
@@ -510,7 +539,8 @@ static void case_stmt(struct builder *b, uint32_t c, bool is_default)
 		fail_at(b, b->toks[kw].off, "case label without statement");
 	uint32_t sub = k.v[k.n - 1];
 	uint32_t sub_tok = stmt_tok(b, sub, NULL);
-	if (sub_tok == 0 || !tok_is(b, sub_tok - 1, ":"))
+	uint32_t colon = sub_tok ? label_colon(b, kw, sub_tok) : CFG_NONE;
+	if (colon == CFG_NONE)
 		fail_macro(b, b->toks[kw].off, "case label inside a macro expansion");
 	for (unsigned i = 0; i + 1 < k.n; i++)
 		check_expr(b, k.v[i]);
@@ -537,7 +567,7 @@ static void case_stmt(struct builder *b, uint32_t c, bool is_default)
 	uint32_t order = is_default ? 0 : ++b->sw->ncase;
 	b->sw->has_default |= is_default;
 	edge(b, b->sw->head, blk, order, CFG_NONE);
-	b->plan->block_start[blk] = add_site(b, SITE_STMT, tok_end(b, sub_tok - 1), 1);
+	b->plan->block_start[blk] = add_site(b, SITE_STMT, tok_end(b, colon), 1);
 	b->cur = blk;
 	stmt(b, sub);
 }
