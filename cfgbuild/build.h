@@ -38,7 +38,8 @@ enum site_kind {
 	SITE_RET_CLOSE,  /* before its ";": "), leave, kp_ret" */
 	SITE_ENTRY,      /* after the body's "{": declarations and the routine-entry event */
 	SITE_FALLTHROUGH, /* before a case label reached by an intended fall-through: marks it
-	                     ("kp_fallthrough;") when other sites put code at this offset */
+	                     ("kp_fallthrough;") when other sites put code at this offset,
+	                     or up to quiet_end */
 };
 
 struct site {
@@ -57,6 +58,9 @@ struct site {
 	                       (at a setjmp of its own), so emit rather than leave */
 	uint32_t partner;   /* COND_OPEN/RET_OPEN: index of the CLOSE site */
 	uint32_t edge_true, edge_false; /* COND_CLOSE: the edges it carries, CFG_NONE if none */
+	uint32_t quiet_end; /* FALLTHROUGH: code at a site after off up to this offset (the label's
+	                       jump, the switch's "}": cfgbuild/fallthrough.c, gcc_quiet_end) needs the
+	                       marker too; 0 if none */
 };
 
 struct fn_plan {

@@ -107,6 +107,7 @@ uint32_t last_tok_before(struct builder *b, uint32_t i, uint32_t e);
 const struct ast_node *extent(struct builder *b, uint32_t c);
 struct kids children(struct builder *b, uint32_t c);
 uint32_t stmt_last_tok(struct builder *b, uint32_t c);
+uint32_t macro_cond_last(struct builder *b, uint32_t kw, uint32_t cond);
 
 /* calls.c: the call sites of --mode overlap (build.h, call_sites) */
 struct call_note {
@@ -135,6 +136,8 @@ uint32_t fall_off(struct builder *b, uint32_t i, bool *intended);
 bool fall_attr_before(struct builder *b, uint32_t i);
 void null_stmt(struct builder *b, uint32_t c);
 void void_stmt(struct builder *b, uint32_t c);
+bool prev_cannot_complete(struct builder *b, uint32_t c);
+uint32_t gcc_quiet_end(struct builder *b, uint32_t c, uint32_t sub);
 
 /* blocks.c */
 uint32_t add_site(struct builder *b, enum site_kind kind, uint32_t off, int phase);

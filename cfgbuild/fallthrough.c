@@ -6,6 +6,10 @@
  * Invariant: b->attr_first/attr_last/attr_node name the latest such
  * statement (CFG_NONE before the first); fall_off keeps the site of the
  * fall-through edge right before its label.
+ *
+ * Also where gcc does not warn on falling into a case label that kpath's
+ * CFG falls into (prev_cannot_complete, gcc_quiet_end): case_stmt marks
+ * those fall-through edges as intended.
  */
 #include "build_internal.h"
 
@@ -180,4 +184,163 @@ void void_stmt(struct builder *b, uint32_t c)
 {
 	if (void_constant(b, c))
 		attr_like(b, c, stmt_last_tok(b, c));
+}
+
+/* Whether expression c compiles to nothing: a constant cast to void
+ * ("((void) (0))", glibc's assert under NDEBUG). */
+static bool no_code(struct builder *b, uint32_t c)
+{
+	c = strip_parens(b, c);
+	if (kind_of(b, c) != CXCursor_CStyleCastExpr ||
+	    clang_getCanonicalType(clang_getCursorType(cursor_of(b, c))).kind != CXType_Void)
+		return false;
+	struct kids k = children(b, c);
+	return k.n && constant_value(b, strip_parens(b, k.v[k.n - 1]), NULL);
+}
+
+/* The index of node c among the children k (k.n when it is not one). */
+static unsigned kid_index(struct kids k, uint32_t c)
+{
+	unsigned i = 0;
+	while (i < k.n && k.v[i] != c)
+		i++;
+	return i;
+}
+
+/* Whether the statement before case label c in its block (the last
+ * statement of a label before it) cannot complete (cannot_complete), or
+ * is a label's statement that compiles to nothing (no_code): the
+ * fall-through edge into c exists for kpath, which does not fold
+ * constant conditions, and not for gcc. */
+bool prev_cannot_complete(struct builder *b, uint32_t c)
+{
+	uint32_t p = b->ast.v[c].parent;
+	if (p == AST_NONE || kind_of(b, p) != CXCursor_CompoundStmt)
+		return false;
+	struct kids k = children(b, p);
+	unsigned i = kid_index(k, c);
+	if (i == 0 || i == k.n)
+		return false;
+	uint32_t prev = k.v[i - 1];
+	bool labelled = false;
+	for (;;) {
+		enum CXCursorKind kk = kind_of(b, prev);
+		if (kk != CXCursor_CaseStmt && kk != CXCursor_DefaultStmt && kk != CXCursor_LabelStmt)
+			break;
+		struct kids pk = children(b, prev);
+		if (!pk.n)
+			return false;
+		prev = pk.v[pk.n - 1];
+		labelled = true;
+	}
+	/* "case A: assert (!\"...\"); case B:" under NDEBUG: the label's
+	 * statement compiles to nothing, and gcc, as for an empty case, does
+	 * not warn (gawk's support/dfa.c) */
+	return cannot_complete(b, prev) || (labelled && no_code(b, prev));
+}
+
+/* The jump that case label statement sub is, for gcc's
+ * -Wimplicit-fallthrough takes for the end of a terminated branch (after
+ * more labels): a break, a continue, a goto or a return without a value,
+ * also first in a compound statement ("{ goto out; }").  gcc does not warn
+ * on falling into "default: break;" (gawk's symbol.c: "case Op_illegal:
+ * cant_happen(...); default: break;") nor into "case N_SO: goto abs_pc;"
+ * (tcc's tccrun.c, rt_printline: "case N_SLINE: if (func_addr) goto
+ * rel_pc; case N_SO: case N_SOL: goto abs_pc;"), but does once kpath's
+ * code for the label comes before the jump.  (A return with a value is
+ * an assignment first for gcc, which then warns.)  AST_NONE if it is
+ * none. */
+static uint32_t jump_only(struct builder *b, uint32_t sub)
+{
+	for (;;) {
+		enum CXCursorKind kk = kind_of(b, sub);
+		struct kids k = children(b, sub);
+		if (kk == CXCursor_BreakStmt || kk == CXCursor_ContinueStmt || kk == CXCursor_GotoStmt ||
+		    kk == CXCursor_IndirectGotoStmt)
+			return sub;
+		if (kk == CXCursor_ReturnStmt)
+			return k.n ? AST_NONE : sub;
+		if (!k.n)
+			return AST_NONE;
+		if (kk == CXCursor_CompoundStmt)
+			sub = k.v[0];
+		else if (kk == CXCursor_CaseStmt || kk == CXCursor_DefaultStmt || kk == CXCursor_LabelStmt)
+			sub = k.v[k.n - 1];
+		else
+			return AST_NONE;
+	}
+}
+
+/* Whether statement s compiles to nothing for gcc: a null statement, an
+ * empty compound statement, or labels on one. */
+static bool empty_stmt(struct builder *b, uint32_t s)
+{
+	enum CXCursorKind kk = kind_of(b, s);
+	struct kids k = children(b, s);
+	if (kk == CXCursor_NullStmt)
+		return true;
+	if (kk == CXCursor_CompoundStmt) {
+		for (unsigned i = 0; i < k.n; i++)
+			if (!empty_stmt(b, k.v[i]))
+				return false;
+		return true;
+	}
+	if (kk == CXCursor_CaseStmt || kk == CXCursor_DefaultStmt || kk == CXCursor_LabelStmt)
+		return k.n && empty_stmt(b, k.v[k.n - 1]);
+	return false;
+}
+
+/* The switch's body (a compound statement) when nothing but null
+ * statements follows case label c to its end ("case X: ; }", "default:
+ * {} }"): gcc does not warn on falling into it, as at the end of a
+ * sequence, but does once kpath's code for the label and for the switch's
+ * exit comes after it.  AST_NONE otherwise. */
+static uint32_t empty_to_switch_end(struct builder *b, uint32_t c)
+{
+	if (!empty_stmt(b, c))
+		return AST_NONE;
+	uint32_t p = b->ast.v[c].parent;
+	while (p != AST_NONE) {
+		enum CXCursorKind kk = kind_of(b, p);
+		if (kk != CXCursor_CaseStmt && kk != CXCursor_DefaultStmt && kk != CXCursor_LabelStmt)
+			break;
+		c = p;
+		p = b->ast.v[c].parent;
+	}
+	if (p == AST_NONE || kind_of(b, p) != CXCursor_CompoundStmt)
+		return AST_NONE;
+	uint32_t sw = b->ast.v[p].parent;
+	if (sw == AST_NONE || kind_of(b, sw) != CXCursor_SwitchStmt)
+		return AST_NONE;
+	struct kids k = children(b, p);
+	unsigned i = kid_index(k, c);
+	if (i == k.n)
+		return AST_NONE;
+	for (i++; i < k.n; i++)
+		if (!empty_stmt(b, k.v[i]))
+			return AST_NONE;
+	return p;
+}
+
+/* Where gcc does not warn on falling into case label c (statement sub)
+ * because a jump or the switch's end follows it (jump_only,
+ * empty_to_switch_end): the offset of that jump, or of the switch's "}",
+ * up to which code kpath puts after the label (the switch's own edge into
+ * it, the switch's exit) makes gcc warn after all, unless the
+ * fall-through edge is marked (rewrite/place.c, mark_fallthroughs;
+ * libxml2's xmlregexp.c: "case X: { ... } default: kp_r -= 3; break;").
+ * 0 when neither follows, or the place is not in the file. */
+uint32_t gcc_quiet_end(struct builder *b, uint32_t c, uint32_t sub)
+{
+	uint32_t n = empty_to_switch_end(b, c);
+	if (n != AST_NONE) {
+		const struct ast_node *x = extent(b, n);
+		return x->e_in && x->e ? x->e - 1 : 0;
+	}
+	n = jump_only(b, sub);
+	if (n != AST_NONE) {
+		const struct ast_node *x = ast_start(&b->ast, n);
+		return x->s_in ? x->s : 0;
+	}
+	return 0;
 }

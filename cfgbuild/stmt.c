@@ -84,25 +84,39 @@ static void body_close(struct builder *b, const struct body *bd)
 		add_text(b, bd->end_off, 0, " }");
 }
 
-/* Paren-enclosed condition after token i (a keyword): fills the offsets of
- * the expression between the parentheses. */
-static void cond_range(struct builder *b, uint32_t kw, uint32_t *open, uint32_t *close)
+/* Where a loop's condition sites go: inside the parentheses, or around a
+ * macro invocation that spells them, in parentheses of their own. */
+struct cond_place {
+	uint32_t open, close; /* offsets */
+	bool wrap;
+};
+
+/* Paren-enclosed condition cond after token kw (a keyword): the offsets of
+ * the expression between the parentheses, or those of a macro invocation
+ * whose expansion is the parentheses and the condition ("while
+ * IS_BLANK_CH(*cur)", tokens.c: macro_cond_last), whose sites then wrap it:
+ * "while ((IS_BLANK_CH(*cur)) ? (kp_r += 1, 1) : (..., 0))". */
+static struct cond_place cond_range(struct builder *b, uint32_t kw, uint32_t cond)
 {
-	if (!tok_is(b, kw + 1, "("))
-		fail_macro(b, b->toks[kw].off, "condition inside a macro expansion");
+	if (!tok_is(b, kw + 1, "(")) {
+		uint32_t last = macro_cond_last(b, kw, cond);
+		if (last == CFG_NONE)
+			fail_macro(b, b->toks[kw].off, "condition inside a macro expansion");
+		return (struct cond_place){b->toks[kw + 1].off, tok_end(b, last), true};
+	}
 	uint32_t r = match_close(b, kw + 1);
 	if (r == CFG_NONE)
 		fail_at(b, b->toks[kw].off, "unbalanced parentheses");
-	*open = kw + 1;
-	*close = r;
+	return (struct cond_place){tok_end(b, kw + 1), b->toks[r].off, false};
 }
 
 /* The condition's close site, carrying the loop's true/false edges. */
-static uint32_t cond_sites(struct builder *b, uint32_t lparen, uint32_t rparen)
+static uint32_t cond_sites(struct builder *b, struct cond_place cp)
 {
-	uint32_t o = add_site(b, SITE_COND_OPEN, tok_end(b, lparen), 1);
-	uint32_t cl = add_site(b, SITE_COND_CLOSE, b->toks[rparen].off, 0);
+	uint32_t o = add_site(b, SITE_COND_OPEN, cp.open, 1);
+	uint32_t cl = add_site(b, SITE_COND_CLOSE, cp.close, 0);
 	b->plan->sites[o].partner = cl;
+	b->plan->sites[o].wrap = b->plan->sites[cl].wrap = cp.wrap;
 	return cl;
 }
 
@@ -280,10 +294,10 @@ static void add_loop_stmt(struct builder *b, uint32_t kw, uint32_t head)
 static void while_stmt(struct builder *b, uint32_t c)
 {
 	struct kids k = children(b, c);
-	uint32_t kw = stmt_tok(b, c, "while"), lp, rp;
+	uint32_t kw = stmt_tok(b, c, "while");
 	if (k.n != 2)
 		fail_at(b, b->toks[kw].off, "unexpected while statement shape");
-	cond_range(b, kw, &lp, &rp);
+	struct cond_place cp = cond_range(b, kw, k.v[0]);
 	check_expr(b, k.v[0]);
 	uint32_t head = new_block(b, offset_line(b, b->toks[kw].off));
 	add_loop_stmt(b, kw, head);
@@ -297,7 +311,7 @@ static void while_stmt(struct builder *b, uint32_t c)
 	if (compound) {
 		cond_branch(b, k.v[0], body, after);
 	} else {
-		uint32_t cl = cond_sites(b, lp, rp), nblocks0 = b->plan->g->nblocks;
+		uint32_t cl = cond_sites(b, cp), nblocks0 = b->plan->g->nblocks;
 		value_expr(b, k.v[0]);
 		extend_to_end(b, head, nblocks0, k.v[0]);
 		b->plan->sites[cl].edge_false = edge(b, b->cur, after, 0, cl);
@@ -341,17 +355,17 @@ static void do_stmt(struct builder *b, uint32_t c)
 		edge_stmt(b, b->cur, cond, 0, bd.end_off, bd.end_phase);
 	body_close(b, &bd);
 	b->loop = saved;
-	uint32_t w = bd.last_tok + 1, lp, rp;
+	uint32_t w = bd.last_tok + 1;
 	if (!tok_is(b, w, "while"))
 		fail_macro(b, b->toks[kw].off, "do-while condition inside a macro expansion");
-	cond_range(b, w, &lp, &rp);
+	struct cond_place cp = cond_range(b, w, k.v[1]);
 	set_line(b, cond, offset_line(b, b->toks[w].off));
 	b->cur = cond;
 	calls_rebind(b, k.v[1], cond);
 	if (compound_cond(b, k.v[1])) {
 		cond_branch(b, k.v[1], body, after);
 	} else {
-		uint32_t cl = cond_sites(b, lp, rp), nblocks0 = b->plan->g->nblocks;
+		uint32_t cl = cond_sites(b, cp), nblocks0 = b->plan->g->nblocks;
 		value_expr(b, k.v[1]);
 		extend_to_end(b, cond, nblocks0, k.v[1]);
 		b->plan->sites[cl].edge_false = edge(b, b->cur, after, 0, cl);
@@ -416,7 +430,8 @@ static void for_stmt(struct builder *b, uint32_t c)
 		if (compound) {
 			cond_branch(b, cnd, bodyb, after);
 		} else {
-			uint32_t cl = cond_sites(b, s1, s2), nblocks0 = b->plan->g->nblocks;
+			uint32_t cl = cond_sites(b, (struct cond_place){tok_end(b, s1), b->toks[s2].off, false}),
+			         nblocks0 = b->plan->g->nblocks;
 			value_expr(b, cnd);
 			extend_to_end(b, head, nblocks0, cnd);
 			b->plan->sites[cl].edge_false = edge(b, b->cur, after, 0, cl);
@@ -483,138 +498,33 @@ static void switch_stmt(struct builder *b, uint32_t c)
 	b->cur = after;
 }
 
-/* Whether expression c compiles to nothing: a constant cast to void
- * ("((void) (0))", glibc's assert under NDEBUG). */
-static bool no_code(struct builder *b, uint32_t c)
+/* The ":" of the case label whose keyword is token kw and whose statement
+ * starts at token sub_tok: the token before it, or before the macro
+ * invocations between them, which expand to nothing (they are no part of
+ * the statement): flex's scanners, "case 1:\n YY_RULE_SETUP\n { ... }",
+ * with YY_RULE_SETUP empty.  The site after the label then goes after the
+ * ":".  CFG_NONE when other tokens lie between. */
+static uint32_t label_colon(struct builder *b, uint32_t kw, uint32_t sub_tok)
 {
-	c = strip_parens(b, c);
-	if (kind_of(b, c) != CXCursor_CStyleCastExpr ||
-	    clang_getCanonicalType(clang_getCursorType(cursor_of(b, c))).kind != CXType_Void)
-		return false;
-	struct kids k = children(b, c);
-	return k.n && constant_value(b, strip_parens(b, k.v[k.n - 1]), NULL);
-}
-
-/* The index of node c among the children k (k.n when it is not one). */
-static unsigned kid_index(struct kids k, uint32_t c)
-{
-	unsigned i = 0;
-	while (i < k.n && k.v[i] != c)
-		i++;
-	return i;
-}
-
-/* Whether the statement before case label c in its block (the last
- * statement of a label before it) cannot complete (cannot_complete), or
- * is a label's statement that compiles to nothing (no_code): the
- * fall-through edge into c exists for kpath, which does not fold
- * constant conditions, and not for gcc. */
-static bool prev_cannot_complete(struct builder *b, uint32_t c)
-{
-	uint32_t p = b->ast.v[c].parent;
-	if (p == AST_NONE || kind_of(b, p) != CXCursor_CompoundStmt)
-		return false;
-	struct kids k = children(b, p);
-	unsigned i = kid_index(k, c);
-	if (i == 0 || i == k.n)
-		return false;
-	uint32_t prev = k.v[i - 1];
-	bool labelled = false;
-	for (;;) {
-		enum CXCursorKind kk = kind_of(b, prev);
-		if (kk != CXCursor_CaseStmt && kk != CXCursor_DefaultStmt && kk != CXCursor_LabelStmt)
-			break;
-		struct kids pk = children(b, prev);
-		if (!pk.n)
-			return false;
-		prev = pk.v[pk.n - 1];
-		labelled = true;
+	uint32_t i = sub_tok - 1;
+	while (i > kw && !tok_is(b, i, ":")) {
+		if (tok_is(b, i, ")")) { /* a function-like invocation's arguments */
+			unsigned depth = 0;
+			for (; i > kw; i--) {
+				depth += tok_is(b, i, ")");
+				depth -= tok_is(b, i, "(");
+				if (!depth)
+					break;
+			}
+			if (i <= kw + 1)
+				return CFG_NONE;
+			i--;
+		}
+		if (b->toks[i].kind != CXToken_Identifier)
+			return CFG_NONE;
+		i--;
 	}
-	/* "case A: assert (!\"...\"); case B:" under NDEBUG: the label's
-	 * statement compiles to nothing, and gcc, as for an empty case, does
-	 * not warn (gawk's support/dfa.c) */
-	return cannot_complete(b, prev) || (labelled && no_code(b, prev));
-}
-
-/* Whether a case label's statement sub is a jump that gcc's
- * -Wimplicit-fallthrough takes for the end of a terminated branch (after
- * more labels): a break, a continue, a goto or a return without a value,
- * also first in a compound statement ("{ goto out; }").  gcc does not warn
- * on falling into "default: break;" (gawk's symbol.c: "case Op_illegal:
- * cant_happen(...); default: break;") nor into "case N_SO: goto abs_pc;"
- * (tcc's tccrun.c, rt_printline: "case N_SLINE: if (func_addr) goto
- * rel_pc; case N_SO: case N_SOL: goto abs_pc;"), but does once kpath's
- * code for the label comes before the jump.  (A return with a value is
- * an assignment first for gcc, which then warns.) */
-static bool jump_only(struct builder *b, uint32_t sub)
-{
-	for (;;) {
-		enum CXCursorKind kk = kind_of(b, sub);
-		struct kids k = children(b, sub);
-		if (kk == CXCursor_BreakStmt || kk == CXCursor_ContinueStmt || kk == CXCursor_GotoStmt ||
-		    kk == CXCursor_IndirectGotoStmt)
-			return true;
-		if (kk == CXCursor_ReturnStmt)
-			return !k.n;
-		if (!k.n)
-			return false;
-		if (kk == CXCursor_CompoundStmt)
-			sub = k.v[0];
-		else if (kk == CXCursor_CaseStmt || kk == CXCursor_DefaultStmt || kk == CXCursor_LabelStmt)
-			sub = k.v[k.n - 1];
-		else
-			return false;
-	}
-}
-
-/* Whether statement s compiles to nothing for gcc: a null statement, an
- * empty compound statement, or labels on one. */
-static bool empty_stmt(struct builder *b, uint32_t s)
-{
-	enum CXCursorKind kk = kind_of(b, s);
-	struct kids k = children(b, s);
-	if (kk == CXCursor_NullStmt)
-		return true;
-	if (kk == CXCursor_CompoundStmt) {
-		for (unsigned i = 0; i < k.n; i++)
-			if (!empty_stmt(b, k.v[i]))
-				return false;
-		return true;
-	}
-	if (kk == CXCursor_CaseStmt || kk == CXCursor_DefaultStmt || kk == CXCursor_LabelStmt)
-		return k.n && empty_stmt(b, k.v[k.n - 1]);
-	return false;
-}
-
-/* Whether nothing but null statements follows case label c to the end of
- * its switch's body ("case X: ; }", "default: {} }"): gcc does not warn
- * on falling into it, as at the end of a sequence, but does once kpath's
- * code for the label and for the switch's exit comes after it. */
-static bool empty_to_switch_end(struct builder *b, uint32_t c)
-{
-	if (!empty_stmt(b, c))
-		return false;
-	uint32_t p = b->ast.v[c].parent;
-	while (p != AST_NONE) {
-		enum CXCursorKind kk = kind_of(b, p);
-		if (kk != CXCursor_CaseStmt && kk != CXCursor_DefaultStmt && kk != CXCursor_LabelStmt)
-			break;
-		c = p;
-		p = b->ast.v[c].parent;
-	}
-	if (p == AST_NONE || kind_of(b, p) != CXCursor_CompoundStmt)
-		return false;
-	uint32_t sw = b->ast.v[p].parent;
-	if (sw == AST_NONE || kind_of(b, sw) != CXCursor_SwitchStmt)
-		return false;
-	struct kids k = children(b, p);
-	unsigned i = kid_index(k, c);
-	if (i == k.n)
-		return false;
-	for (i++; i < k.n; i++)
-		if (!empty_stmt(b, k.v[i]))
-			return false;
-	return true;
+	return i > kw ? i : CFG_NONE;
 }
 
 /* A case or default label (C11 6.8.1): a block entered by dispatch and,
@@ -629,7 +539,8 @@ static void case_stmt(struct builder *b, uint32_t c, bool is_default)
 		fail_at(b, b->toks[kw].off, "case label without statement");
 	uint32_t sub = k.v[k.n - 1];
 	uint32_t sub_tok = stmt_tok(b, sub, NULL);
-	if (sub_tok == 0 || !tok_is(b, sub_tok - 1, ":"))
+	uint32_t colon = sub_tok ? label_colon(b, kw, sub_tok) : CFG_NONE;
+	if (colon == CFG_NONE)
 		fail_macro(b, b->toks[kw].off, "case label inside a macro expansion");
 	for (unsigned i = 0; i + 1 < k.n; i++)
 		check_expr(b, k.v[i]);
@@ -643,16 +554,20 @@ static void case_stmt(struct builder *b, uint32_t c, bool is_default)
 		 * before it and it is the marker (a second one, before it,
 		 * would not precede a label: zstd's "default: assert(0);
 		 * ZSTD_FALLTHROUGH; case 0: break;") */
-		if (!intended && !fall_attr_before(b, kw) && (prev_cannot_complete(b, c) || jump_only(b, sub) ||
-		                                                 empty_to_switch_end(b, c)))
-			intended = true;
-		if (intended)
-			add_site(b, SITE_FALLTHROUGH, off, 1);
+		uint32_t quiet_end = 0;
+		if (!intended && !fall_attr_before(b, kw)) {
+			quiet_end = gcc_quiet_end(b, c, sub);
+			intended = quiet_end || prev_cannot_complete(b, c);
+		}
+		if (intended) {
+			uint32_t ft = add_site(b, SITE_FALLTHROUGH, off, 1);
+			b->plan->sites[ft].quiet_end = quiet_end;
+		}
 	}
 	uint32_t order = is_default ? 0 : ++b->sw->ncase;
 	b->sw->has_default |= is_default;
 	edge(b, b->sw->head, blk, order, CFG_NONE);
-	b->plan->block_start[blk] = add_site(b, SITE_STMT, tok_end(b, sub_tok - 1), 1);
+	b->plan->block_start[blk] = add_site(b, SITE_STMT, tok_end(b, colon), 1);
 	b->cur = blk;
 	stmt(b, sub);
 }

@@ -330,6 +330,25 @@ static uint32_t simple_last_tok(struct builder *b, uint32_t c, uint32_t i)
 	return k == semi ? semi : last;
 }
 
+/* The last token of a macro invocation right after keyword kw ("while",
+ * "if") whose expansion spells condition cond with its parentheses:
+ * libxml2's "while IS_WSP_BLANK_CH(*cur) cur++;", whose macro expands to
+ * "(((c) == 0x20) || ...)".  The condition's extent then is the
+ * invocation, from token kw + 1 to the end of the returned token (the
+ * parentheses being the statement's, the rest of the expansion is the
+ * condition).  CFG_NONE when token kw + 1 does not start such an
+ * invocation. */
+uint32_t macro_cond_last(struct builder *b, uint32_t kw, uint32_t cond)
+{
+	if (kw + 1 >= b->ntoks || tok_is(b, kw + 1, "(") || b->toks[kw + 1].kind != CXToken_Identifier)
+		return CFG_NONE;
+	const struct ast_node *x = extent(b, cond);
+	if (!x->s_in || !x->e_in || x->s != b->toks[kw + 1].off || x->e <= x->s)
+		return CFG_NONE;
+	uint32_t r = last_tok_before(b, kw + 1, x->e);
+	return tok_end(b, r) == x->e ? r : CFG_NONE;
+}
+
 /* Token index of the last token of statement c (C11 6.8 grammar). */
 uint32_t stmt_last_tok(struct builder *b, uint32_t c)
 {
@@ -354,9 +373,9 @@ uint32_t stmt_last_tok(struct builder *b, uint32_t c)
 		struct kids k = children(b, c);
 		uint32_t body_end = stmt_last_tok(b, k.v[0]);
 		uint32_t w = body_end + 1;
-		if (!tok_is(b, w, "while") || !tok_is(b, w + 1, "("))
+		if (!tok_is(b, w, "while") || (!tok_is(b, w + 1, "(") && macro_cond_last(b, w, k.v[1]) == CFG_NONE))
 			fail_macro(b, b->toks[i].off, "do-while condition inside a macro expansion");
-		r = match_close(b, w + 1);
+		r = tok_is(b, w + 1, "(") ? match_close(b, w + 1) : macro_cond_last(b, w, k.v[1]);
 		if (r == CFG_NONE || !tok_is(b, r + 1, ";"))
 			fail_at(b, b->toks[i].off, "cannot find the end of a do-while statement");
 		r++;

@@ -574,17 +574,27 @@ static void mark_fallthroughs(struct placer *pl, char **texts)
 		group[order[i]] = ng - 1;
 		with_text[ng - 1] += texts[order[i]] != NULL;
 	}
+	uint32_t *pos = xrealloc(NULL, plan->nsites * sizeof *pos);
+	for (uint32_t i = 0; i < plan->nsites; i++)
+		pos[order[i]] = i;
 	for (uint32_t s = 0; s < plan->nsites; s++) {
-		if (plan->sites[s].kind != SITE_FALLTHROUGH)
+		const struct site *st = &plan->sites[s];
+		if (st->kind != SITE_FALLTHROUGH)
 			continue;
-		/* another site with text at this offset (texts[s] is still NULL) */
-		if (with_text[group[s]] > (texts[s] != NULL)) {
+		/* another site with text at this offset (texts[s] is still NULL),
+		 * or after it, between the label and the jump (or the switch's
+		 * end) that keeps gcc quiet without kpath's code */
+		bool code = with_text[group[s]] > (texts[s] != NULL);
+		for (uint32_t i = pos[s] + 1; !code && i < plan->nsites && plan->sites[order[i]].off <= st->quiet_end; i++)
+			code = plan->sites[order[i]].off > st->off && texts[order[i]];
+		if (code) {
 			texts[s] = fmt(" %sfallthrough;", pl->p);
 			with_text[group[s]]++;
 			pl->fallthrough = true;
 		}
 	}
 	free(order);
+	free(pos);
 	free(group);
 	free(with_text);
 }

@@ -3,7 +3,7 @@
  * Op_illegal: cant_happen(...); default: break;"), but it did on the
  * instrumented file, whose label is followed by kpath's code before the
  * break; the fall-through edge's code now gets kpath's marker
- * (cfgbuild/stmt.c, jump_only).  Falling into a case with more than a
+ * (cfgbuild/fallthrough.c, jump_only).  Falling into a case with more than a
  * break keeps the original's warning.
  * expect: instrumented=3 skipped=0 cut=0
  * expect-paths: f=7 */

@@ -5,7 +5,7 @@
  * N_SLINE: if (func_addr) goto rel_pc; case N_SO: case N_SOL: goto
  * abs_pc;"), but did on the instrumented file, where kpath's code for the
  * label comes before the jump; the fall-through edge's code now gets
- * kpath's marker (cfgbuild/stmt.c, jump_only, which took only "break"
+ * kpath's marker (cfgbuild/fallthrough.c, jump_only, which took only "break"
  * before).  Nor does gcc warn on falling into a label followed by nothing
  * but null statements to the end of the switch ("case 10: ; }"), where
  * kpath's code for the label and for the switch's exit came after it
