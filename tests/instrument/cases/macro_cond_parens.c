@@ -11,6 +11,7 @@
  * expect: instrumented=5 skipped=0 cut=0
  * expect-paths: skip=4 count=4 both=13 back=6 */
 #include <stdio.h>
+#include <string.h>
 
 #define IS_BLANK(c) (((c) == 0x20) || ((c) == 0x9))
 #define IS_WSP(c) IS_BLANK(c)
@@ -65,7 +66,10 @@ static int back(const char *s)
 int main(void)
 {
 	const char *in[] = {"  \tx", "x", "", " \t x", "\t\t\t", "x y"};
-	for (unsigned i = 0; i < sizeof in / sizeof *in; i++)
-		printf("%d %d %d %d\n", skip(in[i]), count(in[i]), both(in[i]), back(in[i]));
+	for (unsigned i = 0; i < sizeof in / sizeof *in; i++) {
+		char buf[16] = {0}; /* both() reads three bytes whatever the string */
+		strcpy(buf, in[i]);
+		printf("%d %d %d %d\n", skip(buf), count(buf), both(buf), back(buf));
+	}
 	return 0;
 }
